@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Every target builds in Swift 6 language mode with warnings treated as errors,
+/// so strict-concurrency diagnostics can never pile up unnoticed.
+let strict: [SwiftSetting] = [
+    .unsafeFlags(["-warnings-as-errors"])
+]
+
+let package = Package(
+    name: "RunWayCore",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "runway", targets: ["runway"]),
+        .executable(name: "runway-bench", targets: ["runway-bench"]),
+        .library(name: "RunWayCore", targets: ["RunWayCore"]),
+    ],
+    targets: [
+        .target(name: "RunWayCore", swiftSettings: strict),
+        .target(name: "RunWaySimulator", dependencies: ["RunWayCore"], swiftSettings: strict),
+        .target(
+            name: "RunWayCLI", dependencies: ["RunWayCore", "RunWaySimulator"], swiftSettings: strict),
+        .executableTarget(name: "runway", dependencies: ["RunWayCLI"], swiftSettings: strict),
+        .executableTarget(
+            name: "runway-bench", dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "RunWayCLITests", dependencies: ["RunWayCLI", "RunWayCore", "RunWaySimulator"],
+            resources: [.copy("../Fixtures")],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,46 @@
+/// Every tunable of the engine in one value, with the SPEC's numbers as defaults.
+public struct EngineConfiguration: Sendable, Equatable {
+    public var movement = MovementFilter.Configuration()
+    public var odometer = Odometer.Configuration()
+    public var smoother = SpeedSmoother.Configuration()
+    public var pause = PauseDetector.Configuration()
+    public var altitude = AltitudeFilter.Configuration()
+    public var elevationGain = ElevationGain.Configuration()
+    /// Seconds from START to ROTATE.
+    public var countdownFrom = 3
+    /// FDR sample interval, seconds of elapsed time.
+    public var sampleInterval = 5.0
+    /// How long a SINK RATE / OVERSPEED condition must hold before it sounds.
+    public var paceAlertConfirmSeconds = 3.0
+    /// Heart rate or cadence older than this is shown as missing.
+    public var bodySampleMaxAge = 10.0
+
+    public init() {}
+}
+
+/// One input to the engine. Each carries its own time on the flight's time axis: the engine
+/// never reads a clock, so the same engine runs live, 60× simulated, or replayed.
+public enum EngineInput: Sendable, Equatable {
+    /// A gpsd report: mode ≥ 2 is a fix; mode 1 is "no fix" and counts toward signal loss.
+    case fix(Fix)
+    case pressure(PressureSample)
+    case body(BodySample)
+    /// Time passes with nothing to report (the daemon's clock, mapped to GPS time).
+    case tick(Double)
+    /// START: with `countdown`, 3-2-1 then ROTATE; without, ROTATE at once (replays).
+    case start(at: Double, mission: Mission?, countdown: Bool)
+    case pause(at: Double)
+    case resume(at: Double)
+    /// The pause/resume button.
+    case togglePause(at: Double)
+
+    public var time: Double {
+        switch self {
+        case .fix(let fix): fix.time
+        case .pressure(let sample): sample.time
+        case .body(let sample): sample.time
+        case .tick(let time): time
+        case .start(let time, _, _), .pause(let time), .resume(let time), .togglePause(let time): time
+        }
+    }
+}

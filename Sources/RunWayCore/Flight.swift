@@ -1,0 +1,95 @@
+/// Whether a finished flight goes into the logbook.
+public enum FlightStatus: String, Sendable, Equatable {
+    case recorded
+    /// Under the minimum distance: "NOT RECORDED — TOO SHORT".
+    case tooShort = "too short"
+}
+
+/// A finished flight, handed over whole by the engine at touchdown.
+public struct Flight: Sendable, Equatable {
+    /// A flight under this many metres is not saved.
+    public static let minimumDistance = 100.0
+
+    public var mission: Mission?
+    /// GPS time of ROTATE, seconds since the Unix epoch.
+    public var startTime: Double
+    /// GPS time of TOUCHDOWN.
+    public var endTime: Double
+    public var distance: Double
+    public var elapsed: Double
+    public var movingTime: Double
+    public var splits: [Split]
+    /// Metres of a final partial split under 100 m that was not made a split.
+    public var droppedTail: Double
+    public var samples: [FDRSample]
+    /// Every counted fix.
+    public var route: Route
+    /// The route after Douglas–Peucker, as stored.
+    public var simplifiedRoute: Route
+    public var alerts: [AlertEpisode]
+    /// From all samples of the flight, not from split averages.
+    public var averageHeartRate: Double?
+    public var averageCadence: Double?
+    /// The barometer's smoothed altitude range, relative to ROTATE.
+    public var altitudeRange: ClosedRange<Double>?
+
+    public init(
+        mission: Mission?, startTime: Double, endTime: Double, distance: Double, elapsed: Double,
+        movingTime: Double, splits: [Split], droppedTail: Double, samples: [FDRSample], route: Route,
+        simplifiedRoute: Route, alerts: [AlertEpisode], averageHeartRate: Double?, averageCadence: Double?,
+        altitudeRange: ClosedRange<Double>?
+    ) {
+        self.mission = mission
+        self.startTime = startTime
+        self.endTime = endTime
+        self.distance = distance
+        self.elapsed = elapsed
+        self.movingTime = movingTime
+        self.splits = splits
+        self.droppedTail = droppedTail
+        self.samples = samples
+        self.route = route
+        self.simplifiedRoute = simplifiedRoute
+        self.alerts = alerts
+        self.averageHeartRate = averageHeartRate
+        self.averageCadence = averageCadence
+        self.altitudeRange = altitudeRange
+    }
+
+    public var status: FlightStatus { distance < Self.minimumDistance ? .tooShort : .recorded }
+
+    /// Σ split gains: the one total, so there is no second copy to drift out of sync.
+    public var elevationGain: Double { splits.reduce(0) { $0 + $1.elevationGain } }
+
+    /// Seconds per kilometre over the moving time.
+    public var averagePace: Double? { Pace.secondsPerKilometre(duration: movingTime, distance: distance) }
+
+    /// SINK RATE and OVERSPEED episodes, as the details count them.
+    public var paceAlertCount: Int { alerts.filter { $0.kind != .minimums }.count }
+
+    /// Indices of the fastest and slowest split by pace; only with ≥ 2 splits.
+    public var paceExtremes: (fastest: Int, slowest: Int)? {
+        Self.extremes(splits.map { $0.pace }, lowerIsHigher: true)
+    }
+
+    /// Indices of the highest and lowest split heart rate; only with ≥ 2 splits and values.
+    public var heartRateExtremes: (highest: Int, lowest: Int)? {
+        Self.extremes(splits.map { $0.heartRate }, lowerIsHigher: false).map { ($0.0, $0.1) }
+    }
+
+    /// Indices of the highest and lowest split cadence; only with ≥ 2 splits and values.
+    public var cadenceExtremes: (highest: Int, lowest: Int)? {
+        Self.extremes(splits.map { $0.cadence }, lowerIsHigher: false).map { ($0.0, $0.1) }
+    }
+
+    /// (best, worst) among the values that exist; best is the lowest when `lowerIsHigher`.
+    static func extremes(_ values: [Double?], lowerIsHigher: Bool) -> (Int, Int)? {
+        guard values.count >= 2 else { return nil }
+        let present = values.indices.compactMap { i in values[i].map { (i, $0) } }
+        guard present.count >= 2,
+            let low = present.min(by: { $0.1 < $1.1 }),
+            let high = present.max(by: { $0.1 < $1.1 })
+        else { return nil }
+        return lowerIsHigher ? (low.0, high.0) : (high.0, low.0)
+    }
+}

@@ -1,0 +1,440 @@
+/// The flight state machine: composes the per-rule value types in the order the SPEC gives
+/// them. Synchronous and deterministic — the `FlightEngine` actor owns one and publishes what it
+/// returns; tests, replays and the bench drive it directly.
+public struct FlightComputer: Sendable {
+    public let configuration: EngineConfiguration
+    public private(set) var phase: FlightPhase = .preflight
+    /// The latest time seen on any input.
+    public private(set) var now: Double = -.infinity
+    private var lastFixTime: Double?
+    private var signal: SignalQuality = .noSignal
+    private var idleHeading: Double?
+    private var countdown: TakeoffCountdown?
+    private var pendingMission: Mission?
+    private var flight: FlightInProgress?
+
+    public init(configuration: EngineConfiguration = EngineConfiguration()) {
+        self.configuration = configuration
+    }
+
+    public var isFlying: Bool { flight != nil }
+
+    /// The live readout now.
+    public var pfd: PFD {
+        guard let flight else {
+            var idle = PFD.idle(at: now.isFinite ? now : 0)
+            idle.phase = phase
+            idle.signal = signal
+            idle.heading = idleHeading
+            return idle
+        }
+        return flight.pfd(at: now, phase: phase, signal: signal, configuration: configuration)
+    }
+
+    // MARK: - Inputs
+
+    public mutating func handle(_ input: EngineInput) -> [EngineOutput] {
+        var out: [EngineOutput] = []
+        advance(to: input.time, &out)
+        switch input {
+        case .fix(let fix): handleFix(fix, &out)
+        case .pressure(let sample): flight?.add(sample)
+        case .body(let sample): flight?.add(sample, now: now)
+        case .tick: break
+        case .start(let time, let mission, let countdown):
+            start(at: time, mission: mission, countdown: countdown, &out)
+        case .pause: pause(&out)
+        case .resume: resume(&out)
+        case .togglePause:
+            if flight?.pause.isPaused == true { resume(&out) } else { pause(&out) }
+        }
+        out.append(.state(pfd))
+        return out
+    }
+
+    /// END. `sentAt` is when the command was sent; `nil` is always obeyed.
+    public mutating func end(sentAt: Double?) -> (result: EndResult, outputs: [EngineOutput]) {
+        switch phase {
+        case .preflight, .touchdown:
+            return (.notFlying, [])
+        case .takeoff:
+            guard StaleStopRule.obeys(sentAt: sentAt, flightStartedAt: countdown?.pressedAt) else {
+                return (.ignoredStale, [])
+            }
+            abandonTakeoff()
+            return (.abandonedTakeoff, [.state(pfd)])
+        case .cruise, .approach:
+            guard var current = flight,
+                StaleStopRule.obeys(sentAt: sentAt, flightStartedAt: current.pressedAt)
+            else { return (.ignoredStale, []) }
+            var out: [EngineOutput] = []
+            let landed = current.land(at: now, &out)
+            flight = nil
+            phase = .touchdown
+            out.append(.callout(TimedCallout(.touchdown, at: now)))
+            out.append(.state(pfd))
+            return (.landed(landed), out)
+        }
+    }
+
+    // MARK: - Time
+
+    private mutating func advance(to time: Double, _ out: inout [EngineOutput]) {
+        guard time.isFinite, time > now else { return }
+        now = time
+        if phase == .takeoff, var current = countdown {
+            for n in current.counts(upTo: time) {
+                let due = current.pressedAt + Double(current.from - n)
+                out.append(.callout(TimedCallout(.countdown(n), at: due)))
+            }
+            countdown = current
+            if time >= current.rotateAt {
+                rotate(at: current.rotateAt, pressedAt: current.pressedAt, &out)
+            }
+        }
+        if let last = lastFixTime, time - last >= configuration.pause.signalLostAfter {
+            signal = .noSignal
+        }
+        flight?.advance(to: time, &out)
+    }
+
+    // MARK: - Commands
+
+    private mutating func start(
+        at time: Double, mission: Mission?, countdown withCountdown: Bool, _ out: inout [EngineOutput]
+    ) {
+        guard phase == .preflight || phase == .touchdown else { return }
+        if withCountdown && configuration.countdownFrom > 0 {
+            phase = .takeoff
+            pendingMission = mission
+            countdown = TakeoffCountdown(pressedAt: time, from: configuration.countdownFrom)
+            advance(to: time, &out)
+            // advance() skips a time it has already seen; sound "3" now.
+            if var current = countdown {
+                for n in current.counts(upTo: now) {
+                    out.append(
+                        .callout(
+                            TimedCallout(.countdown(n), at: current.pressedAt + Double(current.from - n))))
+                }
+                countdown = current
+            }
+        } else {
+            pendingMission = mission
+            rotate(at: max(time, now), pressedAt: time, &out)
+        }
+    }
+
+    private mutating func rotate(at time: Double, pressedAt: Double, _ out: inout [EngineOutput]) {
+        countdown = nil
+        phase = .cruise
+        flight = FlightInProgress(
+            rotateAt: time, pressedAt: pressedAt, mission: pendingMission, configuration: configuration)
+        pendingMission = nil
+        out.append(.callout(TimedCallout(.rotate, at: time)))
+        flight?.advance(to: max(now, time), &out)
+    }
+
+    private mutating func abandonTakeoff() {
+        countdown = nil
+        pendingMission = nil
+        phase = .preflight
+    }
+
+    private mutating func pause(_ out: inout [EngineOutput]) {
+        if phase == .takeoff {
+            abandonTakeoff()
+            return
+        }
+        flight?.manualPause(at: now, &out)
+    }
+
+    private mutating func resume(_ out: inout [EngineOutput]) {
+        flight?.manualResume(at: now, &out)
+    }
+
+    // MARK: - Fixes
+
+    private mutating func handleFix(_ fix: Fix, _ out: inout [EngineOutput]) {
+        guard fix.hasPosition else {
+            signal = .noSignal
+            return
+        }
+        // gpsd sends several TPVs per epoch with the same time: one fix per time.
+        if let last = lastFixTime, fix.time <= last { return }
+        lastFixTime = fix.time
+        signal = SignalQuality(accuracy: fix.horizontalAccuracy)
+        guard var current = flight else {
+            idleHeading = fix.track ?? idleHeading
+            return
+        }
+        flight = nil  // keep `current` uniquely referenced while it mutates
+        current.add(fix, &out)
+        phase = current.phase
+        flight = current
+    }
+}
+
+/// The state of the flight between ROTATE and TOUCHDOWN.
+struct FlightInProgress: Sendable {
+    let rotateAt: Double
+    /// When START was pressed: the stale-stop rule compares against this.
+    let pressedAt: Double
+    let mission: Mission?
+    let configuration: EngineConfiguration
+    var phase: FlightPhase = .cruise
+    var movement: MovementFilter
+    var odometer: Odometer
+    var smoother: SpeedSmoother
+    var pause: PauseDetector
+    var altitude: AltitudeFilter
+    var gain: ElevationGain
+    var splits = SplitTracker()
+    var clock: FDRClock
+    var paceAlerts: PaceAlertMonitor?
+    var minimums: MinimumsMonitor?
+    var route: [RoutePoint] = []
+    var samples: [FDRSample] = []
+    var alerts: [AlertEpisode] = []
+    var heartRate = RunningMean()
+    var cadence = RunningMean()
+    var latestBody: (heartRate: (Double, Double)?, cadence: (Double, Double)?) = (nil, nil)
+    var heading: Double?
+    var position: Coordinate?
+    var altitudeRange: ClosedRange<Double>?
+    var lastTime: Double
+    /// The newest accepted fix that stayed inside the anchor.
+    var lastHeld: Fix?
+
+    init(rotateAt: Double, pressedAt: Double, mission: Mission?, configuration: EngineConfiguration) {
+        self.rotateAt = rotateAt
+        self.pressedAt = pressedAt
+        self.mission = mission
+        self.configuration = configuration
+        lastTime = rotateAt
+        movement = MovementFilter(configuration: configuration.movement)
+        odometer = Odometer(configuration: configuration.odometer)
+        smoother = SpeedSmoother(configuration: configuration.smoother)
+        pause = PauseDetector(configuration: configuration.pause, startedAt: rotateAt)
+        altitude = AltitudeFilter(configuration: configuration.altitude, rotateAt: rotateAt)
+        gain = ElevationGain(configuration: configuration.elevationGain)
+        clock = FDRClock(interval: configuration.sampleInterval)
+        if let mission {
+            paceAlerts = PaceAlertMonitor(
+                mission: mission, confirmSeconds: configuration.paceAlertConfirmSeconds)
+            minimums = MinimumsMonitor(targetDistance: mission.targetDistance)
+        }
+    }
+
+    var pace: Double? { pause.isPaused ? nil : Pace.secondsPerKilometre(speed: smoother.speed) }
+
+    func progress(at time: Double) -> Progress {
+        Progress(
+            elapsed: time - rotateAt, distance: odometer.distance, movingTime: pause.movingTime(at: time),
+            elevationGain: gain.total)
+    }
+
+    func latest(_ value: (Double, Double)?, at time: Double) -> Double? {
+        guard let (sampleTime, v) = value, time - sampleTime <= configuration.bodySampleMaxAge else {
+            return nil
+        }
+        return v
+    }
+
+    func pfd(at time: Double, phase: FlightPhase, signal: SignalQuality, configuration: EngineConfiguration)
+        -> PFD
+    {
+        var gpws = GPWSState.normal
+        if case .alerting(let kind) = paceAlerts?.state {
+            gpws = kind == .sinkRate ? .sinkRate : .overspeed
+        } else if minimums?.isInApproach(distance: odometer.distance) == true {
+            gpws = .minimums
+        }
+        return PFD(
+            time: time, phase: phase, elapsed: max(0, time - rotateAt),
+            movingTime: pause.movingTime(at: time),
+            distance: odometer.distance, speed: pause.isPaused ? 0 : smoother.speed, pace: pace,
+            altitude: altitude.altitude, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
+            signal: signal, heartRate: latest(latestBody.heartRate, at: time),
+            cadence: latest(latestBody.cadence, at: time), completedSplits: splits.completed.count)
+    }
+
+    // MARK: Time
+
+    mutating func advance(to time: Double, _ out: inout [EngineOutput]) {
+        guard time >= lastTime else { return }
+        lastTime = time
+        recordSamples(clock.marks(before: time - rotateAt))
+        apply(pause.advance(to: time), at: time, &out)
+    }
+
+    mutating func recordSamples(_ marks: [Double]) {
+        for mark in marks {
+            samples.append(
+                FDRSample(
+                    elapsed: mark, distance: odometer.distance, pace: pace,
+                    heartRate: latest(latestBody.heartRate, at: rotateAt + mark),
+                    cadence: latest(latestBody.cadence, at: rotateAt + mark), altitude: altitude.altitude,
+                    heading: heading, paused: pause.isPaused))
+        }
+    }
+
+    // MARK: Sensors
+
+    mutating func add(_ fix: Fix, _ out: inout [EngineOutput]) {
+        let previousAnchor = movement.anchor
+        let verdict = movement.assess(fix)
+        var chord = 0.0
+        var fallbackSpeed: Double?
+        switch verdict {
+        case .rejected:
+            return
+        case .first:
+            break
+        case .held(let distance):
+            lastHeld = fix
+            if let anchor = previousAnchor, fix.time > anchor.time {
+                fallbackSpeed = distance / (fix.time - anchor.time)
+            }
+        case .counted(let step):
+            chord = step
+            if let anchor = previousAnchor, fix.time > anchor.time {
+                fallbackSpeed = step / (fix.time - anchor.time)
+            }
+        }
+        // "When gpsd gives no speed, use distance/time."
+        let speed = fix.speed ?? fallbackSpeed
+        odometer.integrate(time: fix.time, speed: fix.speed)
+        let manuallyPaused = pause.pauseReason == .manual
+        var increment = 0.0
+        if case .counted = verdict {
+            if manuallyPaused {
+                odometer.discardPending()
+            } else {
+                increment = odometer.count(chord: chord)
+            }
+        }
+        // A step while the receiver's own speed says "standing" is wander spending the last
+        // braking metres, not the runner setting off again.
+        let moved = increment >= 1 && (fix.speed.map { $0 >= configuration.pause.movingSpeed } ?? true)
+        apply(
+            pause.observeFix(time: fix.time, speed: speed, moved: moved, step: increment), at: fix.time, &out)
+        position = fix.coordinate
+        if let track = fix.track {
+            heading = track
+        } else if case .counted = verdict, let anchor = previousAnchor {
+            heading = Geodesy.bearing(from: anchor.coordinate, to: fix.coordinate)
+        }
+        switch verdict {
+        case .first, .counted:
+            if !manuallyPaused {
+                route.append(RoutePoint(elapsed: fix.time - rotateAt, coordinate: fix.coordinate))
+            }
+        default: break
+        }
+        if moved {
+            for split in splits.record(progress(at: fix.time)) {
+                out.append(.callout(TimedCallout(.split(order: split.order, pace: split.pace), at: fix.time)))
+            }
+        }
+        smoother.update(speed)
+        updateMission(at: fix.time, &out)
+    }
+
+    mutating func add(_ sample: PressureSample) {
+        guard case .accepted(let value) = altitude.add(sample) else { return }
+        gain.add(time: sample.time, altitude: value)
+        altitudeRange =
+            altitudeRange.map { min($0.lowerBound, value)...max($0.upperBound, value) } ?? value...value
+    }
+
+    mutating func add(_ sample: BodySample, now: Double) {
+        guard sample.time >= rotateAt else { return }
+        heartRate.add(sample.heartRate)
+        cadence.add(sample.cadence)
+        splits.add(sample)
+        if let hr = sample.heartRate { latestBody.heartRate = (sample.time, hr) }
+        if let cad = sample.cadence { latestBody.cadence = (sample.time, cad) }
+    }
+
+    // MARK: Pause
+
+    mutating func manualPause(at time: Double, _ out: inout [EngineOutput]) {
+        odometer.discardPending()
+        if let transition = pause.manualPause(at: time) {
+            apply([transition], at: time, &out)
+        }
+    }
+
+    mutating func manualResume(at time: Double, _ out: inout [EngineOutput]) {
+        if let transition = pause.manualResume(at: time) {
+            apply([transition], at: time, &out)
+        }
+    }
+
+    mutating func apply(
+        _ transitions: [PauseDetector.Transition], at time: Double, _ out: inout [EngineOutput]
+    ) {
+        for transition in transitions {
+            switch transition {
+            case .paused(let reason, _):
+                let callout: Callout = reason == .signalLost ? .signalLost : .pause(reason)
+                out.append(.callout(TimedCallout(callout, at: time)))
+                recordAlertChanges(paceAlerts?.silence(at: time) ?? [], at: time, &out)
+            case .resumed:
+                out.append(.callout(TimedCallout(.resume, at: time)))
+            }
+        }
+    }
+
+    // MARK: Mission
+
+    mutating func updateMission(at time: Double, _ out: inout [EngineOutput]) {
+        guard mission != nil else { return }
+        let current = pace
+        if !pause.isPaused, let changes = paceAlerts?.update(pace: current, at: time) {
+            recordAlertChanges(changes, at: time, &out)
+        }
+        if minimums?.shouldSound(distance: odometer.distance) == true {
+            out.append(.callout(TimedCallout(.minimums, at: time)))
+        }
+        phase = minimums?.isInApproach(distance: odometer.distance) == true ? .approach : .cruise
+    }
+
+    mutating func recordAlertChanges(
+        _ changes: [PaceAlertMonitor.Change], at time: Double, _ out: inout [EngineOutput]
+    ) {
+        for change in changes {
+            switch change {
+            case .began(let kind, let start):
+                alerts.append(AlertEpisode(kind: kind, startElapsed: start - rotateAt, coordinate: position))
+                out.append(.callout(TimedCallout(kind == .sinkRate ? .sinkRate : .overspeed, at: time)))
+            case .ended(_, let end):
+                if let open = alerts.lastIndex(where: { $0.endElapsed == nil }) {
+                    alerts[open].endElapsed = max(alerts[open].startElapsed, end - rotateAt)
+                }
+            }
+        }
+    }
+
+    // MARK: Touchdown
+
+    mutating func land(at time: Double, _ out: inout [EngineOutput]) -> Flight {
+        // The last few metres ran inside the 5 m anchor and were never counted: spend them.
+        if let anchor = movement.anchor, let last = lastHeld, last.time > anchor.time,
+            pause.pauseReason != .manual
+        {
+            odometer.count(chord: Geodesy.distance(anchor.coordinate, last.coordinate))
+        }
+        recordAlertChanges(paceAlerts?.silence(at: time) ?? [], at: time, &out)
+        recordSamples(clock.marks(through: time - rotateAt))
+        pause.finish(at: time)
+        let (finalSplits, dropped) = splits.finish(progress(at: time))
+        let fullRoute = Route(points: route)
+        return Flight(
+            mission: mission, startTime: rotateAt, endTime: time, distance: odometer.distance,
+            elapsed: time - rotateAt, movingTime: pause.movingTime(at: time), splits: finalSplits,
+            droppedTail: dropped, samples: samples, route: fullRoute, simplifiedRoute: fullRoute.simplified(),
+            alerts: alerts, averageHeartRate: heartRate.mean, averageCadence: cadence.mean,
+            altitudeRange: altitudeRange)
+    }
+}

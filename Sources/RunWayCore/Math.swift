@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The libm functions RunWayCore needs, named once so the rest of the module stays free of
+/// platform imports (RunWayCore uses the standard library only).
+enum CMath {
+    static func sin(_ x: Double) -> Double { libmSin(x) }
+    static func cos(_ x: Double) -> Double { libmCos(x) }
+    static func asin(_ x: Double) -> Double { libmAsin(x) }
+    static func atan2(_ y: Double, _ x: Double) -> Double { libmAtan2(y, x) }
+    static func pow(_ x: Double, _ y: Double) -> Double { libmPow(x, y) }
+    static func exp(_ x: Double) -> Double { libmExp(x) }
+}
+
+// File-scope forwarders: inside `CMath` the bare names would resolve to its own members.
+private func libmSin(_ x: Double) -> Double { sin(x) }
+private func libmCos(_ x: Double) -> Double { cos(x) }
+private func libmAsin(_ x: Double) -> Double { asin(x) }
+private func libmAtan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
+private func libmPow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
+private func libmExp(_ x: Double) -> Double { exp(x) }

@@ -1,0 +1,109 @@
+/// Everything the buzzer can say. Each has its own pattern on the board.
+public enum Callout: Sendable, Equatable {
+    case countdown(Int)
+    case rotate
+    case split(order: Int, pace: Double?)
+    case sinkRate
+    case overspeed
+    case minimums
+    case pause(PauseReason)
+    case resume
+    case signalLost
+    case touchdown
+    case error(String)
+
+    /// SINK RATE, OVERSPEED, MINIMUMS and signal lost pre-empt a split or countdown beep.
+    public var isUrgent: Bool {
+        switch self {
+        case .sinkRate, .overspeed, .minimums, .signalLost: true
+        default: false
+        }
+    }
+
+    /// The words a runner would read on a log line.
+    public var text: String {
+        switch self {
+        case .countdown(let n): "\(n)"
+        case .rotate: "ROTATE"
+        case .split(let order, let pace): "SPLIT \(order) KM \(Pace.format(pace))"
+        case .sinkRate: "SINK RATE"
+        case .overspeed: "OVERSPEED"
+        case .minimums: "MINIMUMS"
+        case .pause(let reason): "PAUSE (\(reason.rawValue))"
+        case .resume: "RESUME"
+        case .signalLost: "SIGNAL LOST"
+        case .touchdown: "TOUCHDOWN"
+        case .error(let message): "ERROR \(message)"
+        }
+    }
+}
+
+/// A callout and the moment it was due, on the flight's time axis.
+public struct TimedCallout: Sendable, Equatable {
+    public var callout: Callout
+    public var time: Double
+
+    public init(_ callout: Callout, at time: Double) {
+        self.callout = callout
+        self.time = time
+    }
+}
+
+/// GPWS state as the PFD shows it.
+public enum GPWSState: String, Sendable, Equatable {
+    case normal = "NORMAL"
+    case sinkRate = "SINK RATE"
+    case overspeed = "OVERSPEED"
+    case minimums = "MINIMUMS"
+}
+
+/// The live readout (Primary Flight Display).
+public struct PFD: Sendable, Equatable {
+    public var time: Double
+    public var phase: FlightPhase
+    public var elapsed: Double
+    public var movingTime: Double
+    public var distance: Double
+    /// Smoothed speed, m/s.
+    public var speed: Double
+    /// Seconds per kilometre; `nil` when there is no speed.
+    public var pace: Double?
+    public var altitude: Double?
+    public var heading: Double?
+    public var gpws: GPWSState
+    public var pauseReason: PauseReason?
+    public var signal: SignalQuality
+    public var heartRate: Double?
+    public var cadence: Double?
+    public var completedSplits: Int
+
+    public static func idle(at time: Double) -> PFD {
+        PFD(
+            time: time, phase: .preflight, elapsed: 0, movingTime: 0, distance: 0, speed: 0, pace: nil,
+            altitude: nil, heading: nil, gpws: .normal, pauseReason: nil, signal: .noSignal, heartRate: nil,
+            cadence: nil, completedSplits: 0)
+    }
+}
+
+/// What the engine hands out after each input.
+public enum EngineOutput: Sendable, Equatable {
+    case callout(TimedCallout)
+    case state(PFD)
+}
+
+/// What an END command did.
+public enum EndResult: Sendable, Equatable {
+    /// The flight touched down; here it is, whole.
+    case landed(Flight)
+    /// END during the countdown: back to preflight without a flight.
+    case abandonedTakeoff
+    /// The command was sent before the current flight started.
+    case ignoredStale
+    /// Nothing was flying.
+    case notFlying
+
+    public var flight: Flight? {
+        if case .landed(let flight) = self { return flight }
+        return nil
+    }
+}

@@ -1,0 +1,89 @@
+/// One position report from gpsd (a TPV with mode ≥ 2), or a mode-1 "no fix" report.
+///
+/// `time` is GPS time in seconds since the Unix epoch, taken from the report and never
+/// from the wall clock. Every other input to the engine carries its time on this same axis;
+/// the daemon maps monotonic clocks onto it.
+public struct Fix: Sendable, Equatable {
+    public var time: Double
+    public var coordinate: Coordinate
+    /// Horizontal accuracy in metres (gpsd `eph`); `nil` when the receiver does not say.
+    public var horizontalAccuracy: Double?
+    /// Speed over ground in m/s; `nil` when unknown (gpsd NaN).
+    public var speed: Double?
+    /// Course over ground, degrees from true north.
+    public var track: Double?
+    /// Altitude above mean sea level in metres.
+    public var altitude: Double?
+    /// gpsd fix mode: 1 no fix, 2 two-dimensional, 3 three-dimensional.
+    public var mode: Int
+
+    public init(
+        time: Double, coordinate: Coordinate, horizontalAccuracy: Double? = nil, speed: Double? = nil,
+        track: Double? = nil, altitude: Double? = nil, mode: Int = 3
+    ) {
+        self.time = time
+        self.coordinate = coordinate
+        self.horizontalAccuracy = horizontalAccuracy.flatMap { $0.isFinite ? $0 : nil }
+        self.speed = speed.flatMap { $0.isFinite ? $0 : nil }
+        self.track = track.flatMap { $0.isFinite ? $0 : nil }
+        self.altitude = altitude.flatMap { $0.isFinite ? $0 : nil }
+        self.mode = mode
+    }
+
+    public var hasPosition: Bool { mode >= 2 && coordinate.isValid && time.isFinite }
+}
+
+/// One barometer reading in pascals.
+public struct PressureSample: Sendable, Equatable {
+    public var time: Double
+    public var pascals: Double
+
+    public init(time: Double, pascals: Double) {
+        self.time = time
+        self.pascals = pascals
+    }
+
+    /// Inside the BMP280's specified range (300–1100 hPa) and finite.
+    public var isPlausible: Bool { pascals.isFinite && pascals >= 30_000 && pascals <= 110_000 }
+}
+
+/// Heart rate and cadence from optional sensors. Each is `nil` when that sensor said nothing:
+/// a missing value is missing, never 0.
+public struct BodySample: Sendable, Equatable {
+    public var time: Double
+    public var heartRate: Double?
+    public var cadence: Double?
+
+    public init(time: Double, heartRate: Double? = nil, cadence: Double? = nil) {
+        self.time = time
+        // A heart rate of 0 is a sensor that lost contact, not a stopped heart.
+        self.heartRate = heartRate.flatMap { $0.isFinite && $0 >= 20 && $0 <= 250 ? $0 : nil }
+        self.cadence = cadence.flatMap { $0.isFinite && $0 >= 0 && $0 <= 300 ? $0 : nil }
+    }
+}
+
+/// GPS signal quality as the takeoff checklist reads it (seed 004).
+public enum SignalQuality: String, Sendable, CaseIterable {
+    case noSignal = "NO SIGNAL"
+    case strong = "STRONG"
+    case good = "GOOD"
+    case weak = "WEAK"
+
+    /// Unknown or non-positive accuracy → NO SIGNAL; < 10 m STRONG; < 30 m GOOD; else WEAK.
+    public init(accuracy: Double?) {
+        guard let accuracy, accuracy.isFinite, accuracy > 0 else {
+            self = .noSignal
+            return
+        }
+        if accuracy < 10 {
+            self = .strong
+        } else if accuracy < 30 {
+            self = .good
+        } else {
+            self = .weak
+        }
+    }
+
+    /// STRONG and GOOD pass the takeoff checklist.
+    public var passesChecklist: Bool { self == .strong || self == .good }
+}

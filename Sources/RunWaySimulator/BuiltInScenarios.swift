@@ -1,0 +1,83 @@
+import RunWayCore
+
+/// The scenarios the demo, the tests and the bench fly.
+extension Scenario {
+    /// A park loop of about 1.2 km.
+    public static let parkLoop = Course.parkLoop(width: 420, height: 180, radius: 40)
+
+    /// The demo: a 5 km Mission Flight at 5:30/km ±15 s with a hill, a traffic-light stop, a
+    /// too-slow stretch (SINK RATE) and a too-fast one (OVERSPEED), finishing past the target.
+    public static var demoMission: Scenario {
+        var scenario = Scenario(
+            name: "demo mission 5 km",
+            course: parkLoop,
+            legs: [
+                SpeedLeg(from: 0, speed: 3.03), SpeedLeg(from: 1500, speed: 2.55),
+                SpeedLeg(from: 2100, speed: 3.03),
+                SpeedLeg(from: 3500, speed: 3.6), SpeedLeg(from: 4000, speed: 3.0),
+            ],
+            totalDistance: 5180)
+        scenario.stops = [Stop(at: 2300, seconds: 30)]
+        scenario.hills = [Hill(center: 3000, length: 600, height: 20)]
+        scenario.mission = Mission(targetPace: 330, allowedDeviation: 15, targetDistance: 5000)
+        scenario.seed = 2026
+        return scenario
+    }
+
+    /// Flat 5 km at a steady 3 m/s while the weather drifts 1 hPa/h the wrong way.
+    public static var flat5k: Scenario {
+        var scenario = Scenario(
+            name: "flat 5 km", course: parkLoop, legs: [SpeedLeg(from: 0, speed: 3.0)], totalDistance: 5000)
+        scenario.seed = 11
+        return scenario
+    }
+
+    /// Hilly 10 km: six hills, 115 m of climbing.
+    public static var hilly10k: Scenario {
+        var scenario = Scenario(
+            name: "hilly 10 km", course: parkLoop, legs: [SpeedLeg(from: 0, speed: 2.9)],
+            totalDistance: 10_000)
+        scenario.hills = [
+            Hill(center: 900, length: 400, height: 12), Hill(center: 2300, length: 800, height: 25),
+            Hill(center: 3900, length: 500, height: 18), Hill(center: 5600, length: 900, height: 30),
+            Hill(center: 7100, length: 300, height: 8), Hill(center: 8600, length: 700, height: 22),
+        ]
+        scenario.seed = 12
+        return scenario
+    }
+
+    /// 5 km with four traffic lights.
+    public static var stops5k: Scenario {
+        var scenario = Scenario(
+            name: "5 km, 4 stops", course: parkLoop, legs: [SpeedLeg(from: 0, speed: 3.2)],
+            totalDistance: 5000)
+        scenario.stops = [
+            Stop(at: 800, seconds: 20), Stop(at: 1900, seconds: 45), Stop(at: 3100, seconds: 30),
+            Stop(at: 4200, seconds: 60),
+        ]
+        scenario.seed = 13
+        return scenario
+    }
+
+    /// A walker at 1.3 m/s for 1.5 km: must never be auto-paused.
+    public static var walker: Scenario {
+        var scenario = Scenario(
+            name: "walker 1.3 m/s", course: parkLoop, legs: [SpeedLeg(from: 0, speed: 1.3)],
+            totalDistance: 1500)
+        scenario.seed = 14
+        return scenario
+    }
+
+    /// A steady run of `hours` at `rate` fixes per second, for the cost figures.
+    public static func endurance(hours: Double, rate: Double) -> Scenario {
+        var scenario = Scenario(
+            name: "\(hours) h at \(rate) Hz", course: parkLoop, legs: [SpeedLeg(from: 0, speed: 2.8)],
+            totalDistance: 2.8 * hours * 3600)
+        scenario.gps.rate = rate
+        scenario.seed = 15
+        return scenario
+    }
+
+    /// The accuracy scenarios the bench scores.
+    public static var accuracySuite: [Scenario] { [demoMission, flat5k, hilly10k, stops5k, walker] }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import RunWayCore
+
+/// A closed polyline walked by distance, lap after lap.
+struct Course: Sendable {
+    let points: [(east: Double, north: Double)]
+    let cumulative: [Double]
+    let length: Double
+
+    init(_ points: [(east: Double, north: Double)]) {
+        var closed = points
+        if let first = points.first { closed.append(first) }
+        var cumulative = [0.0]
+        for i in 1..<closed.count {
+            let dx = closed[i].east - closed[i - 1].east
+            let dy = closed[i].north - closed[i - 1].north
+            cumulative.append(cumulative[i - 1] + (dx * dx + dy * dy).squareRoot())
+        }
+        self.points = closed
+        self.cumulative = cumulative
+        length = cumulative.last ?? 0
+    }
+
+    /// Position and heading (degrees from north) at distance `s`.
+    func locate(_ s: Double) -> (east: Double, north: Double, heading: Double) {
+        guard length > 0 else { return (0, 0, 0) }
+        var d = s.truncatingRemainder(dividingBy: length)
+        if d < 0 { d += length }
+        var low = 0
+        var high = cumulative.count - 1
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if cumulative[mid] <= d { low = mid } else { high = mid }
+        }
+        let a = points[low]
+        let b = points[high]
+        let span = cumulative[high] - cumulative[low]
+        let f = span > 0 ? (d - cumulative[low]) / span : 0
+        var heading = Foundation.atan2(b.east - a.east, b.north - a.north) * 180 / .pi
+        if heading < 0 { heading += 360 }
+        return (a.east + (b.east - a.east) * f, a.north + (b.north - a.north) * f, heading)
+    }
+
+    /// A rounded rectangle (a park loop) of the given size, corner radius and smoothness.
+    static func parkLoop(width: Double, height: Double, radius: Double) -> [(east: Double, north: Double)] {
+        var result: [(east: Double, north: Double)] = []
+        let corners = [
+            (width - radius, height - radius, 0.0), (radius, height - radius, 90.0),
+            (radius, radius, 180.0), (width - radius, radius, 270.0),
+        ]
+        for (cx, cy, startAngle) in corners {
+            for step in 0...6 {
+                let angle = (startAngle + Double(step) * 15) * .pi / 180
+                result.append((cx + radius * Foundation.cos(angle), cy + radius * Foundation.sin(angle)))
+            }
+        }
+        return result.map { ($0.east - width / 2, $0.north - height / 2) }
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import RunWayCore
+
+/// What the simulated board produces: an engine input, or the END button.
+public enum SimulatedEvent: Sendable, Equatable {
+    case input(EngineInput)
+    case end(sentAt: Double)
+
+    public var time: Double {
+        switch self {
+        case .input(let input): input.time
+        case .end(let sentAt): sentAt
+        }
+    }
+}
+
+/// What really happened on a simulated run, to score the engine against.
+public struct GroundTruth: Sendable {
+    public var rotateTime: Double = 0
+    /// Metres travelled (horizontal path length).
+    public var distance: Double = 0
+    /// Seconds spent moving (speed above 0.2 m/s).
+    public var movingTime: Double = 0
+    /// Flight elapsed seconds at which each kilometre was passed.
+    public var kilometreTimes: [Double] = []
+    /// Metres climbed by the terrain.
+    public var elevationGain: Double = 0
+    /// Elapsed seconds when the runner stood still at the finish.
+    public var arrivalElapsed: Double = 0
+    public var stopCount = 0
+    /// True speed at each fix time for the first `speedLogSeconds` of the flight.
+    public var speedLog: [(elapsed: Double, speed: Double)] = []
+    /// True distance 20 times a second (only when `ScenarioRunner.recordsDistance`).
+    public var distanceLog: [(elapsed: Double, distance: Double)] = []
+
+    /// Elapsed time at which the truth reached `distance` (linear between 20 Hz samples).
+    public func elapsed(atDistance distance: Double) -> Double? {
+        guard let after = distanceLog.firstIndex(where: { $0.distance >= distance }) else { return nil }
+        guard after > 0 else { return distanceLog[after].elapsed }
+        let a = distanceLog[after - 1]
+        let b = distanceLog[after]
+        let f = b.distance > a.distance ? (distance - a.distance) / (b.distance - a.distance) : 0
+        return a.elapsed + (b.elapsed - a.elapsed) * f
+    }
+
+    /// True distance at `elapsed` (linear between 20 Hz samples).
+    public func distance(atElapsed t: Double) -> Double? {
+        guard let after = distanceLog.firstIndex(where: { $0.elapsed >= t }) else {
+            return distanceLog.last?.distance
+        }
+        guard after > 0 else { return distanceLog[after].distance }
+        let a = distanceLog[after - 1]
+        let b = distanceLog[after]
+        let f = b.elapsed > a.elapsed ? (t - a.elapsed) / (b.elapsed - a.elapsed) : 0
+        return a.distance + (b.distance - a.distance) * f
+    }
+
+    /// Linear interpolation in the speed log.
+    public func speed(atElapsed t: Double) -> Double? {
+        guard let after = speedLog.firstIndex(where: { $0.elapsed >= t }) else { return nil }
+        guard after > 0 else { return speedLog[after].speed }
+        let a = speedLog[after - 1]
+        let b = speedLog[after]
+        let f = b.elapsed > a.elapsed ? (t - a.elapsed) / (b.elapsed - a.elapsed) : 0
+        return a.speed + (b.speed - a.speed) * f
+    }
+}
+
+/// Runs a scenario forward in time and yields what the board's sensors would report, in time
+/// order, while keeping the ground truth. Deterministic for a given seed. Memory stays flat, so a
+/// 24-hour run streams without holding its truth.
+public struct ScenarioRunner: IteratorProtocol, Sendable {
+    public let scenario: Scenario
+    public private(set) var truth = GroundTruth()
+    public var speedLogSeconds: Double = 300
+    /// Keep `GroundTruth.distanceLog` (off for long cost runs: 24 h is 1.7 M entries).
+    public var recordsDistance = true
+
+    private static let ticksPerSecond = 20
+    private let dt = 1.0 / Double(ScenarioRunner.ticksPerSecond)
+    private let course: Course
+    private let projection: LocalProjection
+    private var rng: SeededGenerator
+    private var tick = 0
+    private var queue: [SimulatedEvent] = []
+    private var queueHead = 0
+    private var finished = false
+
+    // Runner state
+    private var s = 0.0
+    private var v = 0.0
+    private var nextStop = 0
+    private var waiting = 0.0
+    private var arrived = false
+    private var endSent = false
+    private var heartRate = 95.0
+
+    // Sensor state
+    private var wanderEast: GaussMarkov
+    private var wanderNorth: GaussMarkov
+    private var hdopWander: GaussMarkov
+    private var altitudeWander: GaussMarkov
+    private var multipath: (east: Double, north: Double, until: Double)?
+    private let gpsEvery: Int
+    private let baroEvery: Int
+
+    public init(_ scenario: Scenario) {
+        self.scenario = scenario
+        course = Course(scenario.course)
+        projection = LocalProjection(origin: scenario.origin)
+        var rng = SeededGenerator(seed: scenario.seed)
+        wanderEast = GaussMarkov(
+            sigma: scenario.gps.wanderSigma, tau: scenario.gps.wanderTau, generator: &rng)
+        wanderNorth = GaussMarkov(
+            sigma: scenario.gps.wanderSigma, tau: scenario.gps.wanderTau, generator: &rng)
+        hdopWander = GaussMarkov(sigma: 0.15, tau: 300, generator: &rng)
+        altitudeWander = GaussMarkov(sigma: scenario.gps.altitudeSigma, tau: 120, generator: &rng)
+        self.rng = rng
+        gpsEvery = max(1, Int((Double(Self.ticksPerSecond) / scenario.gps.rate).rounded()))
+        baroEvery = max(1, Int((Double(Self.ticksPerSecond) / scenario.barometer.rate).rounded()))
+        truth.rotateTime = scenario.rotateTime
+        tick = -Int(scenario.preflightSeconds) * Self.ticksPerSecond
+    }
+
+    /// All events of the run, in order.
+    public static func events(for scenario: Scenario) -> (events: [SimulatedEvent], truth: GroundTruth) {
+        var runner = ScenarioRunner(scenario)
+        var events: [SimulatedEvent] = []
+        while let event = runner.next() { events.append(event) }
+        return (events, runner.truth)
+    }
+
+    public mutating func next() -> SimulatedEvent? {
+        while queueHead >= queue.count {
+            if finished { return nil }
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+            step()
+        }
+        defer { queueHead += 1 }
+        return queue[queueHead]
+    }
+
+    /// Time of the current tick on the GPS axis.
+    private var time: Double { scenario.startPress + Double(tick) * dt }
+
+    private mutating func step() {
+        let now = time
+        if tick == 0 {
+            queue.append(.input(.start(at: now, mission: scenario.mission, countdown: true)))
+        }
+        let elapsed = now - scenario.rotateTime
+        if elapsed > 0 { moveRunner(elapsed: elapsed) }
+        if tick % gpsEvery == 0 { emitFix(at: now, elapsed: elapsed) }
+        if tick >= 0, (tick + baroEvery / 2) % baroEvery == 0 { emitPressure(at: now) }
+        if tick >= 0, (tick + Self.ticksPerSecond / 4) % Self.ticksPerSecond == 0 { emitBody(at: now) }
+        if arrived, !endSent, elapsed >= truth.arrivalElapsed + scenario.finishWait {
+            queue.append(.end(sentAt: now))
+            endSent = true
+            finished = true
+        }
+        tick += 1
+    }
+
+    private mutating func moveRunner(elapsed: Double) {
+        guard !arrived else { return }
+        if waiting > 0 {
+            waiting -= dt
+            v = 0
+            return
+        }
+        let stopAt = nextStop < scenario.stops.count ? scenario.stops[nextStop].at : scenario.totalDistance
+        let braking = (2 * scenario.deceleration * max(0, stopAt - s)).squareRoot()
+        let desired = min(scenario.targetSpeed(at: s), braking)
+        let change = desired - v
+        v += min(max(change, -scenario.deceleration * dt), scenario.acceleration * dt)
+        v = max(v, min(0.3, braking))
+        let before = s
+        s = min(s + v * dt, stopAt)
+        truth.distance = s
+        if recordsDistance { truth.distanceLog.append((elapsed, s)) }
+        if v > 0.2 { truth.movingTime += dt }
+        let dz = scenario.elevation(at: s) - scenario.elevation(at: before)
+        if dz > 0 { truth.elevationGain += dz }
+        let nextKm = Double(truth.kilometreTimes.count + 1) * 1000
+        if s >= nextKm, before < nextKm, s > before {
+            truth.kilometreTimes.append(elapsed - dt + dt * (nextKm - before) / (s - before))
+        }
+        if s >= stopAt - 1e-6 {
+            v = 0
+            if nextStop < scenario.stops.count {
+                waiting = scenario.stops[nextStop].seconds
+                nextStop += 1
+                truth.stopCount += 1
+            } else {
+                arrived = true
+                truth.arrivalElapsed = elapsed
+            }
+        }
+    }
+
+    private mutating func emitFix(at now: Double, elapsed: Double) {
+        let interval = dt * Double(gpsEvery)
+        let e = wanderEast.step(interval, generator: &rng)
+        let n = wanderNorth.step(interval, generator: &rng)
+        let hdop = max(0.6, scenario.gps.hdop + hdopWander.step(interval, generator: &rng))
+        let altitudeError = altitudeWander.step(interval, generator: &rng)
+        if elapsed >= 0, elapsed < speedLogSeconds {
+            truth.speedLog.append((elapsed, v))
+        }
+        if scenario.signalGaps.contains(where: { elapsed >= $0.start && elapsed < $0.start + $0.seconds }) {
+            if tick % Self.ticksPerSecond == 0 {
+                let noFix = Fix(time: now, coordinate: Coordinate(latitude: 0, longitude: 0), mode: 1)
+                queue.append(.input(.fix(noFix)))
+            }
+            return
+        }
+        let gps = scenario.gps
+        if multipath == nil, Double.random(in: 0..<1, using: &rng) < gps.multipathPerHour * interval / 3600 {
+            let size = Double.random(in: gps.multipathSize, using: &rng)
+            let angle = Double.random(in: 0..<(2 * .pi), using: &rng)
+            let seconds = Double.random(in: gps.multipathSeconds, using: &rng)
+            multipath = (size * Foundation.sin(angle), size * Foundation.cos(angle), now + seconds)
+        }
+        var offset = (east: e + gps.whiteSigma * rng.gaussian(), north: n + gps.whiteSigma * rng.gaussian())
+        if let jump = multipath {
+            if now < jump.until {
+                offset.east += jump.east
+                offset.north += jump.north
+            } else {
+                multipath = nil
+            }
+        }
+        let place = course.locate(s)
+        let coordinate = projection.coordinate(
+            east: place.east + offset.east, north: place.north + offset.north)
+        let speed = max(0, v + gps.speedSigma * rng.gaussian())
+        let track =
+            v > 0.5 ? (place.heading + 3 * rng.gaussian() + 360).truncatingRemainder(dividingBy: 360) : nil
+        let altitude = scenario.barometer.courseAltitude + scenario.elevation(at: s) + altitudeError
+        let fix = Fix(
+            time: now, coordinate: coordinate, horizontalAccuracy: (hdop * 19 * 10).rounded() / 10,
+            speed: (speed * 1000).rounded() / 1000, track: track, altitude: altitude, mode: 3)
+        queue.append(.input(.fix(fix)))
+    }
+
+    private mutating func emitPressure(at now: Double) {
+        let baro = scenario.barometer
+        let hours = (now - scenario.startPress) / 3600
+        let seaLevel = baro.seaLevelPascals + baro.driftPascalsPerHour * hours
+        let height = baro.courseAltitude + scenario.elevation(at: s)
+        let pascals =
+            BarometricFormula.pressure(altitude: height, reference: seaLevel) + baro.noisePascals
+            * rng.gaussian()
+        queue.append(.input(.pressure(PressureSample(time: now, pascals: pascals))))
+    }
+
+    private mutating func emitBody(at now: Double) {
+        guard scenario.heartRate || scenario.cadence else { return }
+        let target = 95 + 22 * v
+        heartRate += (target - heartRate) / 20
+        let hr: Double? =
+            scenario.heartRate && Double.random(in: 0..<1, using: &rng) > 0.02
+            ? (heartRate + 1.5 * rng.gaussian()).rounded() : nil
+        let cadence: Double? =
+            scenario.cadence && v > 0.5 ? (150 + 8 * v + 2 * rng.gaussian()).rounded() : nil
+        guard hr != nil || cadence != nil else { return }
+        queue.append(.input(.body(BodySample(time: now, heartRate: hr, cadence: cadence))))
+    }
+}

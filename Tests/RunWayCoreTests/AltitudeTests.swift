@@ -1,0 +1,106 @@
+import RunWayCore
+import RunWaySimulator
+import Testing
+
+@Suite("Altitude: zero at ROTATE, spike guard, double EMA seeded by a flag, 0 is a value")
+struct AltitudeTests {
+    @Test func barometricFormulaRoundTrips() {
+        let p = BarometricFormula.pressure(altitude: 100, reference: 101_325)
+        #expect(abs(BarometricFormula.altitude(pressure: p, reference: 101_325) - 100) < 1e-6)
+        // ~12 Pa per metre near sea level.
+        #expect(abs((101_325 - p) / 100 - 11.9) < 0.3)
+    }
+
+    @Test func aBarometerStartedEarlyDoesNotShiftTheZero() {
+        var computer = FlightComputer()
+        // The barometer runs through the countdown while the runner bounces about 4 m of
+        // pressure away; the zero must come from the first sample at ROTATE.
+        _ = computer.handle(.start(at: Track.t0, mission: nil, countdown: true))
+        for t in stride(from: 0.0, to: 3, by: 0.5) {
+            _ = computer.handle(.pressure(PressureSample(time: Track.t0 + t, pascals: 101_325 + 48)))
+        }
+        _ = computer.handle(.pressure(PressureSample(time: Track.t0 + 3, pascals: 101_325)))
+        #expect(computer.pfd.altitude == 0)
+        for t in 4...20 {
+            _ = computer.handle(.pressure(PressureSample(time: Track.t0 + Double(t), pascals: 101_325)))
+        }
+        #expect(computer.pfd.altitude == 0)
+    }
+
+    @Test func altitudeZeroIsAValueNotMissing() {
+        var filter = AltitudeFilter(rotateAt: 0)
+        #expect(filter.altitude == nil)
+        #expect(filter.add(PressureSample(time: 0, pascals: 100_000)) == .accepted(0))
+        #expect(filter.altitude == 0)
+        var computer = FlightComputer()
+        computer.rotate()
+        _ = computer.handle(.pressure(PressureSample(time: Track.t0, pascals: 100_000)))
+        computer.run(speed: 3, from: 0, to: 10)
+        #expect(computer.pfd.altitude == 0)
+        #expect(computer.land()?.samples.first?.altitude == 0)
+    }
+
+    @Test func aSpikeFasterThanThreeMetresPerSecondIsDropped() {
+        var filter = AltitudeFilter(rotateAt: 0)
+        _ = filter.add(PressureSample(time: 0, pascals: 100_000))
+        // 5 m in 1 s (≈ 60 Pa).
+        #expect(filter.add(PressureSample(time: 1, pascals: 100_000 - 60)) == .spike)
+        // 2 m in 1 s is allowed.
+        guard case .accepted = filter.add(PressureSample(time: 1, pascals: 100_000 - 24)) else {
+            Issue.record("2 m/s is a plausible climb")
+            return
+        }
+    }
+
+    @Test func implausiblePressureIsRejected() {
+        var filter = AltitudeFilter(rotateAt: 0)
+        #expect(filter.add(PressureSample(time: 0, pascals: .nan)) == .implausible)
+        #expect(filter.add(PressureSample(time: 0, pascals: 0x80000)) == .implausible)
+        #expect(filter.altitude == nil)
+    }
+
+    @Test func theDoubleEMAUsesPointEightAndPointTwo() {
+        var filter = AltitudeFilter(rotateAt: 0)
+        _ = filter.add(PressureSample(time: 0, pascals: 100_000))
+        let p = BarometricFormula.pressure(altitude: 1, reference: 100_000)
+        _ = filter.add(PressureSample(time: 1, pascals: p))
+        let raw = BarometricFormula.altitude(pressure: p, reference: 100_000)
+        let s1 = 0.2 * raw
+        #expect(abs((filter.altitude ?? -1) - 0.2 * s1) < 1e-9)
+    }
+}
+
+@Suite("Elevation gain: rises only, weather drift and noise rejected")
+struct ElevationGainTests {
+    @Test func countsRisesNeverFalls() {
+        var gain = ElevationGain()
+        for t in 0...300 {
+            let s = Double(t)
+            // 0.1 m/s up for 100 s, down for 100 s, up again.
+            let z = t < 100 ? 0.1 * s : (t < 200 ? 10 - 0.1 * (s - 100) : 0.1 * (s - 200))
+            gain.add(time: s, altitude: z)
+        }
+        #expect(abs(gain.total - 20) < 0.6)
+    }
+
+    @Test func flatGroundWithNoiseAndDriftGainsNothing() {
+        var gain = ElevationGain()
+        var rng = SeededGenerator(seed: 3)
+        var smooth = 0.0
+        for t in 0..<3600 {
+            // 1 hPa/h of falling pressure is ~8 m/h of apparent climb, plus 2.5 cm noise.
+            let raw = 8.3 * Double(t) / 3600 + 0.025 * rng.gaussian()
+            smooth = 0.8 * smooth + 0.2 * raw
+            gain.add(time: Double(t), altitude: smooth)
+        }
+        #expect(gain.total < 1)
+    }
+
+    @Test func theSimulatedFlatAndHillyCoursesMeetTheirTargets() {
+        let flat = SimulatedFlight.fly(.flat5k).flight
+        #expect((flat?.elevationGain ?? 99) <= 1)
+        let hilly = SimulatedFlight.fly(.hilly10k)
+        let truth = hilly.truth.elevationGain
+        #expect(abs((hilly.flight?.elevationGain ?? 0) - truth) / truth <= 0.03)
+    }
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what `make demo` and `make test` need on Debian 12, and says exactly what is missing
+# when it cannot install it (no root).
+#
+#   scripts/install-deps.sh [build|test]
+#
+# build: the Swift toolchain (not packaged by Debian 12: see README) and the C libraries.
+# test:  everything for build, plus the tools the end-to-end tests drive.
+set -euo pipefail
+
+mode=${1:-build}
+build_packages=()
+test_packages=(libxml2-utils)
+packages=("${build_packages[@]}")
+if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "error: no Swift toolchain on PATH. Swift 6.0 or newer is needed; Debian 12 does not" >&2
+    echo "package it. Install the Linux toolchain for Debian 12 and put its usr/bin on PATH," >&2
+    echo "e.g. export PATH=/opt/swift/usr/bin:\$PATH" >&2
+    exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "error: missing Debian packages: ${missing[*]}" >&2
+    echo "Run this once, then try again:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+echo "Installing ${missing[*]} ..."
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq "${missing[@]}" >/dev/null
