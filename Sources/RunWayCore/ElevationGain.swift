@@ -12,6 +12,9 @@
 ///    metres above the lowest point since the last peak, and then counts in full; a fall of the
 ///    same size re-arms it. Wobbles smaller than the threshold never count.
 ///
+/// The readout and the FDR show `terrainAltitude`, so a flat run does not appear to climb 8 m
+/// an hour while the weather changes.
+///
 /// The default thresholds come from the bench's flat and hilly courses (`make bench`), with
 /// barometer noise of 0.3 Pa RMS and a 1 hPa/h drift.
 public struct ElevationGain: Sendable {
@@ -28,6 +31,8 @@ public struct ElevationGain: Sendable {
     public private(set) var total: Double = 0
     /// The drift booked so far, metres.
     public private(set) var drift: Double = 0
+    /// The latest altitude with the booked drift taken out: what the terrain did since ROTATE.
+    public private(set) var terrainAltitude: Double?
     private var history: [(time: Double, altitude: Double)] = []
     private var head = 0
     private var last: Double?
@@ -51,6 +56,7 @@ public struct ElevationGain: Sendable {
         guard let previous = last else {
             last = altitude
             reference = altitude
+            terrainAltitude = altitude
             return
         }
         last = altitude
@@ -61,6 +67,7 @@ public struct ElevationGain: Sendable {
             drift += altitude - previous
         }
         let corrected = altitude - drift
+        terrainAltitude = corrected
         if climbing {
             if corrected > reference {
                 total += corrected - reference

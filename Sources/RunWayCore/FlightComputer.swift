@@ -253,7 +253,7 @@ struct FlightInProgress: Sendable {
             time: time, phase: phase, elapsed: max(0, time - rotateAt),
             movingTime: pause.movingTime(at: time),
             distance: odometer.distance, speed: pause.isPaused ? 0 : smoother.speed, pace: pace,
-            altitude: altitude.altitude, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
+            altitude: gain.terrainAltitude, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
             signal: signal, heartRate: latest(latestBody.heartRate, at: time),
             cadence: latest(latestBody.cadence, at: time), completedSplits: splits.completed.count)
     }
@@ -273,7 +273,7 @@ struct FlightInProgress: Sendable {
                 FDRSample(
                     elapsed: mark, distance: odometer.distance, pace: pace,
                     heartRate: latest(latestBody.heartRate, at: rotateAt + mark),
-                    cadence: latest(latestBody.cadence, at: rotateAt + mark), altitude: altitude.altitude,
+                    cadence: latest(latestBody.cadence, at: rotateAt + mark), altitude: gain.terrainAltitude,
                     heading: heading, paused: pause.isPaused))
         }
     }
@@ -343,8 +343,10 @@ struct FlightInProgress: Sendable {
     mutating func add(_ sample: PressureSample) {
         guard case .accepted(let value) = altitude.add(sample) else { return }
         gain.add(time: sample.time, altitude: value)
+        let terrain = gain.terrainAltitude ?? value
         altitudeRange =
-            altitudeRange.map { min($0.lowerBound, value)...max($0.upperBound, value) } ?? value...value
+            altitudeRange.map { min($0.lowerBound, terrain)...max($0.upperBound, terrain) }
+            ?? terrain...terrain
     }
 
     mutating func add(_ sample: BodySample, now: Double) {

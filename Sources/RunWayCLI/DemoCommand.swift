@@ -1,0 +1,65 @@
+import RunWayCore
+import RunWaySimulator
+
+/// `runway demo`: the built-in simulated board flies a 5 km Mission Flight through the
+/// `FlightEngine` actor, faster than real time, and the runner sees what the board would say.
+public enum DemoCommand {
+    /// - Parameter speed: simulated seconds per real second; `nil` flies as fast as it can.
+    public static func run(speed: Double?, console: Console) async -> Int32 {
+        let scenario = Scenario.demoMission
+        let engine = FlightEngine()
+        let rotate = scenario.rotateTime
+        let mission = scenario.mission.map {
+            "target \(Pace.format($0.targetPace))/km ±\(Int($0.allowedDeviation)) s over \(FlightReport.km($0.targetDistance)) km"
+        }
+        console.out("RunWay demo: \(scenario.name) on the simulated board (\(mission ?? "free flight"))")
+        console.out(
+            speed.map { "Flying at \(Int($0))× real time; Ctrl-C to stop." }
+                ?? "Flying as fast as the engine can.")
+        let clear = console.isTerminal ? "\r\u{1B}[K" : ""
+        let listener = Task {
+            for await callout in engine.callouts {
+                let at = callout.time - rotate
+                let stamp = at < 0 ? "T\(Int((at).rounded()))" : UTCTime.duration(at)
+                console.out("\(clear)  \(FlightReport.padRight(stamp, 7)) >> \(callout.callout.text)")
+            }
+        }
+        let clock = ContinuousClock()
+        let wallStart = clock.now
+        var runner = ScenarioRunner(scenario)
+        var firstTime: Double?
+        var nextProgress = rotate + 60
+        var result = EndResult.notFlying
+        while let event = runner.next() {
+            let t = event.time
+            let t0 = firstTime ?? t
+            firstTime = t0
+            if let speed, speed > 0 {
+                let due = wallStart + .milliseconds(Int((t - t0) / speed * 1000))
+                if due > clock.now { try? await clock.sleep(until: due) }
+            }
+            switch event {
+            case .input(let input): await engine.handle(input)
+            case .end(let sentAt): result = await engine.end(sentAt: sentAt)
+            }
+            if t >= nextProgress, await engine.phase != .touchdown {
+                nextProgress += console.isTerminal ? 1 : 60
+                let line = FlightReport.pfdLine(await engine.pfd)
+                if console.isTerminal {
+                    console.out("\(clear)  \(line)\u{1B}[1A")
+                } else {
+                    console.out("  \(line)")
+                }
+            }
+        }
+        await engine.close()
+        await listener.value
+        guard let flight = result.flight else {
+            console.err("runway demo: the simulated flight did not land (\(result))")
+            return 1
+        }
+        console.out(clear)
+        console.out(FlightReport.summary(flight))
+        return 0
+    }
+}

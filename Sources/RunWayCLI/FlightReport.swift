@@ -1,0 +1,181 @@
+import RunWayCore
+
+/// The ways a finished flight is shown: the Flight Summary a runner reads, and the JSON that
+/// scripts read. JSON field names are a contract: add fields, never rename or drop them.
+public enum FlightReport {
+    // MARK: JSON
+
+    public static func json(_ flight: Flight, diagnostics: [Diagnostic] = []) -> JSONValue {
+        func n(_ value: Double?, _ places: Int = 1) -> JSONValue { .number(value, places: places) }
+        let splits: [JSONValue] = flight.splits.map { split in
+            .object([
+                ("order", .number(Double(split.order))),
+                ("distance_m", n(split.distance)),
+                ("moving_s", n(split.movingDuration)),
+                ("elapsed_s", n(split.elapsedDuration)),
+                ("elapsed_end_s", n(split.elapsedEnd)),
+                ("pace_s_per_km", n(split.pace)),
+                ("elevation_gain_m", n(split.elevationGain)),
+                ("heart_rate", n(split.heartRate)),
+                ("cadence", n(split.cadence)),
+            ])
+        }
+        let alerts: [JSONValue] = flight.alerts.map { alert in
+            .object([
+                ("kind", .string(alert.kind.rawValue)),
+                ("start_elapsed_s", n(alert.startElapsed)),
+                ("end_elapsed_s", n(alert.endElapsed)),
+                ("lat", n(alert.coordinate?.latitude, 7)),
+                ("lon", n(alert.coordinate?.longitude, 7)),
+            ])
+        }
+        let mission: JSONValue =
+            flight.mission.map {
+                .object([
+                    ("target_pace_s_per_km", n($0.targetPace)),
+                    ("allowed_deviation_s_per_km", n($0.allowedDeviation)),
+                    ("target_distance_m", n($0.targetDistance)),
+                ])
+            } ?? .null
+        return .object([
+            ("recorded", .bool(flight.status == .recorded)),
+            ("status", .string(flight.status.rawValue)),
+            ("start_time", .string(UTCTime.format(flight.startTime))),
+            ("end_time", .string(UTCTime.format(flight.endTime))),
+            ("distance_m", n(flight.distance)),
+            ("elapsed_s", n(flight.elapsed)),
+            ("moving_s", n(flight.movingTime)),
+            ("elevation_gain_m", n(flight.elevationGain)),
+            ("avg_pace_s_per_km", n(flight.averagePace)),
+            ("avg_heart_rate", n(flight.averageHeartRate)),
+            ("avg_cadence", n(flight.averageCadence)),
+            ("mission", mission),
+            ("splits", .array(splits)),
+            ("alerts", .array(alerts)),
+            ("samples", .number(Double(flight.samples.count))),
+            ("route_points", .number(Double(flight.route.points.count))),
+            ("route_points_simplified", .number(Double(flight.simplifiedRoute.points.count))),
+            ("dropped_tail_m", n(flight.droppedTail)),
+            ("warnings", .array(diagnostics.map { .string($0.description) })),
+        ])
+    }
+
+    // MARK: Flight Summary
+
+    /// The Flight Summary as a runner reads it on a terminal.
+    public static func summary(_ flight: Flight) -> String {
+        var lines: [String] = []
+        let (date, time) = UTCTime.components(Int(flight.startTime))
+        let kind =
+            flight.mission.map {
+                "MISSION FLIGHT (\(Pace.format($0.targetPace))/km ±\(Int($0.allowedDeviation)) s, "
+                    + "\(km($0.targetDistance)) km)"
+            } ?? "FREE FLIGHT"
+        let status =
+            flight.status == .recorded
+            ? "RECORDED" : "NOT RECORDED — TOO SHORT (\(Int(flight.distance.rounded())) m)"
+        lines.append("FLIGHT SUMMARY  \(kind)  \(status)")
+        lines.append("  \(date) \(time.prefix(5)) UTC")
+        lines.append(
+            row("Distance", "\(km(flight.distance)) km", "Avg pace", "\(Pace.format(flight.averagePace)) /km")
+        )
+        lines.append(
+            row(
+                "Moving time", UTCTime.duration(flight.movingTime), "Elapsed",
+                UTCTime.duration(flight.elapsed)))
+        lines.append(
+            row(
+                "Elevation", gain(flight.elevationGain), "Avg HR / SPM",
+                "\(whole(flight.averageHeartRate)) bpm / \(whole(flight.averageCadence)) spm"))
+        let sinks = flight.alerts.filter { $0.kind == .sinkRate }.count
+        let overs = flight.alerts.filter { $0.kind == .overspeed }.count
+        lines.append("  GPWS alerts   \(flight.paceAlertCount) (SINK RATE \(sinks), OVERSPEED \(overs))")
+        if !flight.splits.isEmpty {
+            lines.append("")
+            lines.append("  SPLIT    PACE         BPM        SPM        ELEV    AT")
+            let pace = flight.paceExtremes
+            let hr = flight.heartRateExtremes
+            let cad = flight.cadenceExtremes
+            for (i, split) in flight.splits.enumerated() {
+                let label = split.distance < 950 ? "\(Int(split.distance.rounded()))M" : "\(split.order) KM"
+                let paceMark = mark(i, high: pace?.fastest, low: pace?.slowest)
+                let hrMark = mark(i, high: hr?.highest, low: hr?.lowest)
+                let cadMark = mark(i, high: cad?.highest, low: cad?.lowest)
+                lines.append(
+                    "  " + padRight(label, 8) + padRight(Pace.format(split.pace) + paceMark, 13)
+                        + padRight(whole(split.heartRate) + hrMark, 11)
+                        + padRight(whole(split.cadence) + cadMark, 11)
+                        + padRight(gain(split.elevationGain), 8) + UTCTime.duration(split.elapsedEnd))
+            }
+            if flight.splits.count >= 2 {
+                lines.append("  ▲ fastest / highest   ▼ slowest / lowest")
+            }
+        }
+        if flight.droppedTail >= 0.5 {
+            lines.append(
+                "  The last \(Int(flight.droppedTail.rounded())) m were under 100 m and made no split.")
+        }
+        if !flight.alerts.isEmpty {
+            lines.append("")
+            lines.append("  ALERTS")
+            for alert in flight.alerts {
+                let end = alert.endElapsed.map { " – " + UTCTime.duration($0) } ?? ""
+                lines.append(
+                    "  \(padRight(alert.kind.rawValue, 11)) \(UTCTime.duration(alert.startElapsed))\(end)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func row(_ a: String, _ av: String, _ b: String, _ bv: String) -> String {
+        "  " + padRight(a, 14) + padRight(av, 16) + padRight(b, 14) + bv
+    }
+
+    static func mark(_ index: Int, high: Int?, low: Int?) -> String {
+        if index == high { return " ▲" }
+        if index == low { return " ▼" }
+        return ""
+    }
+
+    static func km(_ metres: Double) -> String {
+        let hundredths = Int((metres / 10).rounded())
+        return "\(hundredths / 100).\(UTCTime.pad(hundredths % 100, 2))"
+    }
+
+    /// `+15` or `0`, as the seed shows elevation gain.
+    static func gain(_ metres: Double) -> String {
+        let value = Int(metres.rounded())
+        return value > 0 ? "+\(value) m" : "0 m"
+    }
+
+    static func whole(_ value: Double?) -> String {
+        value.map { String(Int($0.rounded())) } ?? "--"
+    }
+
+    static func padRight(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
+    }
+
+    /// One PFD line: phase, distance, pace, altitude, heading, GPWS, pause.
+    public static func pfdLine(_ pfd: PFD) -> String {
+        var parts = [
+            padRight(pfd.phase.rawValue.uppercased(), 9),
+            UTCTime.duration(pfd.elapsed),
+            "\(km(pfd.distance)) km",
+            "\(Pace.format(pfd.pace)) /km",
+            "ALT \(pfd.altitude.map { String(format1($0)) } ?? "--") m",
+            "HDG \(pfd.heading.map { UTCTime.pad(Int($0.rounded()) % 360, 3) } ?? "---")",
+            "HR \(whole(pfd.heartRate))",
+            pfd.gpws.rawValue,
+            "GPS \(pfd.signal.rawValue)",
+        ]
+        if let reason = pfd.pauseReason { parts.append("PAUSED (\(reason.rawValue))") }
+        return parts.joined(separator: "  ")
+    }
+
+    static func format1(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
+    }
+}

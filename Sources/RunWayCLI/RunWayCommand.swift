@@ -1,0 +1,111 @@
+import RunWayCore
+
+/// The `runway` command line.
+public enum RunWayCommand {
+    public static let usage = """
+        usage: runway <command> [options]
+
+        commands:
+          demo [--speed N|max]      fly a simulated 5 km Mission Flight on the simulated board
+                                    (N simulated seconds per real second; default 120)
+          fly --gps FILE [--pressure FILE] [--mission pace=5:30,deviation=15,distance=5000] [--json]
+                                    fly a recorded trace: FILE is gpsd JSON (gpspipe -w);
+                                    the pressure CSV is time,pressure_pa with ISO-8601 UTC times
+          help                      this text
+        """
+
+    public static func main(_ arguments: [String], console: Console = .standard) async -> Int32 {
+        do {
+            return try await dispatch(arguments, console: console)
+        } catch {
+            console.err("runway: \(error.message)")
+            if error.exitCode == 2 { console.err("Try 'runway help'.") }
+            return error.exitCode
+        }
+    }
+
+    static func dispatch(_ arguments: [String], console: Console) async throws(CLIError) -> Int32 {
+        guard let command = arguments.first else {
+            console.err(usage)
+            return 2
+        }
+        var options = Options(Array(arguments.dropFirst()))
+        switch command {
+        case "help", "--help", "-h":
+            console.out(usage)
+            return 0
+        case "demo":
+            let speedText = try options.value("--speed")
+            try options.finish()
+            var speed: Double? = 120
+            if let speedText {
+                if speedText == "max" {
+                    speed = nil
+                } else if let value = Double(speedText), value.isFinite, value > 0 {
+                    speed = value
+                } else {
+                    throw .usage("--speed takes a number above 0 or 'max', not \"\(speedText)\"")
+                }
+            }
+            return await DemoCommand.run(speed: speed, console: console)
+        case "fly":
+            guard let gps = try options.value("--gps") else { throw .usage("fly needs --gps FILE") }
+            let pressure = try options.value("--pressure")
+            let mission = try options.value("--mission").map { text throws(CLIError) in
+                try MissionOption.parse(text)
+            }
+            let json = options.flag("--json")
+            try options.finish()
+            let result = try FlyCommand.run(gpsPath: gps, pressurePath: pressure, mission: mission)
+            for diagnostic in result.diagnostics { console.err("runway: \(diagnostic)") }
+            if json {
+                console.out(FlightReport.json(result.flight, diagnostics: result.diagnostics).rendered())
+            } else {
+                console.out(
+                    "Flew \(result.fixCount) fixes and \(result.pressureCount) pressure samples from \(gps).")
+                for callout in result.callouts {
+                    console.out(
+                        "  \(FlightReport.padRight(UTCTime.duration(callout.time - result.flight.startTime), 7)) >> \(callout.callout.text)"
+                    )
+                }
+                console.out(FlightReport.summary(result.flight))
+            }
+            return 0
+        default:
+            throw .usage("unknown command \"\(command)\"")
+        }
+    }
+}
+
+/// A tiny option reader: `--name value`, `--name=value` and `--flag`; anything left over is an
+/// error, so a mistyped option never goes unnoticed.
+struct Options {
+    private var remaining: [String]
+
+    init(_ arguments: [String]) {
+        remaining = arguments
+    }
+
+    mutating func value(_ name: String) throws(CLIError) -> String? {
+        if let i = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+            let value = String(remaining[i].dropFirst(name.count + 1))
+            remaining.remove(at: i)
+            return value
+        }
+        guard let i = remaining.firstIndex(of: name) else { return nil }
+        guard i + 1 < remaining.count else { throw .usage("\(name) needs a value") }
+        let value = remaining[i + 1]
+        remaining.removeSubrange(i...(i + 1))
+        return value
+    }
+
+    mutating func flag(_ name: String) -> Bool {
+        guard let i = remaining.firstIndex(of: name) else { return false }
+        remaining.remove(at: i)
+        return true
+    }
+
+    func finish() throws(CLIError) {
+        if let extra = remaining.first { throw .usage("unexpected argument \"\(extra)\"") }
+    }
+}
