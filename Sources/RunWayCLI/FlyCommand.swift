@@ -10,17 +10,7 @@ public enum FlyCommand {
         public var pressureCount: Int
     }
 
-    /// Reads the files and flies them. Start is the first usable fix (mode ≥ 2), end the last.
-    public static func run(
-        gpsPath: String, pressurePath: String?, mission: Mission?,
-        configuration: EngineConfiguration = EngineConfiguration()
-    ) throws(CLIError) -> Result {
-        let gps = try TraceReader.gps(path: gpsPath)
-        let pressure = try pressurePath.map { path throws(CLIError) in try TraceReader.pressure(path: path) }
-        return try fly(
-            gps: gps, gpsName: gpsPath, pressure: pressure, mission: mission, configuration: configuration)
-    }
-
+    /// Flies the traces. Start is the first usable fix (mode ≥ 2), end the last.
     public static func fly(
         gps: GPSTrace, gpsName: String, pressure: PressureTrace?, mission: Mission?,
         configuration: EngineConfiguration = EngineConfiguration()

@@ -11,6 +11,9 @@ public enum RunWayCommand {
           fly --gps FILE [--pressure FILE] [--mission pace=5:30,deviation=15,distance=5000] [--json]
                                     fly a recorded trace: FILE is gpsd JSON (gpspipe -w);
                                     the pressure CSV is time,pressure_pa with ISO-8601 UTC times
+          simulate --scenario NAME [--format nmea|pressure] [--lead-in SECONDS]
+                                    write a built-in scenario's sensor output (NMEA for gpsfake,
+                                    or a pressure CSV); NAME: demo, flat5k, hilly10k, stops5k, walker
           help                      this text
         """
 
@@ -56,8 +59,16 @@ public enum RunWayCommand {
             }
             let json = options.flag("--json")
             try options.finish()
-            let result = try FlyCommand.run(gpsPath: gps, pressurePath: pressure, mission: mission)
-            for diagnostic in result.diagnostics { console.err("runway: \(diagnostic)") }
+            // Read first and report every bad line, so a trace that turns out unusable says why.
+            let gpsTrace = try TraceReader.gps(path: gps)
+            let pressureTrace = try pressure.map { path throws(CLIError) in
+                try TraceReader.pressure(path: path)
+            }
+            for diagnostic in gpsTrace.diagnostics + (pressureTrace?.diagnostics ?? []) {
+                console.err("runway: \(diagnostic)")
+            }
+            let result = try FlyCommand.fly(
+                gps: gpsTrace, gpsName: gps, pressure: pressureTrace, mission: mission)
             if json {
                 console.out(FlightReport.json(result.flight, diagnostics: result.diagnostics).rendered())
             } else {
@@ -70,6 +81,23 @@ public enum RunWayCommand {
                 }
                 console.out(FlightReport.summary(result.flight))
             }
+            return 0
+        case "simulate":
+            guard let name = try options.value("--scenario") else {
+                throw .usage("simulate needs --scenario NAME")
+            }
+            let formatText = try options.value("--format") ?? "nmea"
+            let leadInText = try options.value("--lead-in") ?? "0"
+            guard let leadIn = Int(leadInText), leadIn >= 0 else {
+                throw .usage("--lead-in takes whole seconds, not \"\(leadInText)\"")
+            }
+            guard let format = SimulateCommand.Format(rawValue: formatText) else {
+                throw .usage("--format is nmea or pressure, not \"\(formatText)\"")
+            }
+            try options.finish()
+            console.out(
+                try SimulateCommand.lines(scenario: name, format: format, leadIn: leadIn).joined(
+                    separator: "\n"))
             return 0
         default:
             throw .usage("unknown command \"\(command)\"")

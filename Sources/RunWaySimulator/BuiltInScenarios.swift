@@ -81,3 +81,13 @@ extension Scenario {
     /// The accuracy scenarios the bench scores.
     public static var accuracySuite: [Scenario] { [demoMission, flat5k, hilly10k, stops5k, walker] }
 }
+
+extension Scenario {
+    /// The built-in scenarios by name, for `runway simulate`.
+    public static var named: [(name: String, scenario: Scenario)] {
+        [
+            ("demo", demoMission), ("flat5k", flat5k), ("hilly10k", hilly10k), ("stops5k", stops5k),
+            ("walker", walker),
+        ]
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import RunWayCore
+import Testing
+
+@testable import RunWayCLI
+
+@Suite("runway fly: a recorded gpsd trace through the same engine, --json contract, bad input")
+struct FlyCommandTests {
+    static let mission = "pace=5:30,deviation=15,distance=5000"
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func fliesTheRecordedGpsdTraceWithItsPressureLog() throws {
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        let pressure = try RunWayBinary.fixture("demo-mission.pressure.csv")
+        let result = try RunWayBinary.run([
+            "fly", "--gps", gps, "--pressure", pressure, "--mission", Self.mission, "--json",
+        ])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let object = try json(result.stdout)
+        for key in [
+            "recorded", "distance_m", "elapsed_s", "moving_s", "elevation_gain_m", "avg_pace_s_per_km",
+            "splits",
+            "alerts", "samples", "route_points", "dropped_tail_m",
+        ] {
+            #expect(object[key] != nil, "missing \(key)")
+        }
+        #expect(object["recorded"] as? Bool == true)
+        let distance = try #require(object["distance_m"] as? Double)
+        #expect(abs(distance - 5180) < 5180 * 0.015)  // the simulated run is 5.18 km
+        let gain = try #require(object["elevation_gain_m"] as? Double)
+        #expect(abs(gain - 20) < 1)
+        let splits = try #require(object["splits"] as? [[String: Any]])
+        #expect(splits.count == 6)
+        for key in [
+            "order", "distance_m", "moving_s", "elapsed_end_s", "pace_s_per_km", "elevation_gain_m",
+            "heart_rate",
+            "cadence",
+        ] {
+            #expect(splits[0].keys.contains(key), "split missing \(key)")
+        }
+        // No heart-rate sensor in a gpsd trace: null, never 0.
+        #expect(splits[0]["heart_rate"] is NSNull)
+        let alerts = try #require(object["alerts"] as? [[String: Any]])
+        #expect(Set(alerts.compactMap { $0["kind"] as? String }) == ["SINK RATE", "OVERSPEED"])
+        #expect(alerts.allSatisfy { $0["start_elapsed_s"] is Double && $0["end_elapsed_s"] is Double })
+        #expect((object["samples"] as? Int ?? 0) > 340)
+    }
+
+    @Test func theSameTraceGivesTheSameFlightAsTheDirectSimulation() throws {
+        // gpsd → JSON → reader → engine must agree with the simulator → engine path: what gpsd
+        // does to the numbers (rounding, units) must not move a run.
+        let gps = try TraceReader.gps(path: RunWayBinary.fixture("demo-mission.gpsd.json"))
+        let flown = try FlyCommand.fly(gps: gps, gpsName: "demo", pressure: nil, mission: nil).flight
+        var scenario = RunWaySimulatorAccess.demo
+        scenario.mission = nil
+        let direct = RunWaySimulatorAccess.fly(scenario)
+        #expect(abs(flown.distance - direct.distance) < 10)
+        #expect(flown.splits.count == direct.splits.count)
+    }
+
+    @Test func textOutputIsTheFlightSummary() throws {
+        let result = try RunWayBinary.run([
+            "fly", "--gps", try RunWayBinary.fixture("demo-mission.gpsd.json"),
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("FLIGHT SUMMARY  FREE FLIGHT  RECORDED"))
+        #expect(result.stdout.contains("180M"))
+        #expect(result.stdout.contains(">> TOUCHDOWN"))
+    }
+
+    @Test func anUnreadableFileIsOneClearSentenceAndExitsOne() throws {
+        let result = try RunWayBinary.run(["fly", "--gps", "/nonexistent/run.json"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "runway: cannot read /nonexistent/run.json: no such file\n")
+    }
+
+    @Test func anEmptyTraceExitsNonZero() throws {
+        let path = try RunWayBinary.temporary("", suffix: ".json")
+        let result = try RunWayBinary.run(["fly", "--gps", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("has no usable fix"))
+    }
+
+    @Test func aTraceWithOnlyBadLinesSaysWhyAndExitsNonZero() throws {
+        let path = try RunWayBinary.temporary("{oops\n{\"class\":\"TPV\",\"mode\":1}\n", suffix: ".json")
+        let result = try RunWayBinary.run(["fly", "--gps", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(path):1: not a JSON object — line skipped"))
+        #expect(result.stderr.contains("has no usable fix"))
+    }
+
+    @Test func badLinesAreReportedAndTheRestIsFlown() throws {
+        let source = try String(
+            contentsOfFile: try RunWayBinary.fixture("demo-mission.gpsd.json"), encoding: .utf8)
+        var lines = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(
+            String.init)
+        lines.insert("garbage", at: 400)
+        lines.insert(lines[300], at: 700)  // a time going backwards
+        let gps = try RunWayBinary.temporary(lines.joined(separator: "\n"), suffix: ".json")
+        let csv = try RunWayBinary.temporary(
+            "time,pressure_pa\n2026-10-03T07:00:03Z,NaN\n2026-10-03T07:00:04Z,100000,7\n", suffix: ".csv")
+        let result = try RunWayBinary.run(["fly", "--gps", gps, "--pressure", csv, "--json"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("\(gps):401: not a JSON object — line skipped"))
+        #expect(result.stderr.contains("\(gps):701: time 2026-10-03T"))
+        #expect(result.stderr.contains("goes backwards"))
+        #expect(result.stderr.contains("\(csv):2: pressure \"NaN\" is not a number — row skipped"))
+        #expect(result.stderr.contains("\(csv):3: expected 2 fields"))
+        let object = try json(result.stdout)
+        #expect(object["recorded"] as? Bool == true)
+        #expect((object["warnings"] as? [String])?.count == 4)
+        // No usable pressure: no climb counted, and said so by null altitude, not invented.
+        #expect(object["elevation_gain_m"] as? Double == 0)
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try RunWayBinary.run(["fly"]).status == 2)
+        #expect(try RunWayBinary.run(["fly", "--gps", "x", "--bogus"]).status == 2)
+        let bad = try RunWayBinary.run(["fly", "--gps", "x", "--mission", "pace=fast"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("pace \"fast\" is not min:sec per km"))
+        #expect(try RunWayBinary.run(["launch"]).status == 2)
+        #expect(try RunWayBinary.run(["help"]).status == 0)
+    }
+
+    @Test func missionOption() throws {
+        let mission = try MissionOption.parse("pace=5:30,deviation=15,distance=5km")
+        #expect(mission == Mission(targetPace: 330, allowedDeviation: 15, targetDistance: 5000))
+        #expect(throws: CLIError.self) { try MissionOption.parse("deviation=15") }
+    }
+
+    @Test func aTooShortFlightSaysSo() throws {
+        let text = (0..<30).map { i in
+            #"{"class":"TPV","mode":3,"time":"2026-10-03T07:00:\#(i < 10 ? "0" : "")\#(i)Z","lat":37.5,"lon":\#(127.0 + Double(i) * 0.00003),"speed":2.6,"eph":15}"#
+        }.joined(separator: "\n")
+        let path = try RunWayBinary.temporary(text, suffix: ".json")
+        let result = try RunWayBinary.run(["fly", "--gps", path, "--json"])
+        #expect(result.status == 0)
+        let object = try json(result.stdout)
+        #expect(object["recorded"] as? Bool == false)
+        #expect(object["status"] as? String == "too short")
+        let text2 = try RunWayBinary.run(["fly", "--gps", path])
+        #expect(text2.stdout.contains("NOT RECORDED — TOO SHORT"))
+    }
+}
+
+@Suite("runway demo and simulate")
+struct DemoCommandTests {
+    @Test func theDemoFliesTheMissionAndPrintsTheSummary() throws {
+        let result = try RunWayBinary.run(["demo", "--speed", "max"])
+        #expect(result.status == 0)
+        for expected in [
+            ">> 3", ">> ROTATE", ">> SINK RATE", ">> OVERSPEED", ">> MINIMUMS", ">> PAUSE (stopped)",
+            ">> SPLIT 1 KM", ">> TOUCHDOWN", "FLIGHT SUMMARY  MISSION FLIGHT", "RECORDED", "▲", "▼",
+            "Moving time",
+            "Elevation     +20 m",
+        ] {
+            #expect(result.stdout.contains(expected), "demo output lacks \(expected)")
+        }
+        #expect(result.stdout.contains("CRUISE"))
+    }
+
+    @Test func simulateWritesValidNMEA() throws {
+        let lines = try SimulateCommand.lines(scenario: "walker", format: .nmea, leadIn: 2)
+        #expect(lines.first?.hasPrefix("$GPRMC,") == true)
+        #expect(lines.first?.contains(",V,") == true)  // the lead-in has no fix
+        for line in lines.prefix(50) {
+            let star = try #require(line.lastIndex(of: "*"))
+            let body = line[line.index(after: line.startIndex)..<star]
+            var checksum: UInt8 = 0
+            for byte in body.utf8 { checksum ^= byte }
+            #expect(String(line[line.index(after: star)...]) == String(format: "%02X", checksum))
+        }
+        #expect(throws: CLIError.self) { try SimulateCommand.lines(scenario: "moon", format: .nmea) }
+    }
+}

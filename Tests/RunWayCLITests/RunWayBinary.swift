@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Runs the built `runway` executable, as a user or a script would.
+struct RunWayBinary {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var executable: URL {
+        for config in ["debug", "release"] {
+            let url = root.appendingPathComponent(".build/\(config)/runway")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return root.appendingPathComponent(".build/debug/runway")
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read before waiting: a full pipe would otherwise block the child.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func fixture(_ name: String) throws -> String {
+        let url = try #require(Bundle.module.resourceURL?.appendingPathComponent("Fixtures/traces/\(name)"))
+        return url.path
+    }
+
+    /// A temporary file with `contents`.
+    static func temporary(_ contents: String, suffix: String) throws -> String {
+        let path = NSTemporaryDirectory() + "runway-test-\(UUID().uuidString)\(suffix)"
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
