@@ -23,7 +23,7 @@ demo: build
 ## Every test: lint, unit tests of each rule, and the end-to-end CLI tests.
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel 2>&1 | tee .build/test.log | grep -vE '^(Test Case|Test Suite|◇|✔ Test|✔ Suite) '; \
+	@$(SWIFT) test --skip-build --parallel 2>&1 | tee .build/test.log | grep -vE '^(Test Case|Test Suite|◇|✔ Test|✔ Suite) '; \
 	  status=$${PIPESTATUS[0]}; \
 	  grep -E 'Test run with [0-9]+ tests|Executed [0-9]+ tests' .build/test.log | tail -n 2; \
 	  exit $$status

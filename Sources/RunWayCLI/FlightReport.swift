@@ -56,7 +56,8 @@ public enum FlightReport {
             ("route_points", .number(Double(flight.route.points.count))),
             ("route_points_simplified", .number(Double(flight.simplifiedRoute.points.count))),
             ("dropped_tail_m", n(flight.droppedTail)),
-            ("warnings", .array(diagnostics.map { .string($0.description) })),
+            ("warnings", .array(diagnostics.prefix(100).map { .string($0.description) })),
+            ("warnings_count", .number(Double(diagnostics.count))),
         ])
     }
 

@@ -64,9 +64,7 @@ public enum RunWayCommand {
             let pressureTrace = try pressure.map { path throws(CLIError) in
                 try TraceReader.pressure(path: path)
             }
-            for diagnostic in gpsTrace.diagnostics + (pressureTrace?.diagnostics ?? []) {
-                console.err("runway: \(diagnostic)")
-            }
+            report(gpsTrace.diagnostics + (pressureTrace?.diagnostics ?? []), console: console)
             let result = try FlyCommand.fly(
                 gps: gpsTrace, gpsName: gps, pressure: pressureTrace, mission: mission)
             if json {
@@ -102,6 +100,15 @@ public enum RunWayCommand {
         default:
             throw .usage("unknown command \"\(command)\"")
         }
+    }
+}
+
+/// Prints the first `limit` diagnostics and counts the rest, so a broken file says what is wrong
+/// without burying the result.
+func report(_ diagnostics: [Diagnostic], console: Console, limit: Int = 20) {
+    for diagnostic in diagnostics.prefix(limit) { console.err("runway: \(diagnostic)") }
+    if diagnostics.count > limit {
+        console.err("runway: … and \(diagnostics.count - limit) more lines skipped")
     }
 }
 

@@ -41,18 +41,25 @@ public enum TraceReader {
         gps(text: try readText(path), name: path)
     }
 
-    /// One JSON object per line; TPVs are used, every other class is ignored. gpsd sends several
-    /// TPVs per epoch with the same time: the first with a position is kept. TPVs without a time
-    /// (gpsd's partial reports before the epoch's time is known) are skipped silently.
+    /// One JSON object per line; TPVs are used, every other class is ignored, and so are raw
+    /// NMEA sentences (`gpspipe -r -w` interleaves them). gpsd sends several TPVs per epoch with
+    /// the same time: the first with a position is kept. TPVs without a time (gpsd's partial
+    /// reports before the epoch's time is known) are skipped silently.
+    ///
+    /// Times must advance. When one does not, either it is wrong or the one before it was: a
+    /// receiver can report a bad date once (the bt451 capture starts a day ahead). The reader keeps
+    /// the longest run of reports whose times never go backwards and reports the others, so one
+    /// bad timestamp costs one line, never the rest of the trace.
     public static func gps(text: String, name: String) -> GPSTrace {
-        var reports: [Fix] = []
+        var candidates: [(line: Int, fix: Fix, timeText: String)] = []
         var diagnostics: [Diagnostic] = []
-        var lastTime: Double?
         var lineNumber = 0
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty { continue }
+            if trimmed.isEmpty || trimmed.hasPrefix("$") || trimmed.hasPrefix("!") || trimmed.hasPrefix("#") {
+                continue
+            }
             func problem(_ message: String) {
                 diagnostics.append(Diagnostic(file: name, line: lineNumber, message: message))
             }
@@ -69,19 +76,9 @@ public enum TraceReader {
                 continue
             }
             let mode = number(object["mode"]).map { Int($0) } ?? 0
-            if let last = lastTime {
-                if time < last {
-                    problem(
-                        "time \(timeText) goes backwards (previous fix \(UTCTime.format(last))) — line skipped"
-                    )
-                    continue
-                }
-                if time == last, reports.last?.hasPosition == true || mode < 2 { continue }
-                if time == last { reports.removeLast() }  // a no-fix report, superseded by a fix
-            }
             if mode < 2 {
-                reports.append(Fix(time: time, coordinate: Coordinate(latitude: 0, longitude: 0), mode: mode))
-                lastTime = time
+                let noFix = Fix(time: time, coordinate: Coordinate(latitude: 0, longitude: 0), mode: mode)
+                candidates.append((lineNumber, noFix, timeText))
                 continue
             }
             guard let lat = number(object["lat"]), let lon = number(object["lon"]) else {
@@ -103,13 +100,89 @@ public enum TraceReader {
                 }
             }
             let accuracy = fields["eph"] ?? zip2(fields["epx"], fields["epy"]).map { max($0, $1) }
-            reports.append(
-                Fix(
-                    time: time, coordinate: coordinate, horizontalAccuracy: accuracy, speed: fields["speed"],
-                    track: fields["track"], altitude: fields["altMSL"] ?? fields["alt"], mode: mode))
-            lastTime = time
+            let fix = Fix(
+                time: time, coordinate: coordinate, horizontalAccuracy: accuracy, speed: fields["speed"],
+                track: fields["track"], altitude: fields["altMSL"] ?? fields["alt"], mode: mode)
+            candidates.append((lineNumber, fix, timeText))
         }
-        return GPSTrace(reports: reports, diagnostics: diagnostics)
+
+        let kept = Set(longestNonDecreasing(candidates.map(\.fix.time)))
+        var reports: [Fix] = []
+        var previousKept: Double?
+        for (index, candidate) in candidates.enumerated() {
+            guard kept.contains(index) else {
+                let message =
+                    previousKept.map { candidate.fix.time < $0 } ?? false
+                    ? "time \(candidate.timeText) goes backwards (previous fix \(UTCTime.format(previousKept!))) — line skipped"
+                    : "time \(candidate.timeText) is ahead of the fixes that follow it — line skipped"
+                diagnostics.append(Diagnostic(file: name, line: candidate.line, message: message))
+                continue
+            }
+            previousKept = candidate.fix.time
+            if let last = reports.last, last.time == candidate.fix.time {
+                // One report per epoch: the first fix; a fix supersedes a no-fix report.
+                if last.hasPosition || !candidate.fix.hasPosition { continue }
+                reports.removeLast()
+            }
+            reports.append(candidate.fix)
+        }
+        diagnostics.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+        return GPSTrace(
+            reports: contiguous(reports, name: name, diagnostics: &diagnostics), diagnostics: diagnostics)
+    }
+
+    /// A trace is one run: a forward jump longer than `maxGap` (a date error, or two sessions in
+    /// one file) splits it, and the part with the most fixes is kept; the rest is reported.
+    static func contiguous(
+        _ reports: [Fix], name: String, maxGap: Double = 1800, diagnostics: inout [Diagnostic]
+    ) -> [Fix] {
+        var parts: [ArraySlice<Fix>] = []
+        var start = 0
+        for i in reports.indices.dropFirst() where reports[i].time - reports[i - 1].time > maxGap {
+            parts.append(reports[start..<i])
+            start = i
+        }
+        parts.append(reports[start..<reports.endIndex])
+        guard parts.count > 1,
+            let best = parts.indices.max(by: {
+                parts[$0].filter(\.hasPosition).count < parts[$1].filter(\.hasPosition).count
+            })
+        else { return reports }
+        for (index, part) in parts.enumerated() where index != best {
+            guard let first = part.first, let last = part.last else { continue }
+            diagnostics.append(
+                Diagnostic(
+                    file: name, line: nil,
+                    message:
+                        "\(part.count) report\(part.count == 1 ? "" : "s") from \(UTCTime.format(first.time)) to \(UTCTime.format(last.time)) "
+                        + "are more than \(Int(maxGap / 60)) minutes away from the rest of the run — skipped")
+            )
+        }
+        return Array(parts[best])
+    }
+
+    /// Indices of a longest subsequence whose values never decrease (patience sorting,
+    /// O(n log n)); ties keep the earlier elements.
+    static func longestNonDecreasing(_ values: [Double]) -> [Int] {
+        var tails: [Int] = []  // tails[k]: index of the smallest tail of a run of length k + 1
+        var parent = [Int](repeating: -1, count: values.count)
+        for (i, v) in values.enumerated() {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let mid = (low + high) / 2
+                if values[tails[mid]] <= v { low = mid + 1 } else { high = mid }
+            }
+            parent[i] = low > 0 ? tails[low - 1] : -1
+            if low == tails.count { tails.append(i) } else { tails[low] = i }
+        }
+        var result: [Int] = []
+        var k = tails.last ?? -1
+        while k >= 0 {
+            result.append(k)
+            k = parent[k]
+        }
+        return result.reversed()
     }
 
     static func zip2(_ a: Double?, _ b: Double?) -> (Double, Double)? {

@@ -301,8 +301,6 @@ struct FlightInProgress: Sendable {
                 fallbackSpeed = step / (fix.time - anchor.time)
             }
         }
-        // "When gpsd gives no speed, use distance/time."
-        let speed = fix.speed ?? fallbackSpeed
         odometer.integrate(time: fix.time, speed: fix.speed)
         let manuallyPaused = pause.pauseReason == .manual
         var increment = 0.0
@@ -310,12 +308,17 @@ struct FlightInProgress: Sendable {
             if manuallyPaused {
                 odometer.discardPending()
             } else {
-                increment = odometer.count(chord: chord)
+                let duration = previousAnchor.map { fix.time - $0.time } ?? .infinity
+                increment = odometer.count(
+                    chord: chord, duration: duration, from: previousAnchor?.coordinate, to: fix.coordinate)
             }
         }
+        // "When gpsd gives no speed, use distance/time" — and when its speed is not believed.
+        let reported = odometer.speedIsTrusted ? fix.speed : nil
+        let speed = reported ?? fallbackSpeed
         // A step while the receiver's own speed says "standing" is wander spending the last
         // braking metres, not the runner setting off again.
-        let moved = increment >= 1 && (fix.speed.map { $0 >= configuration.pause.movingSpeed } ?? true)
+        let moved = increment >= 1 && (reported.map { $0 >= configuration.pause.movingSpeed } ?? true)
         apply(
             pause.observeFix(time: fix.time, speed: speed, moved: moved, step: increment), at: fix.time, &out)
         position = fix.coordinate

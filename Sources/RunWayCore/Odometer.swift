@@ -5,8 +5,20 @@
 /// moving, so the odometer integrates speed over time (trapezoids between accepted fixes) and
 /// spends that integral when the movement filter counts a step. Positions guard the integral:
 /// when speeds are missing, span a long gap, or claim far more travel than the positions allow,
-/// the great-circle step is used instead. A chord much *longer* than the integral is the
-/// signature of a position jump, not of a lying speedometer, so it does not override speed.
+/// the great-circle step is used instead.
+///
+/// A chord much *longer* than the integral is, once, the signature of a position jump
+/// (multipath), so a single such step keeps the integral. But receivers also report a speed that
+/// is plainly wrong while their positions march on — gpsd's `bundg_zeus_9` capture reads 0–0.4 m/s
+/// for 38 s while the boat moves at 2.9 m/s. After `distrustAfter` consecutive counted steps whose
+/// integral is under half the chord while the chord implies at least `minimumImpliedSpeed`, the
+/// odometer looks at where those steps went: if the straight line from the first step's start to
+/// the last step's end is also more than twice their integral, the receiver's speed is wrong. It
+/// stops trusting speed, credits the steps with that straight line, and counts chords until
+/// `distrustAfter` steps agree again. A multipath excursion also makes disagreeing steps — out
+/// and back — but it returns where it left, so its net line agrees with the integral and speed
+/// stays trusted. Wander at rest cannot pass either: it would have to carry a fix 5 m in under
+/// 5 s, three times running.
 public struct Odometer: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Below this, a reported speed is receiver noise at rest and integrates as 0.
@@ -18,6 +30,12 @@ public struct Odometer: Sendable {
         public var maxIntegralSlack: Double = 10
         /// Faster than this, a single speed sample is a spike and invalidates its interval.
         public var maxSpeed: Double = 12
+        /// Consecutive disagreeing (or agreeing) steps that switch speed off (or on again).
+        public var distrustAfter = 3
+        /// A step disagrees when its integral is under this share of its chord…
+        public var disagreementRatio = 0.5
+        /// …and the chord implies at least this speed.
+        public var minimumImpliedSpeed = 1.0
 
         public init() {}
     }
@@ -28,6 +46,11 @@ public struct Odometer: Sendable {
     private var pending: Double = 0
     private var pendingValid = true
     private var last: (time: Double, speed: Double?)?
+    /// False while the receiver's speed disagrees with its positions (see above).
+    public private(set) var speedIsTrusted = true
+    private var disagreeing: [(integral: Double, chord: Double)] = []
+    private var streakStart: Coordinate?
+    private var agreeing = 0
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -49,12 +72,47 @@ public struct Odometer: Sendable {
         pending += (v0 + v1) / 2 * dt
     }
 
-    /// Spends the pending integral (or the chord) for a counted step; returns the increment.
+    /// Spends the pending integral (or the chord) for a counted step that took `duration`
+    /// seconds and went `from` one anchor `to` the next; returns the increment.
     @discardableResult
-    public mutating func count(chord: Double) -> Double {
+    public mutating func count(
+        chord: Double, duration: Double = .infinity, from: Coordinate? = nil, to: Coordinate? = nil
+    ) -> Double {
         let limit = chord * configuration.maxIntegralToChordRatio + configuration.maxIntegralSlack
-        // A valid integral of 0 is the receiver saying "at rest": the step is position wander.
-        let increment = pendingValid && pending <= limit ? pending : chord
+        let usable = pendingValid && pending <= limit
+        let disagrees =
+            pendingValid && pending < chord * configuration.disagreementRatio
+            && chord / duration >= configuration.minimumImpliedSpeed
+        var increment: Double
+        if speedIsTrusted {
+            // A valid integral of 0 is the receiver saying "at rest": the step is position wander.
+            increment = usable ? pending : chord
+            if disagrees, let from, let to {
+                if disagreeing.isEmpty { streakStart = from }
+                disagreeing.append((pending, chord))
+                if disagreeing.count >= configuration.distrustAfter, let start = streakStart {
+                    let net = Geodesy.distance(start, to)
+                    let integral = disagreeing.reduce(0) { $0 + $1.integral }
+                    if net * configuration.disagreementRatio > integral {
+                        speedIsTrusted = false
+                        // This step stands in for the whole streak: the net line, less what the
+                        // streak's earlier steps already added.
+                        increment = net - (integral - pending)
+                    }
+                    disagreeing.removeAll()
+                }
+            } else {
+                disagreeing.removeAll()
+            }
+        } else {
+            increment = chord
+            agreeing =
+                usable && !disagrees && pending >= chord * configuration.disagreementRatio ? agreeing + 1 : 0
+            if agreeing >= configuration.distrustAfter {
+                speedIsTrusted = true
+                agreeing = 0
+            }
+        }
         distance += increment
         pending = 0
         pendingValid = true

@@ -46,6 +46,9 @@ public struct PauseDetector: Sendable {
     private var movingSince: Double?
     private var segmentStart: Double = 0
     private var closedMovingTime: Double = 0
+    /// Seconds between the last two fixes: movement began or ended somewhere inside such an
+    /// interval, so backdated edges move by half of it (capped at 1 s).
+    private var fixInterval: Double = 1
 
     public init(configuration: Configuration = Configuration(), startedAt: Double) {
         self.configuration = configuration
@@ -67,6 +70,7 @@ public struct PauseDetector: Sendable {
     public mutating func observeFix(time: Double, speed: Double?, moved: Bool, step: Double) -> [Transition] {
         var transitions = advance(to: time)
         let gapStart = lastFix
+        if time > lastFix { fixInterval = min(time - lastFix, 2) }
         lastFix = time
         let fast = (speed ?? 0) >= configuration.movingSpeed
         if fast {
@@ -81,7 +85,7 @@ public struct PauseDetector: Sendable {
             lastMovingEvidence = time
         }
         if moved, let reason = pauseReason, reason != .manual {
-            var effective = min(time, movingSince ?? time)
+            var effective = min(time, movingSince ?? time) - fixInterval / 2
             if reason == .signalLost, time > gapStart,
                 step / (time - gapStart) >= configuration.walkingSpeed
             {
@@ -100,7 +104,7 @@ public struct PauseDetector: Sendable {
         }
         let lastMovement = max(lastCounted, lastMovingEvidence)
         if now - lastMovement >= configuration.autoPauseAfter {
-            return [pause(.stopped, effective: lastMovement)]
+            return [pause(.stopped, effective: lastMovement + fixInterval / 2)]
         }
         return []
     }
@@ -128,7 +132,7 @@ public struct PauseDetector: Sendable {
     public mutating func finish(at time: Double, standingBeforeEnd: Double = 2) {
         if pauseReason == nil {
             let lastMovement = max(lastCounted, lastMovingEvidence)
-            let end = time - lastMovement > standingBeforeEnd ? lastMovement : time
+            let end = time - lastMovement > standingBeforeEnd ? lastMovement + fixInterval / 2 : time
             closedMovingTime += max(0, end - segmentStart)
             segmentStart = time
         }

@@ -97,6 +97,8 @@ public struct AccuracyScore: Sendable {
     }
 
     static func timingError(_ run: SimulatedFlight, boundary: Double, at time: Double) -> Double? {
+        // A boundary where the runner came to a stop (the finish) has no single moment of passing.
+        guard boundary < run.truth.distance - 10 else { return nil }
         let log = run.distanceLog
         guard let after = log.firstIndex(where: { $0.elapsed >= time }), after > 0 else { return nil }
         // The engine's distance is a step function that moves at counted fixes: its error is

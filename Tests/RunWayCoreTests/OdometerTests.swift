@@ -48,3 +48,48 @@ struct OdometerTests {
         #expect(odometer.count(chord: 42) == 12)
     }
 }
+
+@Suite("Distance: positions overrule a speed that persistently disagrees")
+struct OdometerDistrustTests {
+    /// Steps of `chord` metres every 2 s east, with the receiver reporting `speed`.
+    func run(_ odometer: inout Odometer, steps: Range<Int>, speed: Double, chord: Double = 6) {
+        for i in steps {
+            let t = Double(i) * 2
+            odometer.integrate(time: t - 1, speed: speed)
+            odometer.integrate(time: t, speed: speed)
+            odometer.count(
+                chord: chord, duration: 2, from: Track.coordinate(east: Double(i - 1) * chord),
+                to: Track.coordinate(east: Double(i) * chord))
+        }
+    }
+
+    @Test func aSpeedThatLiesLowWhilePositionsMarchOnIsOverruled() {
+        // gpsd's bundg_zeus_9 capture: 0–0.4 m/s reported while the boat does 2.9 m/s.
+        var odometer = Odometer()
+        odometer.integrate(time: 0, speed: 3)
+        run(&odometer, steps: 1..<11, speed: 3)
+        let before = odometer.distance
+        run(&odometer, steps: 11..<31, speed: 0.3)
+        #expect(!odometer.speedIsTrusted)
+        #expect(abs(odometer.distance - before - 20 * 6) < 1)
+        // Speed that agrees again is trusted again after three steps.
+        run(&odometer, steps: 31..<35, speed: 3)
+        #expect(odometer.speedIsTrusted)
+    }
+
+    @Test func aMultipathExcursionOutAndBackDoesNotOverruleSpeed() {
+        var odometer = Odometer()
+        odometer.integrate(time: 0, speed: 3)
+        // Out 30 m sideways, along, and back: three disagreeing steps whose net line is short.
+        let path: [(Double, Double)] = [(0, 0), (6, 30), (12, 30), (18, 0)]
+        for i in 1..<path.count {
+            odometer.integrate(time: Double(i) * 2 - 1, speed: 3)
+            odometer.integrate(time: Double(i) * 2, speed: 3)
+            let a = Track.coordinate(east: path[i - 1].0, north: path[i - 1].1)
+            let b = Track.coordinate(east: path[i].0, north: path[i].1)
+            odometer.count(chord: Geodesy.distance(a, b), duration: 2, from: a, to: b)
+        }
+        #expect(odometer.speedIsTrusted)
+        #expect(abs(odometer.distance - 18) < 0.01)
+    }
+}

@@ -9,22 +9,23 @@ struct PauseDetectorTests {
         _ = detector.observeFix(time: 1, speed: 3, moved: true, step: 3)
         for t in 2...8 { _ = detector.observeFix(time: Double(t), speed: 0, moved: false, step: 0) }
         #expect(detector.advance(to: 8.9).isEmpty)
-        #expect(detector.advance(to: 9) == [.paused(.stopped, effective: 1)])
+        // Effective half a fix interval after the last movement: it ended between two fixes.
+        #expect(detector.advance(to: 9) == [.paused(.stopped, effective: 1.5)])
         #expect(detector.pauseReason == .stopped)
     }
 
     @Test func movementResumesAndMovingTimeIsBackdatedBothWays() {
         var detector = PauseDetector(startedAt: 0)
         for t in 1...10 { _ = detector.observeFix(time: Double(t), speed: 3, moved: true, step: 3) }
-        // Stands from t=10 to t=40; detected at 18 but effective at 10.
+        // Stands from t=10 to t=40; detected at 18 but effective at 10.5 (half a fix interval).
         for t in 11...40 { _ = detector.observeFix(time: Double(t), speed: 0, moved: false, step: 0) }
-        #expect(detector.movingTime(at: 40) == 10)
-        // Sets off at 41 (speed says so), the 5 m step counts at 43: moving since 41.
+        #expect(detector.movingTime(at: 40) == 10.5)
+        // Sets off just before 41 (speed says so), the 5 m step counts at 43: moving since 40.5.
         _ = detector.observeFix(time: 41, speed: 1.5, moved: false, step: 0)
         _ = detector.observeFix(time: 42, speed: 3, moved: false, step: 0)
         let transitions = detector.observeFix(time: 43, speed: 3, moved: true, step: 5)
-        #expect(transitions == [.resumed(effective: 41)])
-        #expect(detector.movingTime(at: 43) == 12)
+        #expect(transitions == [.resumed(effective: 40.5)])
+        #expect(detector.movingTime(at: 43) == 13)
     }
 
     @Test func signalLossPausesAfterEightSeconds() {
@@ -69,6 +70,6 @@ struct PauseDetectorTests {
         for t in 1...100 { _ = detector.observeFix(time: Double(t), speed: 3, moved: true, step: 3) }
         for t in 101...105 { _ = detector.observeFix(time: Double(t), speed: 0, moved: false, step: 0) }
         detector.finish(at: 105)
-        #expect(detector.movingTime(at: 105) == 100)
+        #expect(detector.movingTime(at: 105) == 100.5)
     }
 }
