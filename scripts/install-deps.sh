@@ -10,7 +10,7 @@ set -euo pipefail
 
 mode=${1:-build}
 build_packages=()
-test_packages=(libxml2-utils)
+test_packages=()
 packages=("${build_packages[@]}")
 if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
 

@@ -103,7 +103,7 @@ public enum FlightReport {
                 let hrMark = mark(i, high: hr?.highest, low: hr?.lowest)
                 let cadMark = mark(i, high: cad?.highest, low: cad?.lowest)
                 lines.append(
-                    "  " + padRight(label, 8) + padRight(Pace.format(split.pace) + paceMark, 13)
+                    "  " + padRight(label, 9) + padRight(Pace.format(split.pace) + paceMark, 13)
                         + padRight(whole(split.heartRate) + hrMark, 11)
                         + padRight(whole(split.cadence) + cadMark, 11)
                         + padRight(gain(split.elevationGain), 8) + UTCTime.duration(split.elapsedEnd))
