@@ -10,14 +10,18 @@
 /// change of speed, not noise (at 3 m/s, 8 % is 2.4σ of typical Doppler noise) — the filter
 /// re-seeds with the median of those samples. Single spikes never re-seed. Measured over 80
 /// simulated starts (`make bench`): pace within 5 % of the truth after 4 s at the median and p90,
-/// 7 s at worst. Re-seeding on the newest sample carried its noise (p90 8 s); on the streak's
-/// mean, a sample taken mid-acceleration (worst 12 s). `reseedCount = 0` turns this off and
-/// leaves the seed's filter.
+/// 5 s at worst. Re-seeding on the newest sample carried its noise (p90 8 s); on the streak's
+/// mean, a sample taken mid-acceleration (worst 12 s); seeding on Doppler jitter at rest
+/// (0.02 m/s is "positive") left a worst of 7 s, hence `restSpeed`. `reseedCount = 0` turns
+/// re-seeding off and leaves the seed's filter.
 public struct SpeedSmoother: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var beta: Double = 0.25
         public var reseedRatio: Double = 0.08
         public var reseedCount: Int = 3
+        /// Below this a reported speed is Doppler jitter at rest and counts as 0, so a runner
+        /// standing at the start line does not seed the filter with 0.02 m/s.
+        public var restSpeed: Double = 0.4
 
         public init(beta: Double = 0.25, reseedRatio: Double = 0.08, reseedCount: Int = 3) {
             self.beta = beta
@@ -41,7 +45,7 @@ public struct SpeedSmoother: Sendable {
 
     @discardableResult
     public mutating func update(_ raw: Double?) -> Double {
-        let v = raw.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+        let v = raw.flatMap { $0.isFinite && $0 >= configuration.restSpeed ? $0 : nil } ?? 0
         if s1 == 0 && v > 0 {
             s1 = v
             s2 = v

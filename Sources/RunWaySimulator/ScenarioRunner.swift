@@ -35,34 +35,37 @@ public struct GroundTruth: Sendable {
 
     /// Elapsed time at which the truth reached `distance` (linear between 20 Hz samples).
     public func elapsed(atDistance distance: Double) -> Double? {
-        guard let after = distanceLog.firstIndex(where: { $0.distance >= distance }) else { return nil }
-        guard after > 0 else { return distanceLog[after].elapsed }
-        let a = distanceLog[after - 1]
-        let b = distanceLog[after]
-        let f = b.distance > a.distance ? (distance - a.distance) / (b.distance - a.distance) : 0
-        return a.elapsed + (b.elapsed - a.elapsed) * f
+        Self.interpolate(distanceLog, at: distance, key: \.distance, value: \.elapsed)
     }
 
-    /// True distance at `elapsed` (linear between 20 Hz samples).
+    /// True distance at `elapsed`; the final distance after the run.
     public func distance(atElapsed t: Double) -> Double? {
-        guard let after = distanceLog.firstIndex(where: { $0.elapsed >= t }) else {
-            return distanceLog.last?.distance
-        }
-        guard after > 0 else { return distanceLog[after].distance }
-        let a = distanceLog[after - 1]
-        let b = distanceLog[after]
-        let f = b.elapsed > a.elapsed ? (t - a.elapsed) / (b.elapsed - a.elapsed) : 0
-        return a.distance + (b.distance - a.distance) * f
+        Self.interpolate(distanceLog, at: t, key: \.elapsed, value: \.distance) ?? distanceLog.last?.distance
     }
 
-    /// Linear interpolation in the speed log.
+    /// True speed at `elapsed`, within the speed log.
     public func speed(atElapsed t: Double) -> Double? {
-        guard let after = speedLog.firstIndex(where: { $0.elapsed >= t }) else { return nil }
-        guard after > 0 else { return speedLog[after].speed }
-        let a = speedLog[after - 1]
-        let b = speedLog[after]
-        let f = b.elapsed > a.elapsed ? (t - a.elapsed) / (b.elapsed - a.elapsed) : 0
-        return a.speed + (b.speed - a.speed) * f
+        Self.interpolate(speedLog, at: t, key: \.elapsed, value: \.speed)
+    }
+
+    /// Linear interpolation in a table sorted by `key` (binary search); the first row before it,
+    /// `nil` past the last.
+    static func interpolate<Row>(
+        _ table: [Row], at x: Double, key: (Row) -> Double, value: (Row) -> Double
+    ) -> Double? {
+        var low = 0
+        var high = table.count
+        while low < high {
+            let mid = (low + high) / 2
+            if key(table[mid]) < x { low = mid + 1 } else { high = mid }
+        }
+        guard low < table.count else { return nil }
+        guard low > 0 else { return value(table[low]) }
+        let a = table[low - 1]
+        let b = table[low]
+        let span = key(b) - key(a)
+        let f = span > 0 ? (x - key(a)) / span : 0
+        return value(a) + (value(b) - value(a)) * f
     }
 }
 

@@ -168,30 +168,33 @@ for base in Scenario.accuracySuite {
             + "worst \(format(scenarioDistance.worstAbs, 2)) %")
 }
 
-func verdict(_ ok: Bool) -> String { ok ? "meets" : "MISSES" }
+/// Judged on the worst case; a figure whose p90 meets the target but whose worst does not says so.
+func verdict(_ s: Stats, _ meets: (Double) -> Bool) -> String {
+    if meets(s.worst) { return "meets" }
+    return meets(s.p90) ? "meets at p90, MISSES at worst" : "MISSES"
+}
 print("")
-print("  figure                                     median    p90   worst   target")
-func row(_ name: String, _ s: Stats, _ target: String, _ ok: Bool, places: Int = 2) {
+print("  figure                                          median   p90      worst    target")
+func row(_ name: String, _ s: Stats, _ target: String, _ verdict: String, places: Int = 2) {
+    func cell(_ v: Double) -> String { format(v, places).padding(toLength: 9, withPad: " ", startingAt: 0) }
     print(
-        "  \(name.padding(toLength: 42, withPad: " ", startingAt: 0)) \(format(s.median, places).padding(toLength: 9, withPad: " ", startingAt: 0))"
-            + "\(format(s.p90, places).padding(toLength: 7, withPad: " ", startingAt: 0))"
-            + "\(format(s.worst, places).padding(toLength: 8, withPad: " ", startingAt: 0))\(target) — \(verdict(ok))"
-    )
+        "  \(name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(cell(s.median))\(cell(s.p90))\(cell(s.worst))"
+            + "\(target)\(verdict.isEmpty ? "" : " — " + verdict)")
 }
 var absDistance = Stats()
 absDistance.values = distance.values.map(abs)
-row("distance error |%|", absDistance, "≤ 1.5 %", absDistance.worst <= 1.5)
-row("pace within 5 % after start (s)", settle, "≤ 5 s", settle.p90 <= 5, places: 0)
+row("distance error |%|", absDistance, "≤ 1.5 %", verdict(absDistance) { $0 <= 1.5 })
+row("pace within 5 % after start (s)", settle, "≤ 5 s", verdict(settle) { $0 <= 5 }, places: 0)
 row(
-    "split boundary timing (s, distance error out)", splitTiming, "≤ 0.5 s", splitTiming.worst <= 0.5,
-    places: 3)
-row("split boundary vs true km (s)", splitRaw, "(see note)", true)
-row("moving-time error per stop (s)", movingPerStop, "≤ 2 s", movingPerStop.worst <= 2)
-row("elevation gain, flat 5 km (m)", flatGain, "≤ 1 m", flatGain.worst <= 1)
+    "split boundary timing, distance error out (s)", splitTiming, "≤ 0.5 s",
+    verdict(splitTiming) { $0 <= 0.5 }, places: 3)
+row("split boundary vs the true kilometre (s)", splitRaw, "see note", "")
+row("moving-time error per stop (s)", movingPerStop, "≤ 2 s", verdict(movingPerStop) { $0 <= 2 })
+row("elevation gain, flat 5 km (m)", flatGain, "≤ 1 m", verdict(flatGain) { $0 <= 1 })
 var absHilly = Stats()
 absHilly.values = hillyGain.values.map(abs)
-row("elevation gain error, hilly 10 km |%|", absHilly, "≤ 3 %", absHilly.worst <= 3)
-row("walker 1.3 m/s auto-pauses", walkerPauses, "0", walkerPauses.worst == 0, places: 0)
+row("elevation gain error, hilly 10 km |%|", absHilly, "≤ 3 %", verdict(absHilly) { $0 <= 3 })
+row("walker 1.3 m/s auto-pauses", walkerPauses, "0", verdict(walkerPauses) { $0 == 0 }, places: 0)
 print("")
 print("  note: the split time against the true kilometre carries the accumulated distance error")
 print("  (Doppler noise integrates as a random walk: 0.1 m/s × √t ≈ 4 m after 25 min ≈ 1.4 s at 3 m/s).")

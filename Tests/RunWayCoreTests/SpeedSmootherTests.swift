@@ -19,6 +19,13 @@ struct SpeedSmootherTests {
         #expect(abs(v - s2) < 1e-12)
     }
 
+    @Test func dopplerJitterAtRestDoesNotSeedTheFilter() {
+        var smoother = SpeedSmoother()
+        #expect(smoother.update(0.02) == 0)
+        #expect(smoother.update(0.3) == 0)
+        #expect(smoother.update(1.7) == 1.7)  // the first real step seeds it
+    }
+
     @Test func negativeAndUnknownSpeedsCountAsZero() {
         var a = SpeedSmoother(configuration: .init(reseedCount: 0))
         var b = SpeedSmoother(configuration: .init(reseedCount: 0))
