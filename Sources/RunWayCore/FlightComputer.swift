@@ -28,7 +28,7 @@ public struct FlightComputer: Sendable {
             idle.heading = idleHeading
             return idle
         }
-        return flight.pfd(at: now, phase: phase, signal: signal, configuration: configuration)
+        return flight.pfd(at: now, phase: phase, signal: signal)
     }
 
     // MARK: - Inputs
@@ -39,7 +39,7 @@ public struct FlightComputer: Sendable {
         switch input {
         case .fix(let fix): handleFix(fix, &out)
         case .pressure(let sample): flight?.add(sample)
-        case .body(let sample): flight?.add(sample, now: now)
+        case .body(let sample): flight?.add(sample)
         case .tick: break
         case .start(let time, let mission, let countdown):
             start(at: time, mission: mission, countdown: countdown, &out)
@@ -240,7 +240,7 @@ struct FlightInProgress: Sendable {
         return v
     }
 
-    func pfd(at time: Double, phase: FlightPhase, signal: SignalQuality, configuration: EngineConfiguration)
+    func pfd(at time: Double, phase: FlightPhase, signal: SignalQuality)
         -> PFD
     {
         var gpws = GPWSState.normal
@@ -352,7 +352,7 @@ struct FlightInProgress: Sendable {
             ?? terrain...terrain
     }
 
-    mutating func add(_ sample: BodySample, now: Double) {
+    mutating func add(_ sample: BodySample) {
         guard sample.time >= rotateAt else { return }
         heartRate.add(sample.heartRate)
         cadence.add(sample.cadence)
