@@ -17,15 +17,22 @@ let package = Package(
     ],
     targets: [
         .target(name: "RunWayCore", swiftSettings: strict),
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .target(name: "RunWayHardware", dependencies: ["RunWayCore", "CGPS"], swiftSettings: strict),
         .target(name: "RunWaySimulator", dependencies: ["RunWayCore"], swiftSettings: strict),
         .target(
-            name: "RunWayCLI", dependencies: ["RunWayCore", "RunWaySimulator"], swiftSettings: strict),
+            name: "RunWayCLI", dependencies: ["RunWayCore", "RunWaySimulator", "RunWayHardware"],
+            swiftSettings: strict),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"], swiftSettings: strict),
         .executableTarget(
             name: "runway-bench", dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI"],
             swiftSettings: strict),
         .testTarget(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "RunWayHardwareTests", dependencies: ["RunWayHardware", "RunWayCore", "RunWayCLI"],
+            resources: [.copy("../Fixtures")],
             swiftSettings: strict),
         .testTarget(
             name: "RunWayCLITests", dependencies: ["RunWayCLI", "RunWayCore", "RunWaySimulator"],

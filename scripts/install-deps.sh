@@ -4,13 +4,14 @@
 #
 #   scripts/install-deps.sh [build|test]
 #
-# build: the Swift toolchain (not packaged by Debian 12: see README) and the C libraries.
-# test:  everything for build, plus the tools the end-to-end tests drive.
+# build: the Swift toolchain (not packaged by Debian 12: see README) and the C libraries the
+#        drivers link (libgps through pkg-config).
+# test:  everything for build, plus a real gpsd and gpsfake for the GPS tests.
 set -euo pipefail
 
 mode=${1:-build}
-build_packages=()
-test_packages=()
+build_packages=(pkg-config libgps-dev)
+test_packages=(gpsd gpsd-clients)
 packages=("${build_packages[@]}")
 if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
 

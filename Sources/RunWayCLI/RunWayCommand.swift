@@ -1,4 +1,5 @@
 import RunWayCore
+import RunWayHardware
 
 /// The `runway` command line.
 public enum RunWayCommand {
@@ -11,6 +12,8 @@ public enum RunWayCommand {
           fly --gps FILE [--pressure FILE] [--mission pace=5:30,deviation=15,distance=5000] [--json]
                                     fly a recorded trace: FILE is gpsd JSON (gpspipe -w);
                                     the pressure CSV is time,pressure_pa with ISO-8601 UTC times
+          gps [HOST:PORT] [--count N] [--json]
+                                    print fixes as the gpsd client delivers them to the engine
           simulate --scenario NAME [--format nmea|pressure] [--lead-in SECONDS]
                                     write a built-in scenario's sensor output (NMEA for gpsfake,
                                     or a pressure CSV); NAME: demo, flat5k, hilly10k, stops5k, walker
@@ -80,6 +83,18 @@ public enum RunWayCommand {
                 console.out(FlightReport.summary(result.flight))
             }
             return 0
+        case "gps":
+            let count = try options.value("--count").map { text throws(CLIError) -> Int in
+                guard let n = Int(text), n > 0 else { throw .usage("--count takes a whole number above 0") }
+                return n
+            }
+            let json = options.flag("--json")
+            let rest = options.positional()
+            try options.finish()
+            guard let endpoint = GPSDEndpoint(parsing: rest ?? "127.0.0.1:2947") else {
+                throw .usage("\"\(rest ?? "")\" is not HOST:PORT")
+            }
+            return await GPSCommand.run(endpoint: endpoint, count: count, json: json, console: console)
         case "simulate":
             guard let name = try options.value("--scenario") else {
                 throw .usage("simulate needs --scenario NAME")
@@ -138,6 +153,12 @@ struct Options {
         guard let i = remaining.firstIndex(of: name) else { return false }
         remaining.remove(at: i)
         return true
+    }
+
+    /// The first argument that is not an option, taken.
+    mutating func positional() -> String? {
+        guard let i = remaining.firstIndex(where: { !$0.hasPrefix("--") }) else { return nil }
+        return remaining.remove(at: i)
     }
 
     func finish() throws(CLIError) {

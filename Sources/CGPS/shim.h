@@ -1,0 +1,103 @@
+/* RunWay's window onto libgps (gpsd 3.22, API 11). The 24 KB gps_data_t is allocated once here
+ * and never crosses into Swift: Swift holds an opaque pointer and reads fixes through
+ * rw_gps_read() into a small plain struct. The eventfd helpers wake the reader thread. */
+#ifndef RUNWAY_CGPS_SHIM_H
+#define RUNWAY_CGPS_SHIM_H
+
+#include <errno.h>
+#include <gps.h>
+#include <math.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+typedef struct {
+    int is_tpv;     /* MODE_SET was set by this read: it was a TPV */
+    int mode;       /* 0 unknown, 1 no fix, 2 2D, 3 3D */
+    double time;    /* seconds since the Unix epoch, NAN when the TPV had no time */
+    double lat, lon, eph, epx, epy, speed, track, alt_msl;  /* NAN when absent */
+} rw_gps_report;
+
+/* Opens a session and asks for JSON watching. NULL on failure, with *error set to errno or to
+ * libgps's own (negative) code. */
+static inline struct gps_data_t *rw_gps_open(const char *host, const char *port, int *error) {
+    struct gps_data_t *data = calloc(1, sizeof *data);
+    if (data == NULL) { *error = ENOMEM; return NULL; }
+    errno = 0;
+    int status = gps_open(host, port, data);
+    if (status != 0) {
+        *error = errno != 0 ? errno : status;
+        free(data);
+        return NULL;
+    }
+    if (gps_stream(data, WATCH_ENABLE | WATCH_JSON, NULL) != 0) {
+        *error = errno != 0 ? errno : EIO;
+        gps_close(data);
+        free(data);
+        return NULL;
+    }
+    return data;
+}
+
+static inline int rw_gps_fd(const struct gps_data_t *data) { return (int)data->gps_fd; }
+
+/* True when a complete line is already buffered or arrives within timeout_us. */
+static inline int rw_gps_waiting(const struct gps_data_t *data, int timeout_us) {
+    return gps_waiting(data, timeout_us) ? 1 : 0;
+}
+
+static inline double rw_nan_if_unset(double value) { return isfinite(value) ? value : NAN; }
+
+/* Reads one message. Returns -1 when the connection failed or closed, else ≥ 0; `out` describes
+ * the message when it was a TPV. */
+static inline int rw_gps_read(struct gps_data_t *data, rw_gps_report *out) {
+    data->set = 0;
+    int status = gps_read(data, NULL, 0);
+    if (status < 0) return -1;
+    memset(out, 0, sizeof *out);
+    out->is_tpv = (data->set & MODE_SET) != 0;
+    if (!out->is_tpv) return status;
+    const struct gps_fix_t *fix = &data->fix;
+    out->mode = fix->mode;
+    out->time = (data->set & TIME_SET) && fix->time.tv_sec > 0
+        ? (double)fix->time.tv_sec + (double)fix->time.tv_nsec / 1e9 : NAN;
+    out->lat = rw_nan_if_unset(fix->latitude);
+    out->lon = rw_nan_if_unset(fix->longitude);
+    out->eph = rw_nan_if_unset(fix->eph);
+    out->epx = rw_nan_if_unset(fix->epx);
+    out->epy = rw_nan_if_unset(fix->epy);
+    out->speed = rw_nan_if_unset(fix->speed);
+    out->track = rw_nan_if_unset(fix->track);
+    out->alt_msl = rw_nan_if_unset(fix->altMSL);
+    return status;
+}
+
+static inline void rw_gps_close(struct gps_data_t *data) {
+    (void)gps_stream(data, WATCH_DISABLE, NULL);
+    (void)gps_close(data);
+    free(data);
+}
+
+/* Waits for either fd to become readable; returns 0 timeout, 1 first, 2 second, -1 error
+ * (EINTR is retried). */
+static inline int rw_poll2(int first, int second, int timeout_ms) {
+    struct pollfd fds[2] = {{first, POLLIN, 0}, {second, POLLIN, 0}};
+    int count = first >= 0 ? 2 : 1;
+    struct pollfd *set = first >= 0 ? fds : &fds[1];
+    for (;;) {
+        int n = poll(set, (nfds_t)count, timeout_ms);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n;
+        if (first >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) return 1;
+        return 2;
+    }
+}
+
+static inline int rw_eventfd_create(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+static inline void rw_eventfd_signal(int fd) { uint64_t one = 1; (void)!write(fd, &one, sizeof one); }
+static inline void rw_fd_close(int fd) { (void)close(fd); }
+
+#endif
