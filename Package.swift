@@ -18,7 +18,9 @@ let package = Package(
     targets: [
         .target(name: "RunWayCore", swiftSettings: strict),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        .target(name: "RunWayHardware", dependencies: ["RunWayCore", "CGPS"], swiftSettings: strict),
+        // libi2c-dev ships no pkg-config file: the modulemap links -li2c itself.
+        .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
+        .target(name: "RunWayHardware", dependencies: ["RunWayCore", "CGPS", "CI2C"], swiftSettings: strict),
         .target(name: "RunWaySimulator", dependencies: ["RunWayCore"], swiftSettings: strict),
         .target(
             name: "RunWayCLI", dependencies: ["RunWayCore", "RunWaySimulator", "RunWayHardware"],

@@ -14,6 +14,8 @@ public enum RunWayCommand {
                                     the pressure CSV is time,pressure_pa with ISO-8601 UTC times
           gps [HOST:PORT] [--count N] [--json]
                                     print fixes as the gpsd client delivers them to the engine
+          baro [--bus N] [--address 0x76] [--count N] [--json] [--simulated]
+                                    print BMP280 readings (chip id, °C, Pa, relative altitude)
           simulate --scenario NAME [--format nmea|pressure] [--lead-in SECONDS]
                                     write a built-in scenario's sensor output (NMEA for gpsfake,
                                     or a pressure CSV); NAME: demo, flat5k, hilly10k, stops5k, walker
@@ -95,6 +97,24 @@ public enum RunWayCommand {
                 throw .usage("\"\(rest ?? "")\" is not HOST:PORT")
             }
             return await GPSCommand.run(endpoint: endpoint, count: count, json: json, console: console)
+        case "baro":
+            let busText = try options.value("--bus") ?? "1"
+            let addressText = try options.value("--address") ?? "0x76"
+            let count = try options.value("--count").map { text throws(CLIError) -> Int in
+                guard let n = Int(text), n > 0 else { throw .usage("--count takes a whole number above 0") }
+                return n
+            }
+            let json = options.flag("--json")
+            let simulated = options.flag("--simulated")
+            try options.finish()
+            guard let bus = Int(busText), bus >= 0 else { throw .usage("--bus takes a bus number, e.g. 1") }
+            let hex =
+                addressText.lowercased().hasPrefix("0x") ? String(addressText.dropFirst(2)) : addressText
+            guard let address = UInt8(hex, radix: 16), address == 0x76 || address == 0x77 else {
+                throw .usage("--address is 0x76 or 0x77 for a BMP280, not \(addressText)")
+            }
+            return try BaroCommand.run(
+                bus: bus, address: address, count: count, json: json, simulated: simulated, console: console)
         case "simulate":
             guard let name = try options.value("--scenario") else {
                 throw .usage("simulate needs --scenario NAME")

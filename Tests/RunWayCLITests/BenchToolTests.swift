@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@Suite("runway baro and gps: each part alone, saying plainly what is missing")
+struct BenchToolTests {
+    @Test func baroWithoutTheDeviceSaysWhatToCheck() throws {
+        let result = try RunWayBinary.run(["baro", "--bus", "97", "--count", "1"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("/dev/i2c-97: no such device — is dtparam=i2c_arm=on set in config.txt?"))
+    }
+
+    @Test func baroPrintsChipTemperaturePressureAndRelativeAltitude() throws {
+        let result = try RunWayBinary.run(["baro", "--simulated", "--count", "2", "--json"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["chip_id"] as? String == "0x58")
+        #expect(first["relative_altitude_m"] as? Double == 0)
+        #expect(abs((first["pressure_pa"] as? Double ?? 0) - 101_325) < 0.2)
+        #expect(first["temperature_c"] != nil)
+    }
+
+    @Test func baroRejectsAnAddressNoBMP280Has() throws {
+        let result = try RunWayBinary.run(["baro", "--address", "0x40"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("0x76 or 0x77"))
+    }
+
+    @Test func gpsRejectsABadEndpoint() throws {
+        let result = try RunWayBinary.run(["gps", "host:port"])
+        #expect(result.status == 2)
+    }
+}
