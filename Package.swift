@@ -20,7 +20,10 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // libi2c-dev ships no pkg-config file: the modulemap links -li2c itself.
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
-        .target(name: "RunWayHardware", dependencies: ["RunWayCore", "CGPS", "CI2C"], swiftSettings: strict),
+        .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .target(
+            name: "RunWayHardware", dependencies: ["RunWayCore", "CGPS", "CI2C", "CGpiod"],
+            swiftSettings: strict),
         .target(name: "RunWaySimulator", dependencies: ["RunWayCore"], swiftSettings: strict),
         .target(
             name: "RunWayCLI", dependencies: ["RunWayCore", "RunWaySimulator", "RunWayHardware"],

@@ -16,6 +16,11 @@ public enum RunWayCommand {
                                     print fixes as the gpsd client delivers them to the engine
           baro [--bus N] [--address 0x76] [--count N] [--json] [--simulated]
                                     print BMP280 readings (chip id, °C, Pa, relative altitude)
+          buttons [--chip gpiochip0] [--start 17] [--pause 27] [--end 22] [--active-high]
+                                    print presses as they are recognised (short / long, role)
+          buzz PATTERN [--chip gpiochip0] [--line 18] [--simulated]
+                                    play one callout's pattern (countdown, rotate, split, sink-rate,
+                                    overspeed, minimums, pause, resume, signal-lost, touchdown, error)
           simulate --scenario NAME [--format nmea|pressure] [--lead-in SECONDS]
                                     write a built-in scenario's sensor output (NMEA for gpsfake,
                                     or a pressure CSV); NAME: demo, flat5k, hilly10k, stops5k, walker
@@ -115,6 +120,33 @@ public enum RunWayCommand {
             }
             return try BaroCommand.run(
                 bus: bus, address: address, count: count, json: json, simulated: simulated, console: console)
+        case "buzz":
+            let chip = try options.value("--chip") ?? "gpiochip0"
+            let lineText = try options.value("--line") ?? "18"
+            let simulated = options.flag("--simulated")
+            guard let name = options.positional() else {
+                throw .usage("buzz needs a PATTERN, e.g. runway buzz split")
+            }
+            try options.finish()
+            guard let line = Int(lineText), line >= 0 else { throw .usage("--line takes a GPIO line number") }
+            return try GPIOCommands.buzz(
+                name: name, chip: chip, line: line, simulated: simulated, console: console)
+        case "buttons":
+            let chip = try options.value("--chip") ?? "gpiochip0"
+            var buttons: [ButtonConfiguration] = []
+            for role in ButtonRole.allCases {
+                let fallback = ButtonConfiguration.defaultBoard.first { $0.role == role }!.line
+                let text = try options.value("--\(role.rawValue)") ?? String(fallback)
+                guard let line = Int(text), line >= 0 else {
+                    throw .usage("--\(role.rawValue) takes a GPIO line number")
+                }
+                buttons.append(ButtonConfiguration(role: role, line: line))
+            }
+            if options.flag("--active-high") {
+                buttons = buttons.map { ButtonConfiguration(role: $0.role, line: $0.line, activeLow: false) }
+            }
+            try options.finish()
+            return try GPIOCommands.buttons(chip: chip, buttons: buttons, console: console)
         case "simulate":
             guard let name = try options.value("--scenario") else {
                 throw .usage("simulate needs --scenario NAME")

@@ -34,3 +34,31 @@ struct BenchToolTests {
         #expect(result.status == 2)
     }
 }
+
+@Suite("runway buzz and buttons")
+struct GPIOToolTests {
+    @Test func buzzSimulatedPrintsThePatternTimeline() throws {
+        let result = try RunWayBinary.run(["buzz", "sink-rate", "--simulated"])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").count == 6)
+        #expect(result.stdout.hasPrefix("    0 ms  ON"))
+    }
+
+    @Test func buzzWithoutAChipSaysSo() throws {
+        let result = try RunWayBinary.run(["buzz", "split", "--chip", "gpiochip97"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/dev/gpiochip97: no such GPIO chip"))
+    }
+
+    @Test func anUnknownPatternIsAUsageError() throws {
+        let result = try RunWayBinary.run(["buzz", "klaxon", "--simulated"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("sink-rate"))
+    }
+
+    @Test func buttonsWithoutAChipSaysSo() throws {
+        let result = try RunWayBinary.run(["buttons", "--chip", "gpiochip97"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no such GPIO chip"))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import RunWayCore
+import RunWayHardware
+
+/// `runway buttons` and `runway buzz`: the GPIO parts alone, for a maintainer wiring a board.
+public enum GPIOCommands {
+    /// Callout names as `runway buzz` takes them.
+    public static let patterns: [(name: String, callout: Callout)] = [
+        ("countdown", .countdown(3)), ("rotate", .rotate), ("split", .split(order: 1, pace: nil)),
+        ("sink-rate", .sinkRate), ("overspeed", .overspeed), ("minimums", .minimums),
+        ("pause", .pause(.manual)), ("resume", .resume), ("signal-lost", .signalLost),
+        ("touchdown", .touchdown), ("error", .error("test")),
+    ]
+
+    public static func buzz(name: String, chip: String, line: Int, simulated: Bool, console: Console)
+        throws(CLIError)
+        -> Int32
+    {
+        guard let callout = patterns.first(where: { $0.name == name })?.callout else {
+            throw .usage("unknown pattern \"\(name)\" (\(patterns.map(\.name).joined(separator: ", ")))")
+        }
+        var player = PatternPlayer()
+        player.play(callout, at: 0)
+        var timeline: [(time: Double, on: Bool)] = [(0, true)]
+        timeline += player.advance(to: .infinity)
+        if simulated {
+            for step in timeline {
+                console.out("\(String(format: "%5.0f", step.time * 1000)) ms  \(step.on ? "ON" : "off")")
+            }
+            return 0
+        }
+        let output: GpiodOutputLine
+        do {
+            output = try GpiodOutputLine(chip: try GpiodChip(chip), line: line)
+        } catch {
+            throw CLIError(error.description)
+        }
+        let start = Date()
+        for step in timeline {
+            let wait = step.time - Date().timeIntervalSince(start)
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            output.set(step.on)
+        }
+        output.set(false)
+        return 0
+    }
+
+    public static func buttons(chip: String, buttons: [ButtonConfiguration], console: Console)
+        throws(CLIError)
+        -> Int32
+    {
+        let lines: GpiodButtonLines
+        do {
+            lines = try GpiodButtonLines(chip: try GpiodChip(chip), buttons: buttons)
+        } catch {
+            throw CLIError(error.description)
+        }
+        console.out(
+            "Watching "
+                + buttons.map { "\($0.role.rawValue) on line \($0.line)" }.joined(separator: ", ")
+                + "; Ctrl-C to stop.")
+        var decoder = ButtonDecoder(roles: buttons.map(\.role))
+        ButtonReader.run(lines: lines, decoder: &decoder) { press in
+            switch press {
+            case .short(let role, _): console.out("short \(role.rawValue)")
+            case .long(let role, _): console.out("long \(role.rawValue) (held 2 s — you can let go)")
+            }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,98 @@
+import RunWayCore
+
+/// A buzzer pattern: alternating on and off durations in seconds, starting with on.
+public struct BuzzerPattern: Sendable, Equatable {
+    public var steps: [Double]
+
+    public init(_ milliseconds: [Int]) {
+        steps = milliseconds.map { Double($0) / 1000 }
+    }
+
+    public var duration: Double { steps.reduce(0, +) }
+
+    /// Every callout's pattern; each is distinct, so a runner can learn them (README table).
+    public static func pattern(for callout: Callout) -> BuzzerPattern {
+        switch callout {
+        case .countdown: BuzzerPattern([120])
+        case .rotate: BuzzerPattern([700])
+        case .split: BuzzerPattern([100, 100, 100])
+        case .sinkRate: BuzzerPattern([400, 200, 400, 200, 400])
+        case .overspeed: BuzzerPattern([60, 60, 60, 60, 60, 60, 60, 60, 60])
+        case .minimums: BuzzerPattern([250, 100, 250, 500, 250, 100, 250])
+        case .pause: BuzzerPattern([400, 150, 100])
+        case .resume: BuzzerPattern([100, 150, 400])
+        case .signalLost: BuzzerPattern([100, 100, 100, 100, 100, 300, 600])
+        case .touchdown: BuzzerPattern([600, 200, 300, 200, 150])
+        case .error: BuzzerPattern([50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 800])
+        }
+    }
+
+    /// The confirmation beep when a hold reaches END.
+    public static let holdConfirmed = BuzzerPattern([300])
+}
+
+/// Plays patterns on a buzzer without blocking: it says which level the line should have and
+/// when it next changes; the driver sleeps until then. An urgent callout (SINK RATE, OVERSPEED,
+/// MINIMUMS, signal lost) pre-empts a split or countdown beep that is playing; anything else waits
+/// its turn.
+public struct PatternPlayer: Sendable {
+    private var queue: [(pattern: BuzzerPattern, urgent: Bool)] = []
+    private var current: (pattern: BuzzerPattern, urgent: Bool, start: Double, step: Int)?
+    public private(set) var isOn = false
+
+    public init() {}
+
+    /// Queues a pattern; afterwards the line should be `isOn`.
+    public mutating func play(_ pattern: BuzzerPattern, urgent: Bool, at time: Double) {
+        if urgent, let playing = current, !playing.urgent {
+            current = nil  // the split or countdown beep is cut short, not resumed
+            queue.insert((pattern, urgent), at: 0)
+        } else if urgent {
+            let firstNormal = queue.firstIndex { !$0.urgent } ?? queue.endIndex
+            queue.insert((pattern, urgent), at: firstNormal)
+        } else {
+            queue.append((pattern, urgent))
+        }
+        if current == nil { startNext(at: time) }
+    }
+
+    public mutating func play(_ callout: Callout, at time: Double) {
+        play(BuzzerPattern.pattern(for: callout), urgent: callout.isUrgent, at: time)
+    }
+
+    /// When the line next changes, if anything is playing.
+    public var nextChange: Double? {
+        guard let current else { return nil }
+        return current.start + current.pattern.steps.prefix(current.step + 1).reduce(0, +)
+    }
+
+    /// Level changes due by `time`, in order: (time, on).
+    public mutating func advance(to time: Double) -> [(time: Double, on: Bool)] {
+        var changes: [(Double, Bool)] = []
+        while let due = nextChange, due <= time, var playing = current {
+            playing.step += 1
+            if playing.step >= playing.pattern.steps.count {
+                current = nil
+                if isOn { changes.append((due, false)) }
+                isOn = false
+                changes += startNext(at: due)
+            } else {
+                current = playing
+                isOn = playing.step % 2 == 0
+                changes.append((due, isOn))
+            }
+        }
+        return changes
+    }
+
+    @discardableResult
+    private mutating func startNext(at time: Double) -> [(time: Double, on: Bool)] {
+        guard !queue.isEmpty else {
+            return []
+        }
+        let next = queue.removeFirst()
+        current = (next.pattern, next.urgent, time, 0)
+        isOn = true
+        return [(time, true)]
+    }
+}

@@ -1,0 +1,123 @@
+import CGpiod
+import Foundation
+
+/// A GPIO chip opened through libgpiod v1; the chip and its lines stay inside this wrapper.
+public final class GpiodChip {
+    public let name: String
+    let chip: OpaquePointer
+
+    public struct OpenError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// - Parameter name: `gpiochip0`, or a path under /dev.
+    public init(_ name: String = "gpiochip0") throws(OpenError) {
+        self.name = name
+        guard let chip = gpiod_chip_open_lookup(name) else {
+            let code = errno
+            switch code {
+            case ENOENT:
+                throw OpenError(
+                    description: "/dev/\(name): no such GPIO chip — is this a Raspberry Pi-class board?")
+            case EACCES, EPERM:
+                throw OpenError(
+                    description:
+                        "/dev/\(name): permission denied — add the user to the gpio group (sudo adduser $USER gpio)"
+                )
+            default:
+                throw OpenError(description: "/dev/\(name): \(String(cString: strerror(code)))")
+            }
+        }
+        self.chip = chip
+    }
+
+    deinit { gpiod_chip_close(chip) }
+
+    func line(_ offset: Int) throws(OpenError) -> OpaquePointer {
+        guard let line = gpiod_chip_get_line(chip, UInt32(offset)) else {
+            throw OpenError(description: "\(name) has no line \(offset)")
+        }
+        return line
+    }
+}
+
+/// The buttons on real GPIO lines: one event fd per line plus a wake eventfd, polled by the
+/// caller's dedicated thread (`ButtonReader.run`).
+public final class GpiodButtonLines: GPIOLines {
+    private let chip: GpiodChip
+    private let lines: [OpaquePointer]
+    private let fds: [Int32]
+    private let wake = WakeSignal()
+
+    public init(chip: GpiodChip, buttons: [ButtonConfiguration], consumer: String = "runway") throws(GpiodChip
+        .OpenError)
+    {
+        self.chip = chip
+        var lines: [OpaquePointer] = []
+        var fds: [Int32] = []
+        for button in buttons {
+            let line = try chip.line(button.line)
+            let fd = rw_gpiod_request_button(line, consumer, button.activeLow ? 1 : 0)
+            guard fd >= 0 else {
+                for line in lines { gpiod_line_release(line) }
+                throw GpiodChip.OpenError(
+                    description: "\(chip.name) line \(button.line) (\(button.role.rawValue)): "
+                        + "\(String(cString: strerror(-fd))) — is it used by another program or overlay?")
+            }
+            lines.append(line)
+            fds.append(fd)
+        }
+        self.lines = lines
+        self.fds = fds
+    }
+
+    deinit { for line in lines { gpiod_line_release(line) } }
+
+    /// Makes `waitForEdges` return nil (from any thread).
+    public func stop() { wake.signal() }
+
+    public var now: Double { rw_monotonic_now() }
+
+    public func waitForEdges(until deadline: Double?) -> [(index: Int, time: Double)]? {
+        var pollfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        pollfds.append(pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0))
+        let timeout = deadline.map { Int32(max(0, ($0 - now) * 1000).rounded(.up)) } ?? -1
+        var n: Int32
+        repeat { n = poll(&pollfds, nfds_t(pollfds.count), timeout) } while n < 0 && errno == EINTR
+        if pollfds.last!.revents != 0 { return nil }
+        var edges: [(index: Int, time: Double)] = []
+        var times = [Double](repeating: 0, count: 16)
+        for (index, entry) in pollfds.dropLast().enumerated() where entry.revents & Int16(POLLIN) != 0 {
+            let count = times.withUnsafeMutableBufferPointer {
+                rw_gpiod_read_events(entry.fd, $0.baseAddress, 16)
+            }
+            for k in 0..<max(0, Int(count)) { edges.append((index, times[k])) }
+        }
+        return edges
+    }
+
+    public func isPressed(_ index: Int) -> Bool { gpiod_line_get_value(lines[index]) == 1 }
+}
+
+/// The buzzer's output line.
+public final class GpiodOutputLine {
+    private let chip: GpiodChip
+    private let line: OpaquePointer
+
+    public init(chip: GpiodChip, line offset: Int, consumer: String = "runway") throws(GpiodChip.OpenError) {
+        self.chip = chip
+        line = try chip.line(offset)
+        let status = rw_gpiod_request_output(line, consumer)
+        guard status == 0 else {
+            throw GpiodChip.OpenError(
+                description: "\(chip.name) line \(offset): \(String(cString: strerror(-status)))")
+        }
+    }
+
+    deinit {
+        gpiod_line_set_value(line, 0)
+        gpiod_line_release(line)
+    }
+
+    public func set(_ on: Bool) { gpiod_line_set_value(line, on ? 1 : 0) }
+}
