@@ -33,6 +33,9 @@ public enum EngineInput: Sendable, Equatable {
     case resume(at: Double)
     /// The pause/resume button.
     case togglePause(at: Double)
+    /// The barometer stopped giving readings: the flight goes on without altitude until
+    /// pressure samples return.
+    case barometerLost(at: Double)
 
     public var time: Double {
         switch self {
@@ -40,7 +43,9 @@ public enum EngineInput: Sendable, Equatable {
         case .pressure(let sample): sample.time
         case .body(let sample): sample.time
         case .tick(let time): time
-        case .start(let time, _, _), .pause(let time), .resume(let time), .togglePause(let time): time
+        case .start(let time, _, _), .pause(let time), .resume(let time), .togglePause(let time),
+            .barometerLost(let time):
+            time
         }
     }
 }

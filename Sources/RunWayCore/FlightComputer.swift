@@ -41,6 +41,11 @@ public struct FlightComputer: Sendable {
         case .pressure(let sample): flight?.add(sample)
         case .body(let sample): flight?.add(sample)
         case .tick: break
+        case .barometerLost:
+            if flight?.barometerAvailable == true {
+                flight?.barometerAvailable = false
+                out.append(.callout(TimedCallout(.error("BAROMETER LOST"), at: now)))
+            }
         case .start(let time, let mission, let countdown):
             start(at: time, mission: mission, countdown: countdown, &out)
         case .pause: pause(&out)
@@ -204,6 +209,10 @@ struct FlightInProgress: Sendable {
     var lastTime: Double
     /// The newest accepted fix that stayed inside the anchor.
     var lastHeld: Fix?
+    /// False from a barometer loss until pressure samples return: altitude reads as missing.
+    var barometerAvailable = true
+
+    var altitudeNow: Double? { barometerAvailable ? gain.terrainAltitude : nil }
 
     init(rotateAt: Double, pressedAt: Double, mission: Mission?, configuration: EngineConfiguration) {
         self.rotateAt = rotateAt
@@ -253,7 +262,7 @@ struct FlightInProgress: Sendable {
             time: time, phase: phase, elapsed: max(0, time - rotateAt),
             movingTime: pause.movingTime(at: time),
             distance: odometer.distance, speed: pause.isPaused ? 0 : smoother.speed, pace: pace,
-            altitude: gain.terrainAltitude, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
+            altitude: altitudeNow, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
             signal: signal, heartRate: latest(latestBody.heartRate, at: time),
             cadence: latest(latestBody.cadence, at: time), completedSplits: splits.completed.count)
     }
@@ -273,7 +282,7 @@ struct FlightInProgress: Sendable {
                 FDRSample(
                     elapsed: mark, distance: odometer.distance, pace: pace,
                     heartRate: latest(latestBody.heartRate, at: rotateAt + mark),
-                    cadence: latest(latestBody.cadence, at: rotateAt + mark), altitude: gain.terrainAltitude,
+                    cadence: latest(latestBody.cadence, at: rotateAt + mark), altitude: altitudeNow,
                     heading: heading, paused: pause.isPaused))
         }
     }
@@ -345,6 +354,7 @@ struct FlightInProgress: Sendable {
 
     mutating func add(_ sample: PressureSample) {
         guard case .accepted(let value) = altitude.add(sample) else { return }
+        barometerAvailable = true
         gain.add(time: sample.time, altitude: value)
         let terrain = gain.terrainAltitude ?? value
         altitudeRange =

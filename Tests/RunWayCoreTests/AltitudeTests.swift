@@ -104,3 +104,28 @@ struct ElevationGainTests {
         #expect(abs((hilly.flight?.elevationGain ?? 0) - truth) / truth <= 0.03)
     }
 }
+
+@Suite("A barometer lost mid-run: the flight goes on without altitude, said once")
+struct BarometerLossTests {
+    @Test func theFlightGoesOnWithoutAltitudeAndSaysSoOnce() {
+        var computer = FlightComputer()
+        computer.rotate()
+        for t in 0...20 {
+            _ = computer.handle(.pressure(PressureSample(time: Track.t0 + Double(t), pascals: 101_325)))
+        }
+        computer.run(speed: 3, from: 0, to: 20)
+        #expect(computer.pfd.altitude == 0)
+        let heard = callouts(computer.handle(.barometerLost(at: Track.t0 + 21)))
+        #expect(heard == [.error("BAROMETER LOST")])
+        #expect(callouts(computer.handle(.barometerLost(at: Track.t0 + 22))).isEmpty)
+        #expect(computer.pfd.altitude == nil)
+        computer.run(speed: 3, from: 23, to: 60, startEast: 69)
+        #expect(computer.phase == .cruise)
+        #expect(computer.pfd.distance > 150)
+        // Readings return: so does altitude.
+        _ = computer.handle(.pressure(PressureSample(time: Track.t0 + 61, pascals: 101_325)))
+        #expect(computer.pfd.altitude != nil)
+        let flight = computer.land()
+        #expect(flight?.samples.contains { $0.elapsed > 25 && $0.elapsed < 55 && $0.altitude == nil } == true)
+    }
+}
