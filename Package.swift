@@ -30,7 +30,8 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"], swiftSettings: strict),
         .executableTarget(
-            name: "runway-bench", dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI"],
+            name: "runway-bench",
+            dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware"],
             swiftSettings: strict),
         .testTarget(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],

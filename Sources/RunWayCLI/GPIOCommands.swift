@@ -45,13 +45,17 @@ public enum GPIOCommands {
         return 0
     }
 
-    public static func buttons(chip: String, buttons: [ButtonConfiguration], console: Console)
-        throws(CLIError)
-        -> Int32
+    /// - Parameter buzzer: a buzzer line to confirm a long press with its beep, so the runner
+    ///   knows when to let go.
+    public static func buttons(chip: String, buttons: [ButtonConfiguration], buzzer: Int?, console: Console)
+        throws(CLIError) -> Int32
     {
         let lines: GpiodButtonLines
+        var beeper: GpiodOutputLine?
         do {
-            lines = try GpiodButtonLines(chip: try GpiodChip(chip), buttons: buttons)
+            let gpio = try GpiodChip(chip)
+            lines = try GpiodButtonLines(chip: gpio, buttons: buttons)
+            if let buzzer { beeper = try GpiodOutputLine(chip: gpio, line: buzzer) }
         } catch {
             throw CLIError(error.description)
         }
@@ -63,7 +67,13 @@ public enum GPIOCommands {
         ButtonReader.run(lines: lines, decoder: &decoder) { press in
             switch press {
             case .short(let role, _): console.out("short \(role.rawValue)")
-            case .long(let role, _): console.out("long \(role.rawValue) (held 2 s — you can let go)")
+            case .long(let role, _):
+                console.out("long \(role.rawValue) (held 2 s — you can let go)")
+                if let beeper {
+                    beeper.set(true)
+                    Thread.sleep(forTimeInterval: BuzzerPattern.holdConfirmed.duration)
+                    beeper.set(false)
+                }
             }
         }
         return 0

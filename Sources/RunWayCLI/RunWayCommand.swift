@@ -16,8 +16,9 @@ public enum RunWayCommand {
                                     print fixes as the gpsd client delivers them to the engine
           baro [--bus N] [--address 0x76] [--count N] [--json] [--simulated]
                                     print BMP280 readings (chip id, °C, Pa, relative altitude)
-          buttons [--chip gpiochip0] [--start 17] [--pause 27] [--end 22] [--active-high]
-                                    print presses as they are recognised (short / long, role)
+          buttons [--chip gpiochip0] [--start 17] [--pause 27] [--end 22] [--active-high] [--buzzer 18]
+                                    print presses as they are recognised (short / long, role);
+                                    with --buzzer, a long press beeps when it is recognised
           buzz PATTERN [--chip gpiochip0] [--line 18] [--simulated]
                                     play one callout's pattern (countdown, rotate, split, sink-rate,
                                     overspeed, minimums, pause, resume, signal-lost, touchdown, error)
@@ -142,11 +143,17 @@ public enum RunWayCommand {
                 }
                 buttons.append(ButtonConfiguration(role: role, line: line))
             }
+            let buzzer = try options.value("--buzzer").map { text throws(CLIError) -> Int in
+                guard let line = Int(text), line >= 0 else {
+                    throw .usage("--buzzer takes a GPIO line number")
+                }
+                return line
+            }
             if options.flag("--active-high") {
                 buttons = buttons.map { ButtonConfiguration(role: $0.role, line: $0.line, activeLow: false) }
             }
             try options.finish()
-            return try GPIOCommands.buttons(chip: chip, buttons: buttons, console: console)
+            return try GPIOCommands.buttons(chip: chip, buttons: buttons, buzzer: buzzer, console: console)
         case "simulate":
             guard let name = try options.value("--scenario") else {
                 throw .usage("simulate needs --scenario NAME")

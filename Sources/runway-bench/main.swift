@@ -1,6 +1,7 @@
 // The bench: figures, not pass/fail tests. `make bench` builds in release mode and runs this.
 import Foundation
 import RunWayCore
+import RunWayHardware
 import RunWaySimulator
 
 /// Peak and current resident set size from /proc, in MiB.
@@ -199,3 +200,87 @@ print("")
 print("  note: the split time against the true kilometre carries the accumulated distance error")
 print("  (Doppler noise integrates as a random walk: 0.1 m/s × √t ≈ 4 m after 25 min ≈ 1.4 s at 3 m/s).")
 print("  The timing row takes that error out and measures the boundary interpolation itself.")
+
+// MARK: - (d) The gpsd path: gpsd → libgps client → engine on a replayed log
+
+/// Replays a synthetic 2-hour 1 Hz run through gpsfake (no pause between sentences) and counts
+/// the fixes the client delivers into the engine per second of wall time. gpsfake (Python) writes
+/// the pty, so the figure is a floor for the path, not its ceiling.
+func gpsdPath() {
+    print("")
+    print("== The gpsd path: gpsfake → gpsd → libgps client → FlightEngine ==")
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake") else {
+        print("  skipped: gpsfake is not installed (apt-get install gpsd gpsd-clients)")
+        return
+    }
+    var scenario = Scenario.endurance(hours: 2, rate: 1)
+    scenario.preflightSeconds = 0
+    var runner = ScenarioRunner(scenario)
+    runner.recordsDistance = false
+    runner.speedLogSeconds = 0
+    var nmea = ""
+    while let event = runner.next() {
+        if case .input(.fix(let fix)) = event {
+            nmea += NMEAWriter.sentences(for: fix).joined(separator: "\r\n") + "\r\n"
+        }
+    }
+    let path = NSTemporaryDirectory() + "runway-bench-\(getpid()).nmea"
+    try? nmea.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let port = UInt16(40_000 + Int(getpid()) % 20_000)
+    let fake = Process()
+    fake.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
+    fake.arguments = ["-1", "-q", "-n", "-P", String(port), path]
+    var environment = ProcessInfo.processInfo.environment
+    environment["WRITE_PAD"] = "0"
+    fake.environment = environment
+    fake.standardOutput = FileHandle.nullDevice
+    fake.standardError = FileHandle.nullDevice
+    guard (try? fake.run()) != nil else {
+        print("  skipped: gpsfake did not start")
+        return
+    }
+    let client = GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), reconnectInterval: 0.05)
+    let engine = FlightEngine()
+    let box = ResultBox()
+    let counter = ResultBox()
+    let semaphore = DispatchSemaphore(value: 0)
+    Task {
+        let clock = ContinuousClock()
+        var first: ContinuousClock.Instant?
+        var last = clock.now
+        var count = 0.0
+        var started = false
+        for await event in client.events {
+            guard case .fix(let fix) = event else { continue }
+            if !started {
+                await engine.handle(.start(at: fix.time, mission: nil, countdown: false))
+                started = true
+                first = clock.now
+            }
+            await engine.handle(.fix(fix))
+            count += 1
+            last = clock.now
+            if count >= 7_000 { break }
+        }
+        if let first { box.value = seconds(last - first) }
+        counter.value = count
+        semaphore.signal()
+    }
+    let waited = semaphore.wait(timeout: .now() + 120)
+    client.stop()
+    kill(fake.processIdentifier, SIGKILL)
+    let pkill = Process()
+    pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+    pkill.arguments = ["-KILL", "-f", "gpsd .*-S \(port)"]
+    try? pkill.run()
+    pkill.waitUntilExit()
+    guard waited == .success, box.value > 0 else {
+        print("  no figure: the client received \(format(counter.value, 0)) fixes before the time limit")
+        return
+    }
+    print(
+        "  \(format(counter.value, 0)) fixes in \(format(box.value, 2)) s → \(format(counter.value / box.value, 0)) fixes/s "
+            + "(a run needs 1–10 fixes/s)")
+}
+gpsdPath()
