@@ -132,6 +132,8 @@ public final class GPSDClient: Sendable {
         defer { continuation.finish() }
         let waitMs = Int32(max(1, reconnectInterval * 1000))
         var lastFailure: String?
+        // Kept across reconnections: a restarted gpsd must not deliver an epoch twice.
+        var filter = EpochFilter()
         while true {
             var error: Int32 = 0
             guard let session = rw_gps_open(endpoint.host, String(endpoint.port), &error) else {
@@ -145,7 +147,6 @@ public final class GPSDClient: Sendable {
             }
             lastFailure = nil
             continuation.yield(.connected)
-            var filter = EpochFilter()
             let reason = read(session, filter: &filter, wake: wake, continuation: continuation)
             rw_gps_close(session)
             guard let reason else { return }  // woken: stop
