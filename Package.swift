@@ -21,6 +21,8 @@ let package = Package(
         // libi2c-dev ships no pkg-config file: the modulemap links -li2c itself.
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "RunWayStore", dependencies: ["RunWayCore", "CSQLite"], swiftSettings: strict),
         .target(
             name: "RunWayHardware", dependencies: ["RunWayCore", "CGPS", "CI2C", "CGpiod"],
             swiftSettings: strict),
@@ -35,6 +37,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "RunWayStoreTests", dependencies: ["RunWayStore", "RunWayCore", "RunWaySimulator"],
             swiftSettings: strict),
         .testTarget(
             name: "RunWayHardwareTests", dependencies: ["RunWayHardware", "RunWayCore", "RunWayCLI"],

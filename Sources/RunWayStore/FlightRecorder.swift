@@ -1,0 +1,70 @@
+import RunWayCore
+
+/// Records a flight as it flies: every engine input goes into the raw log, committed every
+/// `commitInterval` seconds of flight time, so a power cut loses at most that much (bound: < 5 s).
+///
+/// Why 4 s: each commit writes about two 1 KB pages (the raw-log row and the flight's mark), so
+/// 900 commits an hour stay near the 2 MB/h write budget; a commit per fix would write ~10×
+/// that. A failed write (disk full) keeps the inputs in memory, is reported once through
+/// `onWriteFailure`, and everything is written at the next commit that succeeds.
+public final class FlightRecorder {
+    public let logbook: Logbook
+    public let commitInterval: Double
+    public private(set) var flightID: Int64?
+    public private(set) var pending: [EngineInput] = []
+    private var lastCommit: Double = -.infinity
+    private var failing = false
+    private let onWriteFailure: (StoreError) -> Void
+
+    public init(
+        logbook: Logbook, commitInterval: Double = 4,
+        onWriteFailure: @escaping (StoreError) -> Void = { _ in }
+    ) {
+        self.logbook = logbook
+        self.commitInterval = commitInterval
+        self.onWriteFailure = onWriteFailure
+    }
+
+    /// The flight began (ROTATE at `time`).
+    public func begin(at time: Double, mission: Mission?, source: String = "live") throws(StoreError) {
+        flightID = try logbook.begin(startTime: time, mission: mission, source: source)
+        lastCommit = time
+        pending.removeAll()
+    }
+
+    /// Records one input; commits when a commit is due.
+    public func record(_ input: EngineInput) {
+        guard flightID != nil else { return }
+        if case .start = input { return }
+        pending.append(input)
+        if input.time - lastCommit >= commitInterval { commit(until: input.time) }
+    }
+
+    /// Writes what is pending. Returns false when the write failed (kept for the next try).
+    @discardableResult
+    public func commit(until time: Double) -> Bool {
+        guard let id = flightID, !pending.isEmpty else { return true }
+        do {
+            try logbook.append(flight: id, inputs: pending, until: time)
+            pending.removeAll(keepingCapacity: true)
+            lastCommit = time
+            failing = false
+            return true
+        } catch {
+            if !failing { onWriteFailure(error) }
+            failing = true
+            lastCommit = time  // try again one interval later, not on every input
+            return false
+        }
+    }
+
+    /// Touchdown: the rest of the raw log, then the derived data.
+    public func land(_ flight: Flight) throws(StoreError) {
+        guard let id = flightID else { return }
+        if !commit(until: flight.endTime), let id = flightID {
+            try logbook.append(flight: id, inputs: pending, until: flight.endTime)
+        }
+        try logbook.finish(flight: id, with: flight)
+        flightID = nil
+    }
+}

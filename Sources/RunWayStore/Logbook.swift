@@ -1,0 +1,232 @@
+import RunWayCore
+
+/// How a flight in the logbook ended.
+public enum LogbookStatus: String, Sendable, Equatable {
+    case flying
+    case finished
+    /// Closed after a power cut, from everything recorded up to the cut.
+    case recovered
+    case tooShort = "too short"
+}
+
+/// One line of the logbook.
+public struct LogbookEntry: Sendable, Equatable {
+    public var id: Int64
+    public var status: LogbookStatus
+    public var startTime: Double
+    public var distance: Double
+    public var elapsed: Double
+    public var movingTime: Double
+}
+
+/// The SQLite logbook. WAL with `synchronous=FULL`: a committed transaction survives a power cut,
+/// and a cut never corrupts the file. 1 KB pages keep each commit's writes small (the SD card
+/// wears with every page written).
+public final class Logbook {
+    public let database: Database
+
+    /// Opens (creating if needed) and migrates. A logbook from a newer schema is refused and left
+    /// untouched; a file that is not a healthy SQLite database is refused and kept.
+    public init(path: String) throws(StoreError) {
+        database = try Database(path: path)
+        let version = try database.query("PRAGMA user_version").first?.first?.int ?? 0
+        if version > Schema.version {
+            throw StoreError(
+                code: 0,
+                message: "written by a newer RunWay (schema \(version), this one knows \(Schema.version)); "
+                    + "nothing was changed",
+                context: path)
+        }
+        if version == 0 { try database.execute("PRAGMA page_size = 1024") }
+        try database.execute("PRAGMA journal_mode = WAL")
+        try database.execute("PRAGMA synchronous = FULL")
+        try database.execute("PRAGMA foreign_keys = ON")
+        let check = try database.query("PRAGMA quick_check").first?.first?.string
+        guard check == "ok" else {
+            throw StoreError(
+                code: 11, message: "the file is damaged (\(check ?? "no answer")); it was kept as it is",
+                context: path)
+        }
+        for index in version..<Schema.version {
+            try database.transaction { () throws(StoreError) in
+                try database.execute(Schema.migrations[index])
+                try database.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+
+    public var schemaVersion: Int { (try? database.query("PRAGMA user_version").first?.first?.int) ?? 0 }
+
+    // MARK: Recording as it flies
+
+    /// Opens a flight row at ROTATE; the raw log follows in `append`.
+    public func begin(startTime: Double, mission: Mission?, source: String = "live") throws(StoreError)
+        -> Int64
+    {
+        try database.query(
+            "INSERT INTO flights (status, start_time, target_pace, allowed_deviation, target_distance, source) "
+                + "VALUES ('flying', ?, ?, ?, ?, ?)",
+            [
+                .real(startTime), mission.map { .real($0.targetPace) } ?? .null,
+                mission.map { .real($0.allowedDeviation) } ?? .null,
+                mission.map { .real($0.targetDistance) } ?? .null, .text(source),
+            ])
+        return database.lastInsertID
+    }
+
+    /// Commits one batch of raw inputs (one transaction: one small row and the flight's mark).
+    public func append(flight id: Int64, inputs: [EngineInput], until: Double) throws(StoreError) {
+        guard !inputs.isEmpty else { return }
+        try database.transaction { () throws(StoreError) in
+            try database.query(
+                "INSERT INTO raw_log (flight_id, seq, until, inputs) "
+                    + "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM raw_log WHERE flight_id = ?), ?, ?)",
+                [.integer(id), .integer(id), .real(until), .text(RawLog.encode(inputs))])
+            try database.query(
+                "UPDATE flights SET recorded_until = ? WHERE id = ?", [.real(until), .integer(id)])
+        }
+    }
+
+    /// The raw inputs recorded for a flight, in order.
+    public func rawInputs(flight id: Int64) throws(StoreError) -> [EngineInput] {
+        try database.query("SELECT inputs FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)])
+            .flatMap { RawLog.decode($0.first?.string ?? "") }
+    }
+
+    /// Writes the landed flight's derived data and status in one transaction.
+    public func finish(flight id: Int64, with flight: Flight, status: LogbookStatus? = nil) throws(StoreError)
+    {
+        let final = status ?? (flight.status == .tooShort ? .tooShort : .finished)
+        try database.transaction { () throws(StoreError) in
+            for table in ["splits", "samples", "route_points", "alerts"] {
+                try database.query("DELETE FROM \(table) WHERE flight_id = ?", [.integer(id)])
+            }
+            try database.query(
+                "UPDATE flights SET status = ?, end_time = ?, distance_m = ?, elapsed_s = ?, moving_s = ?, "
+                    + "dropped_tail_m = ?, avg_heart_rate = ?, avg_cadence = ? WHERE id = ?",
+                [
+                    .text(final.rawValue), .real(flight.endTime), .real(flight.distance),
+                    .real(flight.elapsed),
+                    .real(flight.movingTime), .real(flight.droppedTail), Self.value(flight.averageHeartRate),
+                    Self.value(flight.averageCadence), .integer(id),
+                ])
+            for split in flight.splits {
+                try database.query(
+                    "INSERT INTO splits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        .integer(id), .integer(Int64(split.order)), .real(split.distance),
+                        .real(split.movingDuration),
+                        .real(split.elapsedDuration), .real(split.elapsedEnd), Self.value(split.heartRate),
+                        Self.value(split.cadence), .real(split.elevationGain),
+                    ])
+            }
+            for s in flight.samples {
+                try database.query(
+                    "INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        .integer(id), .real(s.elapsed), .real(s.distance), Self.value(s.pace),
+                        Self.value(s.heartRate),
+                        Self.value(s.cadence), Self.value(s.altitude), Self.value(s.heading),
+                        .integer(s.paused ? 1 : 0),
+                    ])
+            }
+            for (simplified, route) in [(0, flight.route), (1, flight.simplifiedRoute)] {
+                for (seq, point) in route.points.enumerated() {
+                    try database.query(
+                        "INSERT INTO route_points VALUES (?, ?, ?, ?, ?, ?)",
+                        [
+                            .integer(id), .integer(Int64(simplified)), .integer(Int64(seq)),
+                            .real(point.elapsed),
+                            .real(point.coordinate.latitude), .real(point.coordinate.longitude),
+                        ])
+                }
+            }
+            for alert in flight.alerts {
+                try database.query(
+                    "INSERT INTO alerts VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        .integer(id), .text(alert.kind.rawValue), .real(alert.startElapsed),
+                        Self.value(alert.endElapsed),
+                        Self.value(alert.coordinate?.latitude), Self.value(alert.coordinate?.longitude),
+                    ])
+            }
+        }
+    }
+
+    static func value(_ v: Double?) -> SQLValue { v.map { .real($0) } ?? .null }
+
+    // MARK: Recovery and reprocessing
+
+    /// Flies a stored flight again from its raw log with `configuration`'s engine.
+    public func replay(flight id: Int64, configuration: EngineConfiguration = EngineConfiguration())
+        throws(StoreError)
+        -> Flight?
+    {
+        guard
+            let row = try database.query(
+                "SELECT start_time, target_pace, allowed_deviation, target_distance FROM flights WHERE id = ?",
+                [.integer(id)]
+            ).first
+        else { return nil }
+        let mission: Mission? = row[1].double.map {
+            Mission(targetPace: $0, allowedDeviation: row[2].double ?? 15, targetDistance: row[3].double ?? 0)
+        }
+        var computer = FlightComputer(configuration: configuration)
+        _ = computer.handle(.start(at: row[0].double ?? 0, mission: mission, countdown: false))
+        for input in try rawInputs(flight: id) { _ = computer.handle(input) }
+        return computer.end(sentAt: nil).result.flight
+    }
+
+    /// Closes every flight left "flying" by a power cut: its raw log is flown again and stored as
+    /// recovered (or too short). Returns the ids it closed.
+    @discardableResult
+    public func recoverInterruptedFlights(configuration: EngineConfiguration = EngineConfiguration())
+        throws(StoreError) -> [Int64]
+    {
+        let ids = try database.query("SELECT id FROM flights WHERE status = 'flying' ORDER BY id").compactMap
+        {
+            $0.first?.int.map(Int64.init)
+        }
+        for id in ids {
+            if let flight = try replay(flight: id, configuration: configuration) {
+                try finish(
+                    flight: id, with: flight, status: flight.status == .tooShort ? .tooShort : .recovered)
+            } else {
+                try database.query("UPDATE flights SET status = 'too short' WHERE id = ?", [.integer(id)])
+            }
+        }
+        return ids
+    }
+
+    // MARK: Queries
+
+    /// Most recent first.
+    public func entries() throws(StoreError) -> [LogbookEntry] {
+        try database.query(
+            "SELECT id, status, start_time, distance_m, elapsed_s, moving_s FROM flights ORDER BY start_time DESC, id DESC"
+        ).map { row in
+            LogbookEntry(
+                id: Int64(row[0].int ?? 0), status: LogbookStatus(rawValue: row[1].string ?? "") ?? .flying,
+                startTime: row[2].double ?? 0, distance: row[3].double ?? 0, elapsed: row[4].double ?? 0,
+                movingTime: row[5].double ?? 0)
+        }
+    }
+
+    public func splits(flight id: Int64) throws(StoreError) -> [Split] {
+        try database.query("SELECT * FROM splits WHERE flight_id = ? ORDER BY ord", [.integer(id)]).map { r in
+            Split(
+                order: r[1].int ?? 0, distance: r[2].double ?? 0, movingDuration: r[3].double ?? 0,
+                elapsedDuration: r[4].double ?? 0, elapsedEnd: r[5].double ?? 0, heartRate: r[6].double,
+                cadence: r[7].double, elevationGain: r[8].double ?? 0)
+        }
+    }
+
+    public func sampleCount(flight id: Int64) throws(StoreError) -> Int {
+        try database.query("SELECT COUNT(*) FROM samples WHERE flight_id = ?", [.integer(id)]).first?.first?
+            .int ?? 0
+    }
+
+    public func delete(flight id: Int64) throws(StoreError) {
+        try database.query("DELETE FROM flights WHERE id = ?", [.integer(id)])
+    }
+}

@@ -1,0 +1,57 @@
+import RunWayCore
+
+/// The raw sensor log: every input exactly as the engine received it, so any flight can be flown
+/// again by a newer engine. A batch is stored as compact text, one input per line (`F`ix,
+/// `N`o-fix, `P`ressure, `B`ody, `T`ick, commands), numbers in shortest round-trip form, so
+/// replay is bit-exact and the rows stay small.
+public enum RawLog {
+    public static func encode(_ inputs: [EngineInput]) -> String {
+        inputs.compactMap(encode).joined(separator: "\n")
+    }
+
+    static func n(_ value: Double?) -> String { value.map { "\($0)" } ?? "" }
+
+    static func encode(_ input: EngineInput) -> String? {
+        switch input {
+        case .fix(let f):
+            return [
+                "F", n(f.time), n(f.coordinate.latitude), n(f.coordinate.longitude), n(f.horizontalAccuracy),
+                n(f.speed), n(f.track), n(f.altitude), "\(f.mode)",
+            ].joined(separator: ",")
+        case .pressure(let p): return "P,\(n(p.time)),\(n(p.pascals))"
+        case .body(let b): return "B,\(n(b.time)),\(n(b.heartRate)),\(n(b.cadence))"
+        case .tick(let t): return "T,\(n(t))"
+        case .pause(let t): return "PA,\(n(t))"
+        case .resume(let t): return "RE,\(n(t))"
+        case .togglePause(let t): return "TP,\(n(t))"
+        case .barometerLost(let t): return "BL,\(n(t))"
+        case .start: return nil  // stored on the flight row
+        }
+    }
+
+    public static func decode(_ text: String) -> [EngineInput] {
+        text.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+            let tag = line.prefix { $0 != "," }
+            guard let time = f.count > 1 ? f[1] : nil else { return nil }
+            switch tag {
+            case "F" where f.count == 9:
+                guard let lat = f[2], let lon = f[3] else { return nil }
+                return .fix(
+                    Fix(
+                        time: time, coordinate: Coordinate(latitude: lat, longitude: lon),
+                        horizontalAccuracy: f[4],
+                        speed: f[5], track: f[6], altitude: f[7], mode: Int(f[8] ?? 0)))
+            case "P" where f.count == 3:
+                return f[2].map { .pressure(PressureSample(time: time, pascals: $0)) }
+            case "B" where f.count == 4: return .body(BodySample(time: time, heartRate: f[2], cadence: f[3]))
+            case "T": return .tick(time)
+            case "PA": return .pause(at: time)
+            case "RE": return .resume(at: time)
+            case "TP": return .togglePause(at: time)
+            case "BL": return .barometerLost(at: time)
+            default: return nil
+            }
+        }
+    }
+}

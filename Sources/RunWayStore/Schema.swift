@@ -1,0 +1,79 @@
+/// The logbook's schema, one migration per version, each applied in its own transaction.
+/// Every column has a default, so a row written by an older engine reads in a newer one (the
+/// seed learned this with SwiftData migrations).
+enum Schema {
+    static let migrations: [String] = [
+        // 1: flights, their derived tables, and the raw sensor log.
+        """
+        CREATE TABLE flights (
+            id INTEGER PRIMARY KEY,
+            status TEXT NOT NULL DEFAULT 'flying',
+            target_pace REAL DEFAULT NULL,
+            allowed_deviation REAL DEFAULT NULL,
+            target_distance REAL DEFAULT NULL,
+            start_time REAL NOT NULL DEFAULT 0,
+            end_time REAL DEFAULT NULL,
+            distance_m REAL NOT NULL DEFAULT 0,
+            elapsed_s REAL NOT NULL DEFAULT 0,
+            moving_s REAL NOT NULL DEFAULT 0,
+            dropped_tail_m REAL NOT NULL DEFAULT 0,
+            avg_heart_rate REAL DEFAULT NULL,
+            avg_cadence REAL DEFAULT NULL,
+            recorded_until REAL NOT NULL DEFAULT 0,
+            source TEXT NOT NULL DEFAULT 'live',
+            replaces INTEGER DEFAULT NULL
+        );
+        CREATE INDEX flights_by_start ON flights(start_time);
+        CREATE TABLE splits (
+            flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
+            ord INTEGER NOT NULL DEFAULT 0,
+            distance_m REAL NOT NULL DEFAULT 0,
+            moving_s REAL NOT NULL DEFAULT 0,
+            elapsed_s REAL NOT NULL DEFAULT 0,
+            elapsed_end_s REAL NOT NULL DEFAULT 0,
+            heart_rate REAL DEFAULT NULL,
+            cadence REAL DEFAULT NULL,
+            elevation_gain_m REAL NOT NULL DEFAULT 0,
+            PRIMARY KEY (flight_id, ord)
+        );
+        CREATE TABLE samples (
+            flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
+            elapsed_s REAL NOT NULL DEFAULT 0,
+            distance_m REAL NOT NULL DEFAULT 0,
+            pace REAL DEFAULT NULL,
+            heart_rate REAL DEFAULT NULL,
+            cadence REAL DEFAULT NULL,
+            altitude REAL DEFAULT NULL,
+            heading REAL DEFAULT NULL,
+            paused INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (flight_id, elapsed_s)
+        );
+        CREATE TABLE route_points (
+            flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
+            simplified INTEGER NOT NULL DEFAULT 0,
+            seq INTEGER NOT NULL DEFAULT 0,
+            elapsed_s REAL NOT NULL DEFAULT 0,
+            lat REAL NOT NULL DEFAULT 0,
+            lon REAL NOT NULL DEFAULT 0,
+            PRIMARY KEY (flight_id, simplified, seq)
+        );
+        CREATE TABLE alerts (
+            flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL DEFAULT '',
+            start_elapsed_s REAL NOT NULL DEFAULT 0,
+            end_elapsed_s REAL DEFAULT NULL,
+            lat REAL DEFAULT NULL,
+            lon REAL DEFAULT NULL
+        );
+        CREATE TABLE raw_log (
+            flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL DEFAULT 0,
+            until REAL NOT NULL DEFAULT 0,
+            inputs TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (flight_id, seq)
+        );
+        """
+    ]
+
+    static var version: Int { migrations.count }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import RunWayCore
+import RunWaySimulator
+import RunWayStore
+import Testing
+
+func temporaryLogbookPath() -> String {
+    NSTemporaryDirectory() + "runway-logbook-\(UUID().uuidString).sqlite"
+}
+
+/// Flies `scenario` through the engine and a recorder; `stopAfter` cuts the run (a power cut)
+/// after that many inputs. Returns the flight id and the inputs the engine had received.
+func record(_ scenario: Scenario, into logbook: Logbook, stopAfter: Int? = nil) throws -> (
+    id: Int64, inputs: [EngineInput], flight: Flight?
+) {
+    let recorder = FlightRecorder(logbook: logbook)
+    var computer = FlightComputer()
+    var seen: [EngineInput] = []
+    var count = 0
+    var landed: Flight?
+    for event in ScenarioRunner.events(for: scenario).events {
+        switch event {
+        case .input(let input):
+            let wasFlying = computer.isFlying
+            _ = computer.handle(input)
+            if !wasFlying, computer.isFlying {
+                try recorder.begin(at: computer.now, mission: scenario.mission)
+            }
+            if computer.isFlying {
+                recorder.record(input)
+                seen.append(input)
+                count += 1
+                if let stopAfter, count >= stopAfter { return (recorder.flightID!, seen, nil) }
+            }
+        case .end(let sentAt):
+            let (result, _) = computer.end(sentAt: sentAt)
+            if let flight = result.flight {
+                try recorder.land(flight)
+                landed = flight
+            }
+        }
+    }
+    let id = try #require(try logbook.entries().first?.id)
+    return (id, seen, landed)
+}
+
+@Suite("Logbook: schema, migrations, refusals")
+struct LogbookSchemaTests {
+    @Test func aNewLogbookIsMigratedToTheCurrentSchemaInWALWithSmallPages() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        #expect(logbook.schemaVersion == 1)
+        #expect(try logbook.database.query("PRAGMA journal_mode").first?.first?.string == "wal")
+        #expect(try logbook.database.query("PRAGMA page_size").first?.first?.int == 1024)
+        #expect(try logbook.database.query("PRAGMA synchronous").first?.first?.int == 2)  // FULL
+    }
+
+    @Test func reopeningKeepsTheData() throws {
+        let path = temporaryLogbookPath()
+        do {
+            let logbook = try Logbook(path: path)
+            _ = try logbook.begin(startTime: 100, mission: nil)
+        }
+        #expect(try Logbook(path: path).entries().count == 1)
+    }
+
+    @Test func aLogbookFromANewerSchemaIsRefusedAndLeftUntouched() throws {
+        let path = temporaryLogbookPath()
+        do {
+            let db = try Database(path: path)
+            try db.execute("CREATE TABLE future (x); PRAGMA user_version = 9")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try Logbook(path: path)
+        } throws: { error in
+            (error as? StoreError)?.message.contains("newer RunWay (schema 9") == true
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func aCorruptFileIsRefusedAndKept() throws {
+        let path = temporaryLogbookPath()
+        let junk = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try junk.write(to: URL(fileURLWithPath: path))
+        #expect(throws: StoreError.self) { _ = try Logbook(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == junk)
+    }
+}
+
+@Suite("Raw sensor log: every input exactly as received")
+struct RawLogTests {
+    @Test func inputsRoundTripExactly() {
+        let inputs: [EngineInput] = [
+            .fix(
+                Fix(
+                    time: 1.25, coordinate: Coordinate(latitude: 37.123456789, longitude: 126.987654321),
+                    horizontalAccuracy: 19.3, speed: 3.001, track: nil, altitude: 12.5, mode: 3)),
+            .fix(Fix(time: 2, coordinate: Coordinate(latitude: 0, longitude: 0), mode: 1)),
+            .pressure(PressureSample(time: 2.5, pascals: 101_325.123)),
+            .body(BodySample(time: 3, heartRate: 150, cadence: nil)),
+            .tick(4), .pause(at: 5), .resume(at: 6), .togglePause(at: 7), .barometerLost(at: 8),
+        ]
+        #expect(RawLog.decode(RawLog.encode(inputs)) == inputs)
+    }
+}
+
+@Suite("Recording, recovery, reprocess")
+struct RecordingTests {
+    var scenario: Scenario {
+        var s = Scenario.demoMission
+        s.totalDistance = 2300
+        return s
+    }
+
+    @Test func aRecordedFlightIsStoredWithItsDerivedData() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        let (id, _, landed) = try record(scenario, into: logbook)
+        let flight = try #require(landed)
+        let entry = try #require(try logbook.entries().first)
+        #expect(entry.status == .finished)
+        #expect(abs(entry.distance - flight.distance) < 1e-9)
+        #expect(try logbook.splits(flight: id) == flight.splits)
+        #expect(try logbook.sampleCount(flight: id) == flight.samples.count)
+    }
+
+    @Test func reprocessReproducesTheStoredResultWithTheSameEngine() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        let (id, _, landed) = try record(scenario, into: logbook)
+        let again = try #require(try logbook.replay(flight: id))
+        let flight = try #require(landed)
+        #expect(again.splits == flight.splits)
+        #expect(abs(again.distance - flight.distance) < 1e-9)
+        #expect(again.alerts == flight.alerts)
+    }
+
+    @Test func recoveryProducesTheSplitsTheEngineWouldForTheRecordedPart() throws {
+        let path = temporaryLogbookPath()
+        let (id, inputs): (Int64, [EngineInput])
+        do {
+            let logbook = try Logbook(path: path)
+            let cut = try record(scenario, into: logbook, stopAfter: 1_500)
+            (id, inputs) = (cut.id, cut.inputs)
+        }  // the power goes: nothing after the last commit is written
+        let logbook = try Logbook(path: path)
+        #expect(try logbook.recoverInterruptedFlights() == [id])
+        let entry = try #require(try logbook.entries().first)
+        #expect(entry.status == .recovered)
+        // What the engine would say for the committed part of the run.
+        let recorded = try logbook.rawInputs(flight: id)
+        #expect(recorded == Array(inputs.prefix(recorded.count)))
+        #expect(inputs.count - recorded.count < 200)  // < 4 s of inputs lost at ~40 inputs/s
+        var computer = FlightComputer()
+        _ = computer.handle(.start(at: scenario.rotateTime, mission: scenario.mission, countdown: false))
+        for input in recorded { _ = computer.handle(input) }
+        let expected = try #require(computer.end(sentAt: nil).result.flight)
+        #expect(try logbook.splits(flight: id) == expected.splits)
+        #expect(abs(entry.distance - expected.distance) < 1e-9)
+        #expect(expected.splits.count >= 1)
+    }
+
+    @Test func aFullDiskKeepsTheFlightInMemoryReportsOnceAndWritesWhenSpaceReturns() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        var failures: [StoreError] = []
+        let recorder = FlightRecorder(logbook: logbook) { failures.append($0) }
+        try recorder.begin(at: 0, mission: nil)
+        // Simulate a full disk: SQLite's page-count limit makes every growing write fail with SQLITE_FULL.
+        let pages = try logbook.database.query("PRAGMA page_count").first?.first?.int ?? 0
+        try logbook.database.execute("PRAGMA max_page_count = \(pages)")
+        for t in 1...40 {
+            recorder.record(
+                .fix(
+                    Fix(
+                        time: Double(t),
+                        coordinate: Coordinate(latitude: 37, longitude: 127 + Double(t) * 1e-5),
+                        horizontalAccuracy: 10, speed: 3)))
+        }
+        #expect(failures.count == 1)
+        #expect(failures.first?.isDiskFull == true)
+        #expect(!recorder.pending.isEmpty)  // kept in memory, not lost
+        try logbook.database.execute("PRAGMA max_page_count = 1073741823")
+        #expect(recorder.commit(until: 41))
+        #expect(try logbook.rawInputs(flight: recorder.flightID!).count == 40)
+    }
+
+    @Test func deletingAFlightDeletesItsRows() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        let (id, _, _) = try record(scenario, into: logbook)
+        try logbook.delete(flight: id)
+        #expect(try logbook.entries().isEmpty)
+        #expect(try logbook.rawInputs(flight: id).isEmpty)
+        #expect(try logbook.splits(flight: id).isEmpty)
+    }
+}
