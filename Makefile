@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build demo test bench lint format clean
+.PHONY: all deps test-deps build demo test bench soak lint format clean
 
 all: build
 
@@ -31,6 +31,11 @@ test: test-deps lint
 ## Figures: engine cost per fix, peak memory, accuracy against ground truth.
 bench: build
 	$(RELEASE)/runway-bench
+
+## 500 power cuts: a child records the demo flight and is SIGKILLed at a random moment.
+soak: test-deps
+	$(SWIFT) build --build-tests
+	@RUNWAY_KILL_ITERATIONS=500 $(SWIFT) test --skip-build --filter KillTests 2>&1 | grep -E 'kill test|Test run|✘'
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

@@ -28,7 +28,8 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "RunWaySimulator", dependencies: ["RunWayCore"], swiftSettings: strict),
         .target(
-            name: "RunWayCLI", dependencies: ["RunWayCore", "RunWaySimulator", "RunWayHardware"],
+            name: "RunWayCLI",
+            dependencies: ["RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore"],
             swiftSettings: strict),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"], swiftSettings: strict),
         .executableTarget(
@@ -46,7 +47,8 @@ let package = Package(
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),
         .testTarget(
-            name: "RunWayCLITests", dependencies: ["RunWayCLI", "RunWayCore", "RunWaySimulator"],
+            name: "RunWayCLITests",
+            dependencies: ["RunWayCLI", "RunWayCore", "RunWaySimulator", "RunWayStore"],
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),
     ],

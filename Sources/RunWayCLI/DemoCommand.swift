@@ -1,13 +1,37 @@
 import RunWayCore
 import RunWaySimulator
+import RunWayStore
 
 /// `runway demo`: the built-in simulated board flies a 5 km Mission Flight through the
 /// `FlightEngine` actor, faster than real time, and the runner sees what the board would say.
 public enum DemoCommand {
     /// - Parameter speed: simulated seconds per real second; `nil` flies as fast as it can.
-    public static func run(speed: Double?, console: Console) async -> Int32 {
+    /// - Parameters:
+    ///   - logbook: record the flight into this logbook as it flies (recovering any flight a
+    ///     power cut left open first).
+    ///   - progress: print `at <elapsed>` each simulated second (the kill test reads it).
+    public static func run(
+        speed: Double?, logbook path: String? = nil, progress: Bool = false, console: Console
+    )
+        async -> Int32
+    {
         let scenario = Scenario.demoMission
         let engine = FlightEngine()
+        var recorder: FlightRecorder?
+        if let path {
+            do {
+                let logbook = try Logbook(path: path)
+                for id in try logbook.recoverInterruptedFlights() {
+                    console.out("Recovered flight \(id), left open by a power cut, from its raw sensor log.")
+                }
+                recorder = FlightRecorder(logbook: logbook) { error in
+                    console.err("runway: recording paused, the flight goes on: \(error)")
+                }
+            } catch {
+                console.err("runway: logbook \(path): \(error)")
+                return 1
+            }
+        }
         let rotate = scenario.rotateTime
         let mission = scenario.mission.map {
             "target \(Pace.format($0.targetPace))/km ±\(Int($0.allowedDeviation)) s over \(FlightReport.km($0.targetDistance)) km"
@@ -30,6 +54,7 @@ public enum DemoCommand {
         var firstTime: Double?
         var nextProgress = rotate + 60
         var result = EndResult.notFlying
+        var nextSecond = 0.0
         while let event = runner.next() {
             let t = event.time
             let t0 = firstTime ?? t
@@ -39,8 +64,32 @@ public enum DemoCommand {
                 if due > clock.now { try? await clock.sleep(until: due) }
             }
             switch event {
-            case .input(let input): await engine.handle(input)
-            case .end(let sentAt): result = await engine.end(sentAt: sentAt)
+            case .input(let input):
+                await engine.handle(input)
+                if let recorder {
+                    if recorder.flightID == nil, await engine.phase == .cruise {
+                        do {
+                            try recorder.begin(
+                                at: scenario.rotateTime, mission: scenario.mission, source: "demo")
+                        } catch {
+                            console.err("runway: cannot record: \(error)")
+                        }
+                    }
+                    recorder.record(input)
+                }
+            case .end(let sentAt):
+                result = await engine.end(sentAt: sentAt)
+                if let recorder, let flight = result.flight {
+                    do {
+                        try recorder.land(flight)
+                    } catch {
+                        console.err("runway: the flight could not be saved: \(error)")
+                    }
+                }
+            }
+            if progress, t - rotate >= nextSecond {
+                console.out("at \(Int((t - rotate).rounded(.down)))")
+                nextSecond = (t - rotate).rounded(.down) + 1
             }
             if t >= nextProgress, await engine.phase != .touchdown {
                 nextProgress += console.isTerminal ? 1 : 60

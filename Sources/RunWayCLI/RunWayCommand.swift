@@ -7,8 +7,10 @@ public enum RunWayCommand {
         usage: runway <command> [options]
 
         commands:
-          demo [--speed N|max]      fly a simulated 5 km Mission Flight on the simulated board
-                                    (N simulated seconds per real second; default 120)
+          demo [--speed N|max] [--logbook FILE]
+                                    fly a simulated 5 km Mission Flight on the simulated board
+                                    (N simulated seconds per real second; default 120),
+                                    recording it into FILE as it flies
           fly --gps FILE [--pressure FILE] [--mission pace=5:30,deviation=15,distance=5000] [--json]
                                     fly a recorded trace: FILE is gpsd JSON (gpspipe -w);
                                     the pressure CSV is time,pressure_pa with ISO-8601 UTC times
@@ -50,6 +52,8 @@ public enum RunWayCommand {
             return 0
         case "demo":
             let speedText = try options.value("--speed")
+            let logbook = try options.value("--logbook")
+            let progress = options.flag("--progress")
             try options.finish()
             var speed: Double? = 120
             if let speedText {
@@ -61,7 +65,7 @@ public enum RunWayCommand {
                     throw .usage("--speed takes a number above 0 or 'max', not \"\(speedText)\"")
                 }
             }
-            return await DemoCommand.run(speed: speed, console: console)
+            return await DemoCommand.run(speed: speed, logbook: logbook, progress: progress, console: console)
         case "fly":
             guard let gps = try options.value("--gps") else { throw .usage("fly needs --gps FILE") }
             let pressure = try options.value("--pressure")
