@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"], swiftSettings: strict),
         .executableTarget(
             name: "runway-bench",
-            dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware"],
+            dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore"],
             swiftSettings: strict),
         .testTarget(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],

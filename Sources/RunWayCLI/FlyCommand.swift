@@ -8,6 +8,8 @@ public enum FlyCommand {
         public var diagnostics: [Diagnostic]
         public var fixCount: Int
         public var pressureCount: Int
+        /// What the engine was given after START, for the logbook's raw sensor log.
+        public var inputs: [EngineInput]
     }
 
     /// Flies the traces. Start is the first usable fix (mode ≥ 2), end the last.
@@ -45,6 +47,6 @@ public enum FlyCommand {
         }
         return Result(
             flight: flight, callouts: callouts, diagnostics: diagnostics, fixCount: fixes.count,
-            pressureCount: pressure?.samples.count ?? 0)
+            pressureCount: pressure?.samples.count ?? 0, inputs: inputs)
     }
 }

@@ -1,5 +1,6 @@
 import RunWayCore
 import RunWayHardware
+import RunWayStore
 
 /// The `runway` command line.
 public enum RunWayCommand {
@@ -12,6 +13,7 @@ public enum RunWayCommand {
                                     (N simulated seconds per real second; default 120),
                                     recording it into FILE as it flies
           fly --gps FILE [--pressure FILE] [--mission pace=5:30,deviation=15,distance=5000] [--json]
+              [--save --logbook FILE]
                                     fly a recorded trace: FILE is gpsd JSON (gpspipe -w);
                                     the pressure CSV is time,pressure_pa with ISO-8601 UTC times
           gps [HOST:PORT] [--count N] [--json]
@@ -73,7 +75,10 @@ public enum RunWayCommand {
                 try MissionOption.parse(text)
             }
             let json = options.flag("--json")
+            let save = options.flag("--save")
+            let logbookPath = try options.value("--logbook")
             try options.finish()
+            if save && logbookPath == nil { throw .usage("--save needs --logbook FILE") }
             // Read first and report every bad line, so a trace that turns out unusable says why.
             let gpsTrace = try TraceReader.gps(path: gps)
             let pressureTrace = try pressure.map { path throws(CLIError) in
@@ -82,6 +87,15 @@ public enum RunWayCommand {
             report(gpsTrace.diagnostics + (pressureTrace?.diagnostics ?? []), console: console)
             let result = try FlyCommand.fly(
                 gps: gpsTrace, gpsName: gps, pressure: pressureTrace, mission: mission)
+            if save, let logbookPath {
+                do {
+                    let logbook = try Logbook(path: logbookPath)
+                    let id = try logbook.save(result.flight, inputs: result.inputs, source: "fly \(gps)")
+                    console.err("runway: saved as flight \(id) in \(logbookPath)")
+                } catch {
+                    throw CLIError("logbook \(logbookPath): \(error)")
+                }
+            }
             if json {
                 console.out(FlightReport.json(result.flight, diagnostics: result.diagnostics).rendered())
             } else {

@@ -74,17 +74,23 @@ public final class Logbook {
         return database.lastInsertID
     }
 
-    /// Commits one batch of raw inputs (one transaction: one small row and the flight's mark).
+    /// Commits one batch of raw inputs: one small row, one transaction. (The flight row is not
+    /// touched: how far a flight was recorded is the newest row's `until`, so each commit writes
+    /// as few pages as it can.)
     public func append(flight id: Int64, inputs: [EngineInput], until: Double) throws(StoreError) {
         guard !inputs.isEmpty else { return }
-        try database.transaction { () throws(StoreError) in
-            try database.query(
-                "INSERT INTO raw_log (flight_id, seq, until, inputs) "
-                    + "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM raw_log WHERE flight_id = ?), ?, ?)",
-                [.integer(id), .integer(id), .real(until), .text(RawLog.encode(inputs))])
-            try database.query(
-                "UPDATE flights SET recorded_until = ? WHERE id = ?", [.real(until), .integer(id)])
-        }
+        try database.query(
+            "INSERT INTO raw_log (flight_id, seq, until, inputs) "
+                + "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM raw_log WHERE flight_id = ?), ?, ?)",
+            [.integer(id), .integer(id), .real(until), .text(RawLog.encode(inputs))])
+    }
+
+    /// The flight time up to which a flight's raw log is committed (its start when nothing is).
+    public func recordedUntil(flight id: Int64) throws(StoreError) -> Double? {
+        try database.query(
+            "SELECT COALESCE((SELECT MAX(until) FROM raw_log WHERE flight_id = f.id), f.start_time) "
+                + "FROM flights f WHERE f.id = ?", [.integer(id)]
+        ).first?.first?.double
     }
 
     /// The raw inputs recorded for a flight, in order.
@@ -228,5 +234,51 @@ public final class Logbook {
 
     public func delete(flight id: Int64) throws(StoreError) {
         try database.query("DELETE FROM flights WHERE id = ?", [.integer(id)])
+    }
+}
+
+/// One day of the Flight Calendar.
+public struct CalendarDay: Sendable, Equatable {
+    public var day: Int
+    public var distance: Double
+    public var flights: [Int64]
+
+    public var runCount: Int { flights.count }
+}
+
+extension Logbook {
+    /// A month of the Flight Calendar: per day with flights, total distance and the flights, in
+    /// the runner's local time (`utcOffset` seconds east of UTC). Too-short flights are not runs.
+    public func calendar(year: Int, month: Int, utcOffset: Int = 0) throws(StoreError) -> [CalendarDay] {
+        let first = UTCTime.parse("\(UTCTime.pad(year, 4))-\(UTCTime.pad(month, 2))-01T00:00:00Z") ?? 0
+        let next =
+            month == 12
+            ? UTCTime.parse("\(UTCTime.pad(year + 1, 4))-01-01T00:00:00Z") ?? 0
+            : UTCTime.parse("\(UTCTime.pad(year, 4))-\(UTCTime.pad(month + 1, 2))-01T00:00:00Z") ?? 0
+        let rows = try database.query(
+            "SELECT id, start_time + ?, distance_m FROM flights WHERE start_time + ? >= ? AND start_time + ? < ? "
+                + "AND status IN ('finished', 'recovered') ORDER BY start_time",
+            [
+                .integer(Int64(utcOffset)), .integer(Int64(utcOffset)), .real(first),
+                .integer(Int64(utcOffset)),
+                .real(next),
+            ])
+        var days: [Int: CalendarDay] = [:]
+        for row in rows {
+            let local = row[1].double ?? 0
+            let day = Int((local - first) / 86_400) + 1
+            days[day, default: CalendarDay(day: day, distance: 0, flights: [])].distance += row[2].double ?? 0
+            days[day]?.flights.append(Int64(row[0].int ?? 0))
+        }
+        return days.values.sorted { $0.day < $1.day }
+    }
+
+    /// Stores a flight flown from a recorded trace, with its raw inputs, so it can be flown again.
+    @discardableResult
+    public func save(_ flight: Flight, inputs: [EngineInput], source: String) throws(StoreError) -> Int64 {
+        let id = try begin(startTime: flight.startTime, mission: flight.mission, source: source)
+        try append(flight: id, inputs: inputs, until: flight.endTime)
+        try finish(flight: id, with: flight)
+        return id
     }
 }

@@ -19,7 +19,6 @@ enum Schema {
             dropped_tail_m REAL NOT NULL DEFAULT 0,
             avg_heart_rate REAL DEFAULT NULL,
             avg_cadence REAL DEFAULT NULL,
-            recorded_until REAL NOT NULL DEFAULT 0,
             source TEXT NOT NULL DEFAULT 'live',
             replaces INTEGER DEFAULT NULL
         );

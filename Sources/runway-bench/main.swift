@@ -3,6 +3,7 @@ import Foundation
 import RunWayCore
 import RunWayHardware
 import RunWaySimulator
+import RunWayStore
 
 /// Peak and current resident set size from /proc, in MiB.
 func memory() -> (peak: Double, current: Double) {
@@ -284,3 +285,67 @@ func gpsdPath() {
             + "(a run needs 1–10 fixes/s)")
 }
 gpsdPath()
+
+// MARK: - (e) Storage: what recording a flight writes to the SD card
+
+/// Bytes this process has caused to be written to storage (/proc/self/io `write_bytes`).
+func bytesWritten() -> Double {
+    guard let io = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return .nan }
+    for line in io.split(separator: "\n") where line.hasPrefix("write_bytes:") {
+        return Double(line.split(separator: " ").last.map(String.init) ?? "") ?? .nan
+    }
+    return .nan
+}
+
+func storageBudget() {
+    print("")
+    print("== Storage: a 1-hour flight recorded as it flies (1 Hz GPS, barometer and heart rate) ==")
+    let directory = FileManager.default.currentDirectoryPath + "/.build/bench-logbook"
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let path = directory + "/bench-\(getpid()).sqlite"
+    defer {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+    do {
+        let logbook = try Logbook(path: path)
+        let recorder = FlightRecorder(logbook: logbook)
+        var runner = ScenarioRunner(.endurance(hours: 1, rate: 1))
+        runner.recordsDistance = false
+        runner.speedLogSeconds = 0
+        var computer = FlightComputer()
+        let before = bytesWritten()
+        var commits = 0
+        while let event = runner.next() {
+            switch event {
+            case .input(let input):
+                let wasFlying = computer.isFlying
+                _ = computer.handle(input)
+                if !wasFlying, computer.isFlying { try recorder.begin(at: computer.now, mission: nil) }
+                if computer.isFlying {
+                    let pendingBefore = recorder.pending.count
+                    recorder.record(input)
+                    if recorder.pending.count <= pendingBefore { commits += 1 }
+                }
+            case .end(let sentAt):
+                if let flight = computer.end(sentAt: sentAt).result.flight { try recorder.land(flight) }
+            }
+        }
+        let during = bytesWritten() - before
+        try logbook.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Double) ?? .nan
+        let tables = ["raw_log", "samples", "route_points", "splits"].map { table -> String in
+            let count = (try? logbook.database.query("SELECT COUNT(*) FROM \(table)").first?.first?.int) ?? 0
+            return "\(table) \(count)"
+        }
+        print(
+            "  \(commits) commits; written to storage while recording and landing: \(format(during / 1_048_576, 2)) MiB per hour"
+        )
+        print(
+            "  logbook size for that hour: \(format(size / 1_048_576, 2)) MiB (\(tables.joined(separator: ", ")) rows)"
+        )
+        print("  target: ≤ 2 MB written per hour of running")
+    } catch {
+        print("  no figure: \(error)")
+    }
+}
+storageBudget()

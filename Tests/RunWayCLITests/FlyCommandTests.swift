@@ -1,5 +1,6 @@
 import Foundation
 import RunWayCore
+import RunWayStore
 import Testing
 
 @testable import RunWayCLI
@@ -176,5 +177,30 @@ struct DemoCommandTests {
             #expect(String(line[line.index(after: star)...]) == String(format: "%02X", checksum))
         }
         #expect(throws: CLIError.self) { try SimulateCommand.lines(scenario: "moon", format: .nmea) }
+    }
+}
+
+@Suite("runway fly --save")
+struct FlySaveTests {
+    @Test func aFlownTraceJoinsTheLogbookWithItsRawLog() throws {
+        let path = NSTemporaryDirectory() + "runway-save-\(UUID().uuidString).sqlite"
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        let result = try RunWayBinary.run(["fly", "--gps", gps, "--save", "--logbook", path, "--json"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("saved as flight 1"))
+        let logbook = try Logbook(path: path)
+        let entry = try #require(try logbook.entries().first)
+        #expect(entry.status == .finished)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(abs(entry.distance - (object["distance_m"] as? Double ?? 0)) < 0.1)
+        // Flown again from the stored raw log, it is the same flight.
+        let again = try #require(try logbook.replay(flight: entry.id))
+        #expect(abs(again.distance - entry.distance) < 1e-6)
+        #expect(try logbook.splits(flight: entry.id) == again.splits)
+    }
+
+    @Test func saveNeedsALogbook() throws {
+        #expect(try RunWayBinary.run(["fly", "--gps", "x", "--save"]).status == 2)
     }
 }

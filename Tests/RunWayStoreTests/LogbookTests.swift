@@ -191,3 +191,36 @@ struct RecordingTests {
         #expect(try logbook.splits(flight: id).isEmpty)
     }
 }
+
+@Suite("Logbook queries: most recent first, calendar month")
+struct LogbookQueryTests {
+    func flight(start: Double, distance: Double) -> Flight {
+        Flight(
+            mission: nil, startTime: start, endTime: start + 1800, distance: distance, elapsed: 1800,
+            movingTime: 1700,
+            splits: [], droppedTail: 0, samples: [], route: Route(points: []),
+            simplifiedRoute: Route(points: []),
+            alerts: [], averageHeartRate: nil, averageCadence: nil, altitudeRange: nil)
+    }
+
+    @Test func twoRunsOnOneDayAreTwoEntriesMostRecentFirstAndOneCalendarDay() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        let morning = try #require(UTCTime.parse("2026-10-03T06:00:00Z"))
+        let evening = try #require(UTCTime.parse("2026-10-03T18:30:00Z"))
+        let nextWeek = try #require(UTCTime.parse("2026-10-10T07:00:00Z"))
+        let a = try logbook.save(flight(start: morning, distance: 5000), inputs: [], source: "test")
+        let b = try logbook.save(flight(start: evening, distance: 3000), inputs: [], source: "test")
+        let c = try logbook.save(flight(start: nextWeek, distance: 10_000), inputs: [], source: "test")
+        // Too short: in the logbook, not on the calendar.
+        try logbook.save(flight(start: nextWeek + 7200, distance: 50), inputs: [], source: "test")
+        #expect(try logbook.entries().map(\.id).prefix(3) == [4, c, b])
+        let october = try logbook.calendar(year: 2026, month: 10)
+        #expect(october.map(\.day) == [3, 10])
+        #expect(october[0].runCount == 2 && october[0].flights == [a, b] && october[0].distance == 8000)
+        #expect(october[1].runCount == 1)
+        // In Seoul (UTC+9) the evening run falls on the 4th.
+        let seoul = try logbook.calendar(year: 2026, month: 10, utcOffset: 9 * 3600)
+        #expect(seoul.map(\.day) == [3, 4, 10])
+        #expect(try logbook.calendar(year: 2026, month: 11).isEmpty)
+    }
+}
