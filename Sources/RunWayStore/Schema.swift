@@ -70,7 +70,7 @@ enum Schema {
             until REAL NOT NULL DEFAULT 0,
             inputs TEXT NOT NULL DEFAULT '',
             PRIMARY KEY (flight_id, seq)
-        );
+        ) WITHOUT ROWID;
         """
     ]
 
