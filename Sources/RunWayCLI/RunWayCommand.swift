@@ -16,6 +16,11 @@ public enum RunWayCommand {
               [--save --logbook FILE]
                                     fly a recorded trace: FILE is gpsd JSON (gpspipe -w);
                                     the pressure CSV is time,pressure_pa with ISO-8601 UTC times
+          logbook --logbook FILE [--utc-offset HOURS] [--json]
+                                    the flights, most recent first, with date and time of day
+          reprocess ID --logbook FILE [--replace]
+                                    fly a stored flight again from its raw sensor log with this
+                                    engine; stored as a new flight unless --replace
           gps [HOST:PORT] [--count N] [--json]
                                     print fixes as the gpsd client delivers them to the engine
           baro [--bus N] [--address 0x76] [--count N] [--json] [--simulated]
@@ -172,6 +177,28 @@ public enum RunWayCommand {
             }
             try options.finish()
             return try GPIOCommands.buttons(chip: chip, buttons: buttons, buzzer: buzzer, console: console)
+        case "logbook":
+            guard let path = try options.value("--logbook") else {
+                throw .usage("logbook needs --logbook FILE")
+            }
+            let offsetText = try options.value("--utc-offset") ?? "0"
+            let json = options.flag("--json")
+            try options.finish()
+            guard let hours = Double(offsetText), abs(hours) <= 14 else {
+                throw .usage("--utc-offset takes hours east of UTC, e.g. 9")
+            }
+            return try LogbookCommands.list(
+                path: path, utcOffset: Int(hours * 3600), json: json, console: console)
+        case "reprocess":
+            guard let path = try options.value("--logbook") else {
+                throw .usage("reprocess needs --logbook FILE")
+            }
+            let replace = options.flag("--replace")
+            guard let idText = options.positional(), let id = Int64(idText) else {
+                throw .usage("reprocess needs a flight number, e.g. runway reprocess 3 --logbook FILE")
+            }
+            try options.finish()
+            return try LogbookCommands.reprocess(path: path, id: id, replace: replace, console: console)
         case "simulate":
             guard let name = try options.value("--scenario") else {
                 throw .usage("simulate needs --scenario NAME")

@@ -123,9 +123,19 @@ public final class Database {
 
     public var lastInsertID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    private var transactionDepth = 0
+
+    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws. Nested
+    /// calls join the outer transaction.
     public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        if transactionDepth > 0 {
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            return try body()
+        }
         try execute("BEGIN IMMEDIATE")
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
         do {
             let result = try body()
             try execute("COMMIT")

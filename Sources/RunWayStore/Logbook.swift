@@ -28,7 +28,11 @@ public final class Logbook {
     /// Opens (creating if needed) and migrates. A logbook from a newer schema is refused and left
     /// untouched; a file that is not a healthy SQLite database is refused and kept.
     public init(path: String) throws(StoreError) {
-        database = try Database(path: path)
+        do {
+            database = try Database(path: path)
+        } catch {
+            throw Self.unwritable(error, path: path)
+        }
         let version = try database.query("PRAGMA user_version").first?.first?.int ?? 0
         if version > Schema.version {
             throw StoreError(
@@ -38,7 +42,11 @@ public final class Logbook {
                 context: path)
         }
         if version == 0 { try database.execute("PRAGMA page_size = 1024") }
-        try database.execute("PRAGMA journal_mode = WAL")
+        do {
+            try database.execute("PRAGMA journal_mode = WAL")
+        } catch {
+            throw Self.unwritable(error, path: path)
+        }
         try database.execute("PRAGMA synchronous = FULL")
         try database.execute("PRAGMA foreign_keys = ON")
         let check = try database.query("PRAGMA quick_check").first?.first?.string
@@ -53,6 +61,18 @@ public final class Logbook {
                 try database.execute("PRAGMA user_version = \(index + 1)")
             }
         }
+    }
+
+    /// Read-only storage (or a folder that cannot be written) said plainly, at start.
+    static func unwritable(_ error: StoreError, path: String) -> StoreError {
+        let code = error.code & 0xFF
+        guard code == 8 || code == 14 else { return error }  // SQLITE_READONLY, SQLITE_CANTOPEN
+        return StoreError(
+            code: error.code,
+            message:
+                "cannot be written (read-only storage, or a folder that does not exist or is not writable); "
+                + "nothing can be recorded there",
+            context: path)
     }
 
     public var schemaVersion: Int { (try? database.query("PRAGMA user_version").first?.first?.int) ?? 0 }
@@ -280,5 +300,32 @@ extension Logbook {
         try append(flight: id, inputs: inputs, until: flight.endTime)
         try finish(flight: id, with: flight)
         return id
+    }
+}
+
+extension Logbook {
+    /// Flies a stored flight again with the current engine. By default the result is stored as a
+    /// new flight (`replaces` the original, which is kept, with a copy of its raw log); with
+    /// `replace` the original's derived data is rewritten in place. Returns the id written.
+    @discardableResult
+    public func reprocess(
+        flight id: Int64, replace: Bool = false, configuration: EngineConfiguration = EngineConfiguration()
+    ) throws(StoreError) -> Int64? {
+        guard let flight = try replay(flight: id, configuration: configuration) else { return nil }
+        if replace {
+            try finish(flight: id, with: flight)
+            return id
+        }
+        return try database.transaction { () throws(StoreError) -> Int64 in
+            let copy = try begin(
+                startTime: flight.startTime, mission: flight.mission, source: "reprocess of \(id)")
+            try database.query(
+                "UPDATE flights SET replaces = ? WHERE id = ?", [.integer(id), .integer(copy)])
+            try database.query(
+                "INSERT INTO raw_log (flight_id, seq, until, inputs) SELECT ?, seq, until, inputs FROM raw_log "
+                    + "WHERE flight_id = ?", [.integer(copy), .integer(id)])
+            try finish(flight: copy, with: flight)
+            return copy
+        }
     }
 }

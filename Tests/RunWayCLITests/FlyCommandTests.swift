@@ -204,3 +204,27 @@ struct FlySaveTests {
         #expect(try RunWayBinary.run(["fly", "--gps", "x", "--save"]).status == 2)
     }
 }
+
+@Suite("runway logbook and reprocess")
+struct LogbookCommandTests {
+    @Test func theLogbookListsFlightsWithDateAndTimeAndReprocessKeepsTheOriginal() throws {
+        let path = NSTemporaryDirectory() + "runway-list-\(UUID().uuidString).sqlite"
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        #expect(try RunWayBinary.run(["fly", "--gps", gps, "--save", "--logbook", path]).status == 0)
+        let again = try RunWayBinary.run(["reprocess", "1", "--logbook", path])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("stored as flight 2; the original is kept"))
+        let list = try RunWayBinary.run(["logbook", "--logbook", path, "--utc-offset", "9"])
+        #expect(list.status == 0)
+        let lines = list.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains("2026-10-03 15:59") && $0.contains("5.18 km") })
+        #expect(try RunWayBinary.run(["reprocess", "9", "--logbook", path]).status == 1)
+    }
+
+    @Test func aLogbookThatCannotBeWrittenIsOneSentence() throws {
+        let result = try RunWayBinary.run(["logbook", "--logbook", "/proc/nope/runway.sqlite"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot be written"))
+    }
+}

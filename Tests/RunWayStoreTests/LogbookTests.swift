@@ -224,3 +224,30 @@ struct LogbookQueryTests {
         #expect(try logbook.calendar(year: 2026, month: 11).isEmpty)
     }
 }
+
+@Suite("Logbook: unwritable storage, reprocess")
+struct LogbookMaintenanceTests {
+    @Test func storageThatCannotBeWrittenIsSaidAtStart() {
+        // /proc cannot hold files: the same answer read-only storage gives.
+        #expect {
+            _ = try Logbook(path: "/proc/runway-logbook.sqlite")
+        } throws: { error in
+            (error as? StoreError)?.message.contains("cannot be written") == true
+        }
+    }
+
+    @Test func reprocessKeepsTheOriginalUnlessAskedToReplaceIt() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        var scenario = Scenario.flat5k
+        scenario.totalDistance = 1500
+        let (id, _, landed) = try record(scenario, into: logbook)
+        let copy = try #require(try logbook.reprocess(flight: id))
+        #expect(copy != id)
+        #expect(try logbook.entries().count == 2)
+        #expect(try logbook.splits(flight: copy) == landed?.splits)
+        #expect(try logbook.rawInputs(flight: copy) == (try logbook.rawInputs(flight: id)))
+        #expect(try logbook.reprocess(flight: id, replace: true) == id)
+        #expect(try logbook.entries().count == 2)
+        #expect(try logbook.splits(flight: id) == landed?.splits)
+    }
+}
