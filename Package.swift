@@ -41,6 +41,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunWayStoreTests", dependencies: ["RunWayStore", "RunWayCore", "RunWaySimulator"],
+            resources: [.copy("../Fixtures")],
             swiftSettings: strict),
         .testTarget(
             name: "RunWayHardwareTests", dependencies: ["RunWayHardware", "RunWayCore", "RunWayCLI"],

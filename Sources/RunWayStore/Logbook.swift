@@ -129,7 +129,8 @@ public final class Logbook {
             }
             try database.query(
                 "UPDATE flights SET status = ?, end_time = ?, distance_m = ?, elapsed_s = ?, moving_s = ?, "
-                    + "dropped_tail_m = ?, avg_heart_rate = ?, avg_cadence = ? WHERE id = ?",
+                    + "dropped_tail_m = ?, avg_heart_rate = ?, avg_cadence = ?, engine_version = \(Schema.engineVersion) "
+                    + "WHERE id = ?",
                 [
                     .text(final.rawValue), .real(flight.endTime), .real(flight.distance),
                     .real(flight.elapsed),

@@ -71,8 +71,18 @@ enum Schema {
             inputs TEXT NOT NULL DEFAULT '',
             PRIMARY KEY (flight_id, seq)
         ) WITHOUT ROWID;
+        """,
+        // 2: which engine computed a flight's derived data (reprocessing compares it), and a
+        // per-flight index on alerts for the flight's details.
         """
+        ALTER TABLE flights ADD COLUMN engine_version INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX alerts_by_flight ON alerts(flight_id);
+        """,
     ]
 
     static var version: Int { migrations.count }
+
+    /// The engine whose rules computed the derived data this build writes; bump it when a rule
+    /// changes what a flight's numbers are, so old flights can be found and reprocessed.
+    static let engineVersion = 1
 }

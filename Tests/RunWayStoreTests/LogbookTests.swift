@@ -46,9 +46,27 @@ func record(_ scenario: Scenario, into logbook: Logbook, stopAfter: Int? = nil) 
 
 @Suite("Logbook: schema, migrations, refusals")
 struct LogbookSchemaTests {
+    @Test func aVersionOneLogbookIsMigratedWithItsFlightIntact() throws {
+        // Tests/Fixtures/logbook/v1.sqlite: written by schema 1 (gpsd's bundg_zeus_9 capture, saved
+        // with `runway fly --save`).
+        let fixture = try #require(
+            Bundle.module.url(forResource: "Fixtures/logbook/v1", withExtension: "sqlite"))
+        let path = temporaryLogbookPath()
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        let logbook = try Logbook(path: path)
+        #expect(logbook.schemaVersion == 2)
+        let entry = try #require(try logbook.entries().first)
+        #expect(entry.status == .finished)
+        #expect(abs(entry.distance - 410.4) < 0.1)
+        #expect(try logbook.database.query("SELECT engine_version FROM flights").first?.first?.int == 1)
+        // Its raw log still flies.
+        let again = try #require(try logbook.replay(flight: entry.id))
+        #expect(abs(again.distance - entry.distance) < 1e-6)
+    }
+
     @Test func aNewLogbookIsMigratedToTheCurrentSchemaInWALWithSmallPages() throws {
         let logbook = try Logbook(path: temporaryLogbookPath())
-        #expect(logbook.schemaVersion == 1)
+        #expect(logbook.schemaVersion == 2)
         #expect(try logbook.database.query("PRAGMA journal_mode").first?.first?.string == "wal")
         #expect(try logbook.database.query("PRAGMA page_size").first?.first?.int == 1024)
         #expect(try logbook.database.query("PRAGMA synchronous").first?.first?.int == 2)  // FULL
