@@ -32,6 +32,13 @@ public final class FlightRecorder {
         pending.removeAll()
     }
 
+    /// Continues recording a flight the logbook already holds (see `Logbook.resumableFlight`).
+    public func resume(flight id: Int64, at time: Double) {
+        flightID = id
+        lastCommit = time
+        pending.removeAll()
+    }
+
     /// Records one input; commits when a commit is due.
     public func record(_ input: EngineInput) {
         guard flightID != nil else { return }

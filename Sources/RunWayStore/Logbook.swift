@@ -330,3 +330,27 @@ extension Logbook {
         }
     }
 }
+
+extension Logbook {
+    /// A flight left "flying" whose raw log reaches within `window` seconds of `now` — the device
+    /// restarted mid-run — can be continued: its engine is rebuilt by flying the raw log again,
+    /// without landing. Older open flights are for `recoverInterruptedFlights`.
+    public func resumableFlight(
+        now: Double, window: Double = 600, configuration: EngineConfiguration = EngineConfiguration()
+    ) throws(StoreError) -> (id: Int64, computer: FlightComputer)? {
+        guard
+            let row = try database.query(
+                "SELECT id, start_time, target_pace, allowed_deviation, target_distance FROM flights "
+                    + "WHERE status = 'flying' ORDER BY id DESC LIMIT 1"
+            ).first, let id = row[0].int.map(Int64.init),
+            let until = try recordedUntil(flight: id), now - until <= window, now >= until
+        else { return nil }
+        let mission: Mission? = row[2].double.map {
+            Mission(targetPace: $0, allowedDeviation: row[3].double ?? 15, targetDistance: row[4].double ?? 0)
+        }
+        var computer = FlightComputer(configuration: configuration)
+        _ = computer.handle(.start(at: row[1].double ?? 0, mission: mission, countdown: false))
+        for input in try rawInputs(flight: id) { _ = computer.handle(input) }
+        return (id, computer)
+    }
+}

@@ -269,3 +269,45 @@ struct LogbookMaintenanceTests {
         #expect(try logbook.splits(flight: id) == landed?.splits)
     }
 }
+
+@Suite("Recovery: a restart within the window continues the flight")
+struct ResumeTests {
+    @Test func aRestartWithinTheWindowContinuesTheSameFlight() throws {
+        var scenario = Scenario.flat5k
+        scenario.totalDistance = 2500
+        let path = temporaryLogbookPath()
+        let cut = try record(scenario, into: try Logbook(path: path), stopAfter: 1200)
+        let all = ScenarioRunner.events(for: scenario).events
+        // The device is back 30 s after the cut.
+        let cutTime = try #require(cut.inputs.last?.time)
+        let logbook = try Logbook(path: path)
+        #expect(try logbook.resumableFlight(now: cutTime + 3600) == nil)  // too late: recover instead
+        let resumed = try #require(try logbook.resumableFlight(now: cutTime + 30))
+        #expect(resumed.id == cut.id)
+        var computer = resumed.computer
+        #expect(computer.isFlying)
+        let recorder = FlightRecorder(logbook: logbook)
+        recorder.resume(flight: resumed.id, at: cutTime + 30)
+        var landed: Flight?
+        for event in all where event.time > cutTime + 30 {
+            switch event {
+            case .input(let input):
+                _ = computer.handle(input)
+                recorder.record(input)
+            case .end(let sentAt):
+                if let flight = computer.end(sentAt: sentAt).result.flight {
+                    try recorder.land(flight)
+                    landed = flight
+                }
+            }
+        }
+        let flight = try #require(landed)
+        // One flight, finished, that ran through the 30 s outage (the runner kept going: the
+        // signal-loss pause is taken back, the distance counted).
+        let entries = try logbook.entries()
+        #expect(entries.count == 1)
+        #expect(entries.first?.status == .finished)
+        #expect(abs(flight.distance - 2500) < 2500 * 0.02)
+        #expect(flight.splits.count == 3)
+    }
+}
