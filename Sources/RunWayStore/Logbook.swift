@@ -41,6 +41,13 @@ public final class Logbook {
                     + "nothing was changed",
                 context: path)
         }
+        // Health before any change: a damaged file is kept exactly as it is.
+        let check = try database.query("PRAGMA quick_check").first?.first?.string
+        guard check == "ok" else {
+            throw StoreError(
+                code: 11, message: "the file is damaged (\(check ?? "no answer")); it was kept as it is",
+                context: path)
+        }
         if version == 0 { try database.execute("PRAGMA page_size = 1024") }
         do {
             try database.execute("PRAGMA journal_mode = WAL")
@@ -49,12 +56,6 @@ public final class Logbook {
         }
         try database.execute("PRAGMA synchronous = FULL")
         try database.execute("PRAGMA foreign_keys = ON")
-        let check = try database.query("PRAGMA quick_check").first?.first?.string
-        guard check == "ok" else {
-            throw StoreError(
-                code: 11, message: "the file is damaged (\(check ?? "no answer")); it was kept as it is",
-                context: path)
-        }
         for index in version..<Schema.version {
             try database.transaction { () throws(StoreError) in
                 try database.execute(Schema.migrations[index])

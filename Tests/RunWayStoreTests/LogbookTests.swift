@@ -96,6 +96,29 @@ struct LogbookSchemaTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    @Test func aLogbookWithDamagedPagesIsRefusedAndKeptByteForByte() throws {
+        let path = temporaryLogbookPath()
+        do {
+            let logbook = try Logbook(path: path)
+            var scenario = Scenario.walker
+            scenario.totalDistance = 400
+            _ = try record(scenario, into: logbook)
+            try logbook.database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try #require(bytes.count > 8192)
+        for i in 5000..<5400 { bytes[i] ^= 0x5A }  // inside a b-tree page, header intact
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try Logbook(path: path)
+        } throws: { error in
+            (error as? StoreError)?.description.contains("kept") == true
+                || (error as? StoreError)?.isCorrupt == true
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
     @Test func aCorruptFileIsRefusedAndKept() throws {
         let path = temporaryLogbookPath()
         let junk = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
