@@ -5,9 +5,9 @@ import Testing
 ///
 /// gpsd flushes a device's input when it opens it, and gpsfake writes as fast as it can, so a
 /// client that connects after the feed began would miss the start of the log. Started with `-n`,
-/// gpsd opens the device as soon as gpsfake adds it; a lead-in of `$GPTXT` sentences (2.4 s at
+/// gpsd opens the device as soon as gpsfake adds it; a lead-in of `$GPTXT` sentences (4 s at
 /// gpsfake's 4 ms per sentence, no position, no time) then gives the client time to watch before
-/// the log proper begins.
+/// the log proper begins (4 s: room for a slow, loaded CI machine).
 final class GPSFake: @unchecked Sendable {
     // Mutable state is touched only by the test that owns the instance.
     let port: UInt16
@@ -18,7 +18,7 @@ final class GPSFake: @unchecked Sendable {
         let body = "GPTXT,01,01,02,RunWay lead-in"
         var checksum: UInt8 = 0
         for byte in body.utf8 { checksum ^= byte }
-        return String(repeating: "$\(body)*\(String(format: "%02X", checksum))\r\n", count: 600)
+        return String(repeating: "$\(body)*\(String(format: "%02X", checksum))\r\n", count: 1000)
     }()
 
     init(log: String, extraLeadIn: Bool = true, port: UInt16? = nil) throws {
