@@ -115,10 +115,7 @@ public enum RunWayCommand {
             }
             return 0
         case "gps":
-            let count = try options.value("--count").map { text throws(CLIError) -> Int in
-                guard let n = Int(text), n > 0 else { throw .usage("--count takes a whole number above 0") }
-                return n
-            }
+            let count = try options.count()
             let json = options.flag("--json")
             let rest = options.positional()
             try options.finish()
@@ -129,10 +126,7 @@ public enum RunWayCommand {
         case "baro":
             let busText = try options.value("--bus") ?? "1"
             let addressText = try options.value("--address") ?? "0x76"
-            let count = try options.value("--count").map { text throws(CLIError) -> Int in
-                guard let n = Int(text), n > 0 else { throw .usage("--count takes a whole number above 0") }
-                return n
-            }
+            let count = try options.count()
             let json = options.flag("--json")
             let simulated = options.flag("--simulated")
             try options.finish()
@@ -251,6 +245,14 @@ struct Options {
         let value = remaining[i + 1]
         remaining.removeSubrange(i...(i + 1))
         return value
+    }
+
+    /// `--count N`, a whole number above 0, or nil when absent.
+    mutating func count() throws(CLIError) -> Int? {
+        try value("--count").map { text throws(CLIError) -> Int in
+            guard let n = Int(text), n > 0 else { throw .usage("--count takes a whole number above 0") }
+            return n
+        }
     }
 
     mutating func flag(_ name: String) -> Bool {

@@ -190,6 +190,15 @@ public final class Logbook {
         throws(StoreError)
         -> Flight?
     {
+        guard var computer = try rebuiltEngine(flight: id, configuration: configuration) else { return nil }
+        return computer.end(sentAt: nil).result.flight
+    }
+
+    /// An engine that has flown a stored flight's raw log from its start (with its mission),
+    /// not yet landed: what recovery, reprocessing and resuming all start from.
+    func rebuiltEngine(flight id: Int64, configuration: EngineConfiguration) throws(StoreError)
+        -> FlightComputer?
+    {
         guard
             let row = try database.query(
                 "SELECT start_time, target_pace, allowed_deviation, target_distance FROM flights WHERE id = ?",
@@ -202,7 +211,7 @@ public final class Logbook {
         var computer = FlightComputer(configuration: configuration)
         _ = computer.handle(.start(at: row[0].double ?? 0, mission: mission, countdown: false))
         for input in try rawInputs(flight: id) { _ = computer.handle(input) }
-        return computer.end(sentAt: nil).result.flight
+        return computer
     }
 
     /// Closes every flight left "flying" by a power cut: its raw log is flown again and stored as
@@ -340,18 +349,13 @@ extension Logbook {
         now: Double, window: Double = 600, configuration: EngineConfiguration = EngineConfiguration()
     ) throws(StoreError) -> (id: Int64, computer: FlightComputer)? {
         guard
-            let row = try database.query(
-                "SELECT id, start_time, target_pace, allowed_deviation, target_distance FROM flights "
-                    + "WHERE status = 'flying' ORDER BY id DESC LIMIT 1"
-            ).first, let id = row[0].int.map(Int64.init),
-            let until = try recordedUntil(flight: id), now - until <= window, now >= until
+            let id = try database.query(
+                "SELECT id FROM flights WHERE status = 'flying' ORDER BY id DESC LIMIT 1"
+            )
+            .first?.first?.int.map(Int64.init),
+            let until = try recordedUntil(flight: id), now - until <= window, now >= until,
+            let computer = try rebuiltEngine(flight: id, configuration: configuration)
         else { return nil }
-        let mission: Mission? = row[2].double.map {
-            Mission(targetPace: $0, allowedDeviation: row[3].double ?? 15, targetDistance: row[4].double ?? 0)
-        }
-        var computer = FlightComputer(configuration: configuration)
-        _ = computer.handle(.start(at: row[1].double ?? 0, mission: mission, countdown: false))
-        for input in try rawInputs(flight: id) { _ = computer.handle(input) }
         return (id, computer)
     }
 }
