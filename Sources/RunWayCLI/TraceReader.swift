@@ -99,7 +99,7 @@ public enum TraceReader {
                     problem("\(key) \(describe(value)) is not a number — treated as unknown")
                 }
             }
-            let accuracy = fields["eph"] ?? zip2(fields["epx"], fields["epy"]).map { max($0, $1) }
+            let accuracy = Fix.horizontalAccuracy(eph: fields["eph"], epx: fields["epx"], epy: fields["epy"])
             let fix = Fix(
                 time: time, coordinate: coordinate, horizontalAccuracy: accuracy, speed: fields["speed"],
                 track: fields["track"], altitude: fields["altMSL"] ?? fields["alt"], mode: mode)
@@ -183,11 +183,6 @@ public enum TraceReader {
             k = parent[k]
         }
         return result.reversed()
-    }
-
-    static func zip2(_ a: Double?, _ b: Double?) -> (Double, Double)? {
-        guard let a, let b else { return nil }
-        return (a, b)
     }
 
     /// A JSON number. (Foundation bridges 0 and 1 to `Bool` too, so no `Bool` test here: none

@@ -31,6 +31,15 @@ public struct Fix: Sendable, Equatable {
     }
 
     public var hasPosition: Bool { mode >= 2 && coordinate.isValid && time.isFinite }
+
+    /// gpsd's horizontal accuracy: `eph`, or the larger of `epx` and `epy` when gpsd gives no
+    /// `eph`; `nil` when neither is known. The live client and the trace reader both use this, so
+    /// a replayed fix is judged exactly as the live one was.
+    public static func horizontalAccuracy(eph: Double?, epx: Double?, epy: Double?) -> Double? {
+        if let eph { return eph }
+        guard let epx, let epy else { return nil }
+        return max(epx, epy)
+    }
 }
 
 /// One barometer reading in pascals.

@@ -65,17 +65,13 @@ public struct EpochFilter: Sendable {
         if let lastTime, time <= lastTime { return nil }
         lastTime = time
         func value(_ v: Double) -> Double? { v.isFinite ? v : nil }
-        let accuracy = value(report.eph) ?? zipMax(value(report.epx), value(report.epy))
+        let accuracy = Fix.horizontalAccuracy(
+            eph: value(report.eph), epx: value(report.epx), epy: value(report.epy))
         return .fix(
             Fix(
                 time: time, coordinate: Coordinate(latitude: report.lat, longitude: report.lon),
                 horizontalAccuracy: accuracy, speed: value(report.speed), track: value(report.track),
                 altitude: value(report.alt_msl), mode: Int(report.mode)))
-    }
-
-    private func zipMax(_ a: Double?, _ b: Double?) -> Double? {
-        guard let a, let b else { return nil }
-        return max(a, b)
     }
 }
 

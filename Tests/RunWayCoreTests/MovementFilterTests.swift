@@ -57,3 +57,12 @@ struct MovementFilterTests {
         #expect(filter.assess(Track.fix(4, east: 10)) == .rejected(.timeNotAdvancing))
     }
 }
+
+@Suite("gpsd accuracy: eph, else the larger of epx and epy")
+struct HorizontalAccuracyTests {
+    @Test func ephWinsThenTheLargerOfEpxAndEpy() {
+        #expect(Fix.horizontalAccuracy(eph: 11.4, epx: 7.4, epy: 8.8) == 11.4)
+        #expect(Fix.horizontalAccuracy(eph: nil, epx: 7.4, epy: 8.8) == 8.8)
+        #expect(Fix.horizontalAccuracy(eph: nil, epx: 7.4, epy: nil) == nil)
+    }
+}
