@@ -140,35 +140,23 @@ public enum RunWayCommand {
                 bus: bus, address: address, count: count, json: json, simulated: simulated, console: console)
         case "buzz":
             let chip = try options.value("--chip") ?? "gpiochip0"
-            let lineText = try options.value("--line") ?? "18"
+            let line = try options.gpioLine("--line") ?? 18
             let simulated = options.flag("--simulated")
             guard let name = options.positional() else {
                 throw .usage("buzz needs a PATTERN, e.g. runway buzz split")
             }
             try options.finish()
-            guard let line = Int(lineText), line >= 0 else { throw .usage("--line takes a GPIO line number") }
             return try GPIOCommands.buzz(
                 name: name, chip: chip, line: line, simulated: simulated, console: console)
         case "buttons":
             let chip = try options.value("--chip") ?? "gpiochip0"
+            let activeLow = !options.flag("--active-high")
             var buttons: [ButtonConfiguration] = []
-            for role in ButtonRole.allCases {
-                let fallback = ButtonConfiguration.defaultBoard.first { $0.role == role }!.line
-                let text = try options.value("--\(role.rawValue)") ?? String(fallback)
-                guard let line = Int(text), line >= 0 else {
-                    throw .usage("--\(role.rawValue) takes a GPIO line number")
-                }
-                buttons.append(ButtonConfiguration(role: role, line: line))
+            for board in ButtonConfiguration.defaultBoard {
+                let line = try options.gpioLine("--\(board.role.rawValue)") ?? board.line
+                buttons.append(ButtonConfiguration(role: board.role, line: line, activeLow: activeLow))
             }
-            let buzzer = try options.value("--buzzer").map { text throws(CLIError) -> Int in
-                guard let line = Int(text), line >= 0 else {
-                    throw .usage("--buzzer takes a GPIO line number")
-                }
-                return line
-            }
-            if options.flag("--active-high") {
-                buttons = buttons.map { ButtonConfiguration(role: $0.role, line: $0.line, activeLow: false) }
-            }
+            let buzzer = try options.gpioLine("--buzzer")
             try options.finish()
             return try GPIOCommands.buttons(chip: chip, buttons: buttons, buzzer: buzzer, console: console)
         case "logbook":
@@ -245,6 +233,14 @@ struct Options {
         let value = remaining[i + 1]
         remaining.removeSubrange(i...(i + 1))
         return value
+    }
+
+    /// A GPIO line number given as `name`, or nil when absent.
+    mutating func gpioLine(_ name: String) throws(CLIError) -> Int? {
+        try value(name).map { text throws(CLIError) -> Int in
+            guard let line = Int(text), line >= 0 else { throw .usage("\(name) takes a GPIO line number") }
+            return line
+        }
     }
 
     /// `--count N`, a whole number above 0, or nil when absent.

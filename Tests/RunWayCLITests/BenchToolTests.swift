@@ -56,6 +56,15 @@ struct GPIOToolTests {
         #expect(result.stderr.contains("sink-rate"))
     }
 
+    @Test func aBadLineNumberIsAUsageError() throws {
+        let buttons = try RunWayBinary.run(["buttons", "--pause", "x"])
+        #expect(buttons.status == 2)
+        #expect(buttons.stderr.contains("--pause takes a GPIO line number"))
+        let buzz = try RunWayBinary.run(["buzz", "split", "--line", "-3"])
+        #expect(buzz.status == 2)
+        #expect(buzz.stderr.contains("--line takes a GPIO line number"))
+    }
+
     @Test func buttonsWithoutAChipSaysSo() throws {
         let result = try RunWayBinary.run(["buttons", "--chip", "gpiochip97"])
         #expect(result.status == 1)
