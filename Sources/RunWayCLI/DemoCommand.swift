@@ -67,15 +67,13 @@ public enum DemoCommand {
             case .input(let input):
                 await engine.handle(input)
                 if let recorder {
-                    if recorder.flightID == nil, await engine.phase == .cruise {
-                        do {
-                            try recorder.begin(
-                                at: scenario.rotateTime, mission: scenario.mission, source: "demo")
-                        } catch {
-                            console.err("runway: cannot record: \(error)")
-                        }
+                    do {
+                        try recorder.record(
+                            input, flying: await engine.isFlying, rotateTime: await engine.rotateTime,
+                            mission: await engine.mission, source: "demo")
+                    } catch {
+                        console.err("runway: cannot record: \(error)")
                     }
-                    recorder.record(input)
                 }
             case .end(let sentAt):
                 result = await engine.end(sentAt: sentAt)

@@ -19,6 +19,12 @@ public struct FlightComputer: Sendable {
 
     public var isFlying: Bool { flight != nil }
 
+    /// The current flight's ROTATE time: its start, and the start a replay must use.
+    public var rotateTime: Double? { flight?.rotateAt }
+
+    /// The current flight's mission targets, if it is a Mission Flight.
+    public var mission: Mission? { flight?.mission }
+
     /// The live readout now.
     public var pfd: PFD {
         guard let flight else {

@@ -29,6 +29,10 @@ public actor FlightEngine {
 
     public var pfd: PFD { computer.pfd }
     public var phase: FlightPhase { computer.phase }
+    public var isFlying: Bool { computer.isFlying }
+    /// The current flight's ROTATE time, and its mission (see `FlightComputer`).
+    public var rotateTime: Double? { computer.rotateTime }
+    public var mission: Mission? { computer.mission }
 
     public func handle(_ input: EngineInput) {
         publish(computer.handle(input))

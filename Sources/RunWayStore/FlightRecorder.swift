@@ -39,6 +39,26 @@ public final class FlightRecorder {
         pending.removeAll()
     }
 
+    /// Records `input` after the engine has handled it: the first time the engine is flying, the
+    /// flight row is opened at the flight's ROTATE time with its mission — not at the input's
+    /// time, which may come later, so a replay starts exactly where the live flight did.
+    public func record(
+        _ input: EngineInput, flying: Bool, rotateTime: Double?, mission: Mission?, source: String = "live"
+    ) throws(StoreError) {
+        guard flying else { return }
+        if flightID == nil, let rotateTime { try begin(at: rotateTime, mission: mission, source: source) }
+        record(input)
+    }
+
+    /// `record(_:flying:rotateTime:mission:)` for an engine driven directly.
+    public func record(_ input: EngineInput, handledBy computer: FlightComputer, source: String = "live")
+        throws(StoreError)
+    {
+        try record(
+            input, flying: computer.isFlying, rotateTime: computer.rotateTime, mission: computer.mission,
+            source: source)
+    }
+
     /// Records one input; commits when a commit is due.
     public func record(_ input: EngineInput) {
         guard flightID != nil else { return }

@@ -318,14 +318,10 @@ func storageBudget() {
         while let event = runner.next() {
             switch event {
             case .input(let input):
-                let wasFlying = computer.isFlying
                 _ = computer.handle(input)
-                if !wasFlying, computer.isFlying { try recorder.begin(at: computer.now, mission: nil) }
-                if computer.isFlying {
-                    let pendingBefore = recorder.pending.count
-                    recorder.record(input)
-                    if recorder.pending.count <= pendingBefore { commits += 1 }
-                }
+                let pendingBefore = recorder.pending.count
+                try recorder.record(input, handledBy: computer)
+                if computer.isFlying, recorder.pending.count <= pendingBefore { commits += 1 }
             case .end(let sentAt):
                 if let flight = computer.end(sentAt: sentAt).result.flight { try recorder.land(flight) }
             }

@@ -21,13 +21,9 @@ func record(_ scenario: Scenario, into logbook: Logbook, stopAfter: Int? = nil) 
     for event in ScenarioRunner.events(for: scenario).events {
         switch event {
         case .input(let input):
-            let wasFlying = computer.isFlying
             _ = computer.handle(input)
-            if !wasFlying, computer.isFlying {
-                try recorder.begin(at: computer.now, mission: scenario.mission)
-            }
+            try recorder.record(input, handledBy: computer)
             if computer.isFlying {
-                recorder.record(input)
                 seen.append(input)
                 count += 1
                 if let stopAfter, count >= stopAfter { return (recorder.flightID!, seen, nil) }
@@ -332,5 +328,26 @@ struct ResumeTests {
         #expect(entries.first?.status == .finished)
         #expect(abs(flight.distance - 2500) < 2500 * 0.02)
         #expect(flight.splits.count == 3)
+    }
+}
+
+@Suite("The recorder opens the flight at ROTATE, not at the first input after it")
+struct RecorderStartTests {
+    @Test func theFlightRowStartsAtRotateEvenWhenTheFirstInputComesLater() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        let recorder = FlightRecorder(logbook: logbook)
+        var computer = FlightComputer()
+        let press = 1_800_000_000.0
+        for input: EngineInput in [
+            .start(at: press, mission: nil, countdown: true), .tick(press + 1), .tick(press + 2),
+            .pressure(PressureSample(time: press + 3.4, pascals: 101_325)),  // first input after ROTATE
+        ] {
+            _ = computer.handle(input)
+            try recorder.record(input, handledBy: computer)
+        }
+        let id = try #require(recorder.flightID)
+        #expect(
+            try logbook.database.query("SELECT start_time FROM flights").first?.first?.double == press + 3)
+        #expect(try logbook.recordedUntil(flight: id) == press + 3)  // nothing committed yet
     }
 }
