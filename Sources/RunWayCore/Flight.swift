@@ -30,14 +30,11 @@ public struct Flight: Sendable, Equatable {
     /// From all samples of the flight, not from split averages.
     public var averageHeartRate: Double?
     public var averageCadence: Double?
-    /// The barometer's smoothed altitude range, relative to ROTATE.
-    public var altitudeRange: ClosedRange<Double>?
 
     public init(
         mission: Mission?, startTime: Double, endTime: Double, distance: Double, elapsed: Double,
         movingTime: Double, splits: [Split], droppedTail: Double, samples: [FDRSample], route: Route,
-        simplifiedRoute: Route, alerts: [AlertEpisode], averageHeartRate: Double?, averageCadence: Double?,
-        altitudeRange: ClosedRange<Double>?
+        simplifiedRoute: Route, alerts: [AlertEpisode], averageHeartRate: Double?, averageCadence: Double?
     ) {
         self.mission = mission
         self.startTime = startTime
@@ -53,7 +50,6 @@ public struct Flight: Sendable, Equatable {
         self.alerts = alerts
         self.averageHeartRate = averageHeartRate
         self.averageCadence = averageCadence
-        self.altitudeRange = altitudeRange
     }
 
     public var status: FlightStatus { distance < Self.minimumDistance ? .tooShort : .recorded }

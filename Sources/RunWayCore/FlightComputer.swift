@@ -211,7 +211,6 @@ struct FlightInProgress: Sendable {
     var latestBody: (heartRate: (Double, Double)?, cadence: (Double, Double)?) = (nil, nil)
     var heading: Double?
     var position: Coordinate?
-    var altitudeRange: ClosedRange<Double>?
     var lastTime: Double
     /// The newest accepted fix that stayed inside the anchor.
     var lastHeld: Fix?
@@ -362,10 +361,6 @@ struct FlightInProgress: Sendable {
         guard case .accepted(let value) = altitude.add(sample) else { return }
         barometerAvailable = true
         gain.add(time: sample.time, altitude: value)
-        let terrain = gain.terrainAltitude ?? value
-        altitudeRange =
-            altitudeRange.map { min($0.lowerBound, terrain)...max($0.upperBound, terrain) }
-            ?? terrain...terrain
     }
 
     mutating func add(_ sample: BodySample) {
@@ -455,7 +450,6 @@ struct FlightInProgress: Sendable {
             mission: mission, startTime: rotateAt, endTime: time, distance: odometer.distance,
             elapsed: time - rotateAt, movingTime: pause.movingTime(at: time), splits: finalSplits,
             droppedTail: dropped, samples: samples, route: fullRoute, simplifiedRoute: fullRoute.simplified(),
-            alerts: alerts, averageHeartRate: heartRate.mean, averageCadence: cadence.mean,
-            altitudeRange: altitudeRange)
+            alerts: alerts, averageHeartRate: heartRate.mean, averageCadence: cadence.mean)
     }
 }

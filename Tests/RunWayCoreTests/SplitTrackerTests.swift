@@ -99,7 +99,7 @@ struct FlightResultTests {
             mission: nil, startTime: 0, endTime: 0, distance: 2000, elapsed: 0, movingTime: 0, splits: [],
             droppedTail: 0, samples: [], route: Route(points: []), simplifiedRoute: Route(points: []),
             alerts: [],
-            averageHeartRate: nil, averageCadence: nil, altitudeRange: nil)
+            averageHeartRate: nil, averageCadence: nil)
         flight.splits = [
             Split(
                 order: 1, distance: 1000, movingDuration: 300, elapsedDuration: 300, elapsedEnd: 300,

@@ -237,7 +237,7 @@ struct LogbookQueryTests {
             movingTime: 1700,
             splits: [], droppedTail: 0, samples: [], route: Route(points: []),
             simplifiedRoute: Route(points: []),
-            alerts: [], averageHeartRate: nil, averageCadence: nil, altitudeRange: nil)
+            alerts: [], averageHeartRate: nil, averageCadence: nil)
     }
 
     @Test func twoRunsOnOneDayAreTwoEntriesMostRecentFirstAndOneCalendarDay() throws {
