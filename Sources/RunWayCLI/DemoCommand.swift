@@ -24,6 +24,11 @@ public enum DemoCommand {
                 for id in try logbook.recoverInterruptedFlights() {
                     console.out("Recovered flight \(id), left open by a power cut, from its raw sensor log.")
                 }
+                if let failure = logbook.prepareJournal() {
+                    console.err(
+                        "runway: no raw-log journal (\(failure)); the flight is recorded straight into the logbook, "
+                            + "as safely but with more writes")
+                }
                 recorder = FlightRecorder(logbook: logbook) { error in
                     console.err("runway: recording paused, the flight goes on: \(error)")
                 }

@@ -3,10 +3,11 @@ import RunWayCore
 /// Records a flight as it flies: every engine input goes into the raw log, committed every
 /// `commitInterval` seconds of flight time, so a power cut loses at most that much (bound: < 5 s).
 ///
-/// Why 4 s: each commit writes about two 1 KB pages (the raw-log row and the flight's mark), so
-/// 900 commits an hour stay near the 2 MB/h write budget; a commit per fix would write ~10×
-/// that. A failed write (disk full) keeps the inputs in memory, is reported once through
-/// `onWriteFailure`, and everything is written at the next commit that succeeds.
+/// Why 4 s: the bound allows up to 5 s, less the time a commit takes; each commit is one
+/// `fdatasync` of one or two 512-byte sectors of the logbook's raw-log journal, so 900 commits an
+/// hour write under 1 MiB (`make bench`). A failed write (disk full when the full journal must
+/// move into SQLite, or no journal and SQLite is full) keeps the inputs in memory, is reported
+/// once through `onWriteFailure`, and everything is written at the next commit that succeeds.
 public final class FlightRecorder {
     public let logbook: Logbook
     public let commitInterval: Double

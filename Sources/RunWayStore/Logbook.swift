@@ -1,3 +1,4 @@
+import Glibc
 import RunWayCore
 
 /// How a flight in the logbook ended.
@@ -19,15 +20,33 @@ public struct LogbookEntry: Sendable, Equatable {
     public var movingTime: Double
 }
 
-/// The SQLite logbook. WAL with `synchronous=FULL`: a committed transaction survives a power cut,
-/// and a cut never corrupts the file. 1 KB pages keep each commit's writes small (the SD card
-/// wears with every page written).
+/// The SQLite logbook, with `synchronous=FULL` and a rollback journal: a committed transaction
+/// survives a power cut, and a cut never corrupts the file.
+///
+/// While a flight flies, its raw sensor log is committed every few seconds into a
+/// `FlightJournal` beside the logbook (`<logbook>-rawlog`), not into SQLite: a durable SQLite
+/// commit rewrites whole filesystem blocks and cost four times the SD card's write budget. The
+/// journal's records move into `raw_log` at touchdown, when the journal fills, and when the
+/// logbook is next opened after a power cut. The rest of SQLite's writes are then a few large
+/// transactions, so the rollback journal (which copies only pages that existed before) writes
+/// about half of what WAL would (every page twice: WAL, then checkpoint), and new logbooks use
+/// 4 KB pages, which hold a raw-log row without overflow pages.
 public final class Logbook {
     public let database: Database
+    /// The raw-log journal's size; 0 commits the raw log straight into SQLite.
+    public let journalCapacity: Int
+    public static let defaultJournalCapacity = 4 * 1_048_576
+    private var journal: FlightJournal?
+    private var journalFailure: StoreError?
+    private var nextSeq: [Int64: Int64] = [:]
+
+    /// Where the raw-log journal lives.
+    public var journalPath: String { database.path + "-rawlog" }
 
     /// Opens (creating if needed) and migrates. A logbook from a newer schema is refused and left
     /// untouched; a file that is not a healthy SQLite database is refused and kept.
-    public init(path: String) throws(StoreError) {
+    public init(path: String, journalCapacity: Int = Logbook.defaultJournalCapacity) throws(StoreError) {
+        self.journalCapacity = journalCapacity
         do {
             database = try Database(path: path)
         } catch {
@@ -48,9 +67,10 @@ public final class Logbook {
                 code: 11, message: "the file is damaged (\(check ?? "no answer")); it was kept as it is",
                 context: path)
         }
-        if version == 0 { try database.execute("PRAGMA page_size = 1024") }
+        if version == 0 { try database.execute("PRAGMA page_size = 4096") }
         do {
-            try database.execute("PRAGMA journal_mode = WAL")
+            // Logbooks written before the raw-log journal are WAL; DELETE converts them.
+            try database.execute("PRAGMA journal_mode = DELETE")
         } catch {
             throw Self.unwritable(error, path: path)
         }
@@ -62,6 +82,49 @@ public final class Logbook {
                 try database.execute("PRAGMA user_version = \(index + 1)")
             }
         }
+        // A power cut mid-flight leaves committed records in the journal: take them in first.
+        if access(journalPath, F_OK) == 0 {
+            if let failure = prepareJournal() { throw failure }
+            try absorbJournal()
+        }
+    }
+
+    /// Opens the raw-log journal, creating it the first time (a one-time write of its whole
+    /// size, so recording never grows a file; the daemon does this before takeoff). Returns why
+    /// it cannot be had, if so — the raw log then commits straight into SQLite.
+    @discardableResult
+    public func prepareJournal() -> StoreError? {
+        guard journal == nil, journalFailure == nil, journalCapacity > 0 else { return journalFailure }
+        do {
+            journal = try FlightJournal(path: journalPath, capacity: journalCapacity)
+        } catch {
+            journalFailure = error
+        }
+        return journalFailure
+    }
+
+    /// Whether raw-log commits bypass the page cache (nil: no journal).
+    public var journalIsDirect: Bool? { journal?.direct }
+
+    /// Moves every record the journal holds into `raw_log` (a record already there, or of a
+    /// flight since deleted, is skipped), durably, then reuses the journal from its start.
+    func absorbJournal() throws(StoreError) {
+        guard let journal else { return }
+        let records = try journal.records()
+        if !records.isEmpty {
+            try database.transaction { () throws(StoreError) in
+                for record in records {
+                    try database.query(
+                        "INSERT OR IGNORE INTO raw_log (flight_id, seq, until, inputs) SELECT ?, ?, ?, ? "
+                            + "WHERE EXISTS (SELECT 1 FROM flights WHERE id = ?)",
+                        [
+                            .integer(record.flight), .integer(record.seq), .real(record.until),
+                            .text(record.inputs), .integer(record.flight),
+                        ])
+                }
+            }
+        }
+        journal.restart()
     }
 
     /// Read-only storage (or a folder that cannot be written) said plainly, at start.
@@ -95,20 +158,38 @@ public final class Logbook {
         return database.lastInsertID
     }
 
-    /// Commits one batch of raw inputs: one small row, one transaction. (The flight row is not
-    /// touched: how far a flight was recorded is the newest row's `until`, so each commit writes
-    /// as few pages as it can.)
+    /// Commits one batch of raw inputs durably: one record in the raw-log journal (absorbed into
+    /// SQLite first when the journal is full), or one `raw_log` row where there is no journal.
     public func append(flight id: Int64, inputs: [EngineInput], until: Double) throws(StoreError) {
         guard !inputs.isEmpty else { return }
+        let seq: Int64
+        if let next = nextSeq[id] { seq = next } else { seq = try nextRawLogSeq(flight: id) }
+        let record = FlightJournal.Record(flight: id, seq: seq, until: until, inputs: RawLog.encode(inputs))
+        prepareJournal()
+        if let journal {
+            if !journal.hasRoom(for: record) { try absorbJournal() }
+            if journal.hasRoom(for: record) {
+                try journal.append(record)
+                nextSeq[id] = seq + 1
+                return
+            }
+        }
         try database.query(
-            "INSERT INTO raw_log (flight_id, seq, until, inputs) "
-                + "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM raw_log WHERE flight_id = ?), ?, ?)",
-            [.integer(id), .integer(id), .real(until), .text(RawLog.encode(inputs))])
+            "INSERT INTO raw_log (flight_id, seq, until, inputs) VALUES (?, ?, ?, ?)",
+            [.integer(id), .integer(seq), .real(until), .text(record.inputs)])
+        nextSeq[id] = seq + 1
+    }
+
+    private func nextRawLogSeq(flight id: Int64) throws(StoreError) -> Int64 {
+        let rows = try database.query(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM raw_log WHERE flight_id = ?", [.integer(id)])
+        return Int64(rows.first?.first?.int ?? 1)
     }
 
     /// The flight time up to which a flight's raw log is committed (its start when nothing is).
     public func recordedUntil(flight id: Int64) throws(StoreError) -> Double? {
-        try database.query(
+        try absorbJournal()
+        return try database.query(
             "SELECT COALESCE((SELECT MAX(until) FROM raw_log WHERE flight_id = f.id), f.start_time) "
                 + "FROM flights f WHERE f.id = ?", [.integer(id)]
         ).first?.first?.double
@@ -116,8 +197,11 @@ public final class Logbook {
 
     /// The raw inputs recorded for a flight, in order.
     public func rawInputs(flight id: Int64) throws(StoreError) -> [EngineInput] {
-        try database.query("SELECT inputs FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)])
-            .flatMap { RawLog.decode($0.first?.string ?? "") }
+        try absorbJournal()
+        return try database.query(
+            "SELECT inputs FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)]
+        )
+        .flatMap { RawLog.decode($0.first?.string ?? "") }
     }
 
     /// Writes the landed flight's derived data and status in one transaction.
@@ -125,6 +209,7 @@ public final class Logbook {
     {
         let final = status ?? (flight.status == .tooShort ? .tooShort : .finished)
         try database.transaction { () throws(StoreError) in
+            try absorbJournal()  // the raw log and the derived data land together
             for table in ["splits", "samples", "route_points", "alerts"] {
                 try database.query("DELETE FROM \(table) WHERE flight_id = ?", [.integer(id)])
             }
@@ -264,6 +349,7 @@ public final class Logbook {
     }
 
     public func delete(flight id: Int64) throws(StoreError) {
+        try absorbJournal()  // so none of its journal records outlive it
         try database.query("DELETE FROM flights WHERE id = ?", [.integer(id)])
     }
 }

@@ -57,7 +57,7 @@ struct KillTests {
         for _ in 0..<iterations {
             let path = NSTemporaryDirectory() + "runway-kill-\(UUID().uuidString).sqlite"
             defer {
-                for suffix in ["", "-wal", "-shm"] {
+                for suffix in ["", "-wal", "-shm", "-journal", "-rawlog"] {
                     try? FileManager.default.removeItem(atPath: path + suffix)
                 }
             }

@@ -60,11 +60,11 @@ struct LogbookSchemaTests {
         #expect(abs(again.distance - entry.distance) < 1e-6)
     }
 
-    @Test func aNewLogbookIsMigratedToTheCurrentSchemaInWALWithSmallPages() throws {
+    @Test func aNewLogbookIsMigratedToTheCurrentSchemaWithARollbackJournalAnd4KPages() throws {
         let logbook = try Logbook(path: temporaryLogbookPath())
         #expect(logbook.schemaVersion == 2)
-        #expect(try logbook.database.query("PRAGMA journal_mode").first?.first?.string == "wal")
-        #expect(try logbook.database.query("PRAGMA page_size").first?.first?.int == 1024)
+        #expect(try logbook.database.query("PRAGMA journal_mode").first?.first?.string == "delete")
+        #expect(try logbook.database.query("PRAGMA page_size").first?.first?.int == 4096)
         #expect(try logbook.database.query("PRAGMA synchronous").first?.first?.int == 2)  // FULL
     }
 
@@ -103,7 +103,8 @@ struct LogbookSchemaTests {
         }
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         try #require(bytes.count > 8192)
-        for i in 5000..<5400 { bytes[i] ^= 0x5A }  // inside a b-tree page, header intact
+        for i in 4200..<8192 { bytes[i] ^= 0x5A }  // page 2's cells, its header intact
+        let journal = try Data(contentsOf: URL(fileURLWithPath: path + "-rawlog"))
         try bytes.write(to: URL(fileURLWithPath: path))
         #expect {
             _ = try Logbook(path: path)
@@ -113,6 +114,7 @@ struct LogbookSchemaTests {
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-rawlog")) == journal)  // not absorbed
     }
 
     @Test func aCorruptFileIsRefusedAndKept() throws {
@@ -195,15 +197,18 @@ struct RecordingTests {
         #expect(expected.splits.count >= 1)
     }
 
-    @Test func aFullDiskKeepsTheFlightInMemoryReportsOnceAndWritesWhenSpaceReturns() throws {
-        let logbook = try Logbook(path: temporaryLogbookPath())
+    /// Without a raw-log journal every commit goes to SQLite; with a small one, the full disk
+    /// shows when the full journal must move into SQLite.
+    @Test(arguments: [0, 4096])
+    func aFullDiskKeepsTheFlightInMemoryReportsOnceAndWritesWhenSpaceReturns(journal: Int) throws {
+        let logbook = try Logbook(path: temporaryLogbookPath(), journalCapacity: journal)
         var failures: [StoreError] = []
         let recorder = FlightRecorder(logbook: logbook) { failures.append($0) }
         try recorder.begin(at: 0, mission: nil)
         // Simulate a full disk: SQLite's page-count limit makes every growing write fail with SQLITE_FULL.
         let pages = try logbook.database.query("PRAGMA page_count").first?.first?.int ?? 0
         try logbook.database.execute("PRAGMA max_page_count = \(pages)")
-        for t in 1...40 {
+        for t in 1...200 {
             recorder.record(
                 .fix(
                     Fix(
@@ -215,8 +220,8 @@ struct RecordingTests {
         #expect(failures.first?.isDiskFull == true)
         #expect(!recorder.pending.isEmpty)  // kept in memory, not lost
         try logbook.database.execute("PRAGMA max_page_count = 1073741823")
-        #expect(recorder.commit(until: 41))
-        #expect(try logbook.rawInputs(flight: recorder.flightID!).count == 40)
+        #expect(recorder.commit(until: 201))
+        #expect(try logbook.rawInputs(flight: recorder.flightID!).count == 200)
     }
 
     @Test func deletingAFlightDeletesItsRows() throws {

@@ -1,0 +1,305 @@
+import Glibc
+
+/// The in-flight half of the raw sensor log: a preallocated file beside the logbook
+/// (`<logbook>-rawlog`) that each commit appends one checksummed record to, written straight to
+/// the device (`O_DIRECT`, whole 512-byte sectors) and made durable with `fdatasync`.
+///
+/// Why not commit into SQLite every few seconds: an fsync'd SQLite commit rewrites at least one
+/// 4 KB filesystem block of its WAL (measured ~9.5 KB per commit, 8 MiB per hour at one commit
+/// every 4 s), four times the SD-card budget. Here a commit writes only the sectors it fills —
+/// no page cache, no file growth, so no filesystem metadata — and never rewrites a sector that
+/// holds committed data, so a cut mid-write can only lose the record being written.
+///
+/// The logbook absorbs the records into its `raw_log` table at touchdown, when the file is
+/// full, and when it is opened after a power cut; then the file is reused from its start under a
+/// new random epoch, so records left from an older epoch are never read again.
+final class FlightJournal {
+    /// One committed batch of raw inputs, as the logbook's `raw_log` row will hold it.
+    struct Record: Equatable {
+        var flight: Int64
+        var seq: Int64
+        var until: Double
+        var inputs: String
+    }
+
+    let path: String
+    private(set) var capacity: Int
+    /// Whether writes bypass the page cache (`false` where the filesystem refuses `O_DIRECT`,
+    /// e.g. tmpfs; recording is as safe, only the SD card wears more).
+    private(set) var direct: Bool
+    private var descriptor: Int32
+    private var sector = 512
+    private var epoch = UInt64.random(in: 1...UInt64.max)
+    private var index: UInt32 = 0
+    private(set) var offset = 0
+    private let buffer: UnsafeMutableRawPointer
+    private let bufferSize = 64 * 1024
+
+    static let headerSize = 56
+    static let magic: UInt32 = 0x314A_5752  // "RWJ1"
+
+    /// Opens the journal, creating and zero-filling it to `capacity` bytes the first time (a
+    /// one-time write, so a flight never grows the file). An existing journal keeps its size —
+    /// its records are not yet in the logbook. Throws when the space cannot be had.
+    init(path: String, capacity: Int) throws(StoreError) {
+        self.path = path
+        self.capacity = capacity / 4096 * 4096
+        var memory: UnsafeMutableRawPointer?
+        guard posix_memalign(&memory, 4096, bufferSize) == 0, let memory else {
+            throw Self.failure(ENOMEM, "allocating the raw-log buffer", path)
+        }
+        buffer = memory
+        var opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC | Self.oDirect, 0o644)
+        direct = opened >= 0
+        if opened < 0 && errno == EINVAL { opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        guard opened >= 0 else {
+            free(memory)
+            throw Self.failure(errno, "opening", path)
+        }
+        descriptor = opened
+        var status = stat()
+        let existing = fstat(descriptor, &status) == 0 ? Int(status.st_size) / 4096 * 4096 : 0
+        if existing >= 4096 {
+            self.capacity = existing
+            return
+        }
+        do {
+            try preallocate()
+        } catch {
+            close(descriptor)
+            free(memory)
+            unlink(path)  // the space it took is given back
+            throw error
+        }
+    }
+
+    deinit {
+        close(descriptor)
+        free(buffer)
+    }
+
+    /// `O_DIRECT` is the kernel's ABI, per architecture (Glibc hides it behind `_GNU_SOURCE`).
+    #if arch(arm64) || arch(arm)
+        static let oDirect: Int32 = 0o200000
+    #else
+        static let oDirect: Int32 = 0o40000
+    #endif
+
+    static func failure(_ code: Int32, _ doing: String, _ path: String) -> StoreError {
+        let reason = String(cString: strerror(code))
+        // SQLITE_FULL for a full disk, so the recorder treats it as it treats SQLite's.
+        return StoreError(code: code == ENOSPC ? 13 : 10, message: "\(doing): \(reason)", context: path)
+    }
+
+    private func preallocate() throws(StoreError) {
+        memset(buffer, 0, bufferSize)
+        var written = 0
+        while written < capacity {
+            let count = min(bufferSize, capacity - written)
+            if try !write(count: count, at: written, doing: "preallocating") {
+                dropDirect()
+                continue
+            }
+            written += count
+        }
+        guard ftruncate(descriptor, off_t(capacity)) == 0, fsync(descriptor) == 0 else {
+            throw Self.failure(errno, "preallocating", path)
+        }
+        // The new file's name must survive a cut too.
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let directory = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+    }
+
+    /// Writes `count` bytes of the buffer at `position`. Returns false when the device refused an
+    /// `O_DIRECT` write for its alignment (nothing was written).
+    private func write(count: Int, at position: Int, doing: String) throws(StoreError) -> Bool {
+        while true {
+            let result = pwrite(descriptor, buffer, count, off_t(position))
+            if result == count { return true }
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 && errno == EINVAL && direct { return false }
+            throw Self.failure(result < 0 ? errno : ENOSPC, doing, path)
+        }
+    }
+
+    /// Falls back to the page cache: as safe (every record is still synced), more wear.
+    private func dropDirect() {
+        direct = false
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~Self.oDirect)
+    }
+
+    /// The bytes a record takes: its header and text, rounded up to whole sectors.
+    func span(of record: Record) -> Int {
+        let length = Self.headerSize + record.inputs.utf8.count
+        let unit = max(sector, 512)
+        return (length + unit - 1) / unit * unit
+    }
+
+    func hasRoom(for record: Record) -> Bool {
+        let span = span(of: record)
+        return span <= bufferSize && offset + span <= capacity
+    }
+
+    /// Appends `record` in fresh sectors and makes it durable. The caller checks `hasRoom`.
+    func append(_ record: Record) throws(StoreError) {
+        let text = Array(record.inputs.utf8)
+        var span = 0
+        while true {
+            span = self.span(of: record)
+            guard span <= bufferSize, offset + span <= capacity else {
+                throw Self.failure(ENOSPC, "appending to the full", path)
+            }
+            memset(buffer, 0, span)
+            var header = Header(
+                epoch: epoch, index: index, flight: record.flight, seq: record.seq, until: record.until,
+                length: UInt32(text.count), span: UInt32(span))
+            header.checksum = header.crc(text)
+            header.store(into: buffer)
+            text.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress {
+                    buffer.advanced(by: Self.headerSize).copyMemory(from: base, byteCount: bytes.count)
+                }
+            }
+            if try write(count: span, at: offset, doing: "appending to") { break }
+            // A device with 4 KB logical sectors: whole 4 KB blocks, else the page cache.
+            if sector < 4096 && offset % 4096 == 0 { sector = 4096 } else { dropDirect() }
+        }
+        guard fdatasync(descriptor) == 0 else { throw Self.failure(errno, "syncing", path) }
+        offset += span
+        index &+= 1
+    }
+
+    /// Every record of the epoch that starts the file, in order, up to the first that is torn,
+    /// out of sequence or from another epoch.
+    func records() throws(StoreError) -> [Record] {
+        let file = try contents()
+        return file.withUnsafeBytes { bytes in
+            var found: [Record] = []
+            var position = 0
+            var epoch: UInt64?
+            while position + Self.headerSize <= file.count {
+                let start = bytes.baseAddress!.advanced(by: position)
+                guard let header = Header(loading: start), header.span >= Self.headerSize,
+                    position + Int(header.span) <= file.count,
+                    Int(header.length) <= Int(header.span) - Self.headerSize,
+                    header.epoch == (epoch ?? header.epoch),
+                    header.index == UInt32(truncatingIfNeeded: found.count)
+                else { break }
+                let text = Array(
+                    UnsafeRawBufferPointer(
+                        start: start.advanced(by: Self.headerSize), count: Int(header.length)))
+                guard header.crc(text) == header.checksum else { break }
+                epoch = header.epoch
+                found.append(
+                    Record(
+                        flight: header.flight, seq: header.seq, until: header.until,
+                        inputs: String(decoding: text, as: UTF8.self)))
+                position += Int(header.span)
+            }
+            return found
+        }
+    }
+
+    /// The whole file, read in aligned chunks.
+    private func contents() throws(StoreError) -> [UInt8] {
+        var file: [UInt8] = []
+        file.reserveCapacity(capacity)
+        while file.count < capacity {
+            let count = min(bufferSize, capacity - file.count)
+            let result = pread(descriptor, buffer, count, off_t(file.count))
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 { throw Self.failure(errno, "reading", path) }
+            if result == 0 { break }
+            file.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: result))
+        }
+        return file
+    }
+
+    /// Starts over from the file's beginning under a new epoch: call once every record read by
+    /// `records()` is safely in the logbook.
+    func restart() {
+        epoch = UInt64.random(in: 1...UInt64.max)
+        index = 0
+        offset = 0
+    }
+
+    /// A record's fixed header, little-endian: magic, epoch, index, flight, seq, until, text
+    /// length, span, then a CRC-32 of all that and the text.
+    struct Header {
+        var epoch: UInt64
+        var index: UInt32
+        var flight: Int64
+        var seq: Int64
+        var until: Double
+        var length: UInt32
+        var span: UInt32
+        var checksum: UInt32 = 0
+
+        init(
+            epoch: UInt64, index: UInt32, flight: Int64, seq: Int64, until: Double, length: UInt32,
+            span: UInt32
+        ) {
+            (self.epoch, self.index, self.flight, self.seq) = (epoch, index, flight, seq)
+            (self.until, self.length, self.span) = (until, length, span)
+        }
+
+        init?(loading p: UnsafeRawPointer) {
+            func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+                T(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: T.self))
+            }
+            guard load(0, UInt32.self) == FlightJournal.magic else { return nil }
+            epoch = load(4, UInt64.self)
+            index = load(12, UInt32.self)
+            flight = load(16, Int64.self)
+            seq = load(24, Int64.self)
+            until = Double(bitPattern: load(32, UInt64.self))
+            length = load(40, UInt32.self)
+            span = load(44, UInt32.self)
+            checksum = load(48, UInt32.self)
+        }
+
+        /// The header's bytes before the checksum.
+        var fields: [UInt8] {
+            var bytes: [UInt8] = []
+            func put<T: FixedWidthInteger>(_ value: T) {
+                withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+            }
+            put(FlightJournal.magic)
+            put(epoch)
+            put(index)
+            put(flight)
+            put(seq)
+            put(until.bitPattern)
+            put(length)
+            put(span)
+            return bytes
+        }
+
+        func store(into p: UnsafeMutableRawPointer) {
+            let bytes = fields
+            bytes.withUnsafeBytes { p.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            p.storeBytes(of: checksum.littleEndian, toByteOffset: bytes.count, as: UInt32.self)
+        }
+
+        func crc(_ text: [UInt8]) -> UInt32 { CRC32.checksum(fields + text) }
+    }
+}
+
+/// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): catches a torn or stale sector.
+enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+        return c ^ 0xFFFF_FFFF
+    }
+}

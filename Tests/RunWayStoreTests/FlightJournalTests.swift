@@ -1,0 +1,101 @@
+import Foundation
+import RunWayCore
+import RunWaySimulator
+import Testing
+
+@testable import RunWayStore
+
+@Suite("Raw-log journal: committed records survive a cut, a torn or stale one is never read")
+struct FlightJournalTests {
+    func record(_ n: Int64, text: String = "T,1") -> FlightJournal.Record {
+        FlightJournal.Record(flight: 7, seq: n, until: Double(n) * 4, inputs: "\(text)\n\(n)")
+    }
+
+    @Test func recordsReadBackInOrderFromANewlyOpenedJournal() throws {
+        let path = temporaryLogbookPath() + "-rawlog"
+        let written = (1...5).map { record($0, text: String(repeating: "F,1,2,3", count: Int($0) * 30)) }
+        do {
+            let journal = try FlightJournal(path: path, capacity: 65_536)
+            for r in written { try journal.append(r) }
+        }
+        let reopened = try FlightJournal(path: path, capacity: 65_536)
+        #expect(try reopened.records() == written)
+        // Preallocated once: recording never grows the file.
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        #expect(size == 65_536)
+    }
+
+    @Test func anExistingJournalKeepsItsSizeAndRecordsWhateverSizeIsAskedFor() throws {
+        let path = temporaryLogbookPath() + "-rawlog"
+        do {
+            let journal = try FlightJournal(path: path, capacity: 65_536)
+            for n in 1...3 { try journal.append(record(Int64(n))) }
+        }
+        let smaller = try FlightJournal(path: path, capacity: 4096)
+        #expect(smaller.capacity == 65_536)
+        #expect(try smaller.records() == (1...3).map { record(Int64($0)) })
+    }
+
+    @Test func aTornRecordEndsTheJournalAndTheRecordsBeforeItStand() throws {
+        let path = temporaryLogbookPath() + "-rawlog"
+        do {
+            let journal = try FlightJournal(path: path, capacity: 65_536)
+            for n in 1...3 { try journal.append(record(Int64(n))) }
+        }
+        // The third record's sector was half-written when the power went.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for i in 1024 + 60..<1024 + 64 { bytes[i] ^= 0xFF }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let journal = try FlightJournal(path: path, capacity: 65_536)
+        #expect(try journal.records() == [record(1), record(2)])
+    }
+
+    @Test func afterARestartRecordsFromTheOldEpochAreNeverReadAgain() throws {
+        let path = temporaryLogbookPath() + "-rawlog"
+        let journal = try FlightJournal(path: path, capacity: 65_536)
+        for n in 1...4 { try journal.append(record(Int64(n))) }
+        journal.restart()
+        try journal.append(record(9))
+        // Records 2–4 still sit on the disk after record 9; they belong to the old epoch.
+        #expect(try journal.records() == [record(9)])
+    }
+
+    @Test func whileFlyingTheRawLogGoesToTheJournalAndReachesSQLiteAtTouchdown() throws {
+        let path = temporaryLogbookPath()
+        let logbook = try Logbook(path: path)
+        let recorder = FlightRecorder(logbook: logbook)
+        try recorder.begin(at: 0, mission: nil)
+        for t in 1...60 {
+            recorder.record(.tick(Double(t)))
+        }
+        // Another reader sees no raw-log rows yet: the commits went to the journal, durably.
+        let reader = try Database(path: path, readOnly: true)
+        #expect(try reader.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == 0)
+        let journal = try FlightJournal(path: logbook.journalPath, capacity: Logbook.defaultJournalCapacity)
+        #expect(try journal.records().count == 15)
+        // The same logbook reads them, and a power cut now loses none of them.
+        let again = try Logbook(path: path)
+        #expect(try again.rawInputs(flight: recorder.flightID!).count == 60)
+        #expect(try reader.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == 15)
+    }
+
+    @Test func aFullJournalMovesIntoSQLiteAndRecordingGoesOn() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath(), journalCapacity: 4096)
+        let recorder = FlightRecorder(logbook: logbook)
+        try recorder.begin(at: 0, mission: nil)
+        for t in 1...400 { recorder.record(.tick(Double(t))) }  // 100 commits, 8 sectors of journal
+        #expect(recorder.pending.isEmpty)
+        let ticks = try logbook.rawInputs(flight: recorder.flightID!).map(\.time)
+        #expect(ticks == (1...400).map(Double.init))
+    }
+
+    @Test func aDeletedFlightsJournalRecordsDoNotComeBack() throws {
+        let path = temporaryLogbookPath()
+        let logbook = try Logbook(path: path)
+        let first = try logbook.begin(startTime: 0, mission: nil)
+        try logbook.append(flight: first, inputs: [.tick(1)], until: 1)
+        try logbook.delete(flight: first)
+        let again = try Logbook(path: path)
+        #expect(try again.database.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == 0)
+    }
+}
