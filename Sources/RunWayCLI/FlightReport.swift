@@ -5,7 +5,9 @@ import RunWayCore
 public enum FlightReport {
     // MARK: JSON
 
-    public static func json(_ flight: Flight, diagnostics: [Diagnostic] = []) -> JSONValue {
+    public static func json(_ flight: Flight, diagnostics: [Diagnostic] = [], bodyMass: Double? = nil)
+        -> JSONValue
+    {
         func n(_ value: Double?, _ places: Int = 1) -> JSONValue { .number(value, places: places) }
         let splits: [JSONValue] = flight.splits.map { split in
             .object([
@@ -58,13 +60,14 @@ public enum FlightReport {
             ("dropped_tail_m", n(flight.droppedTail)),
             ("warnings", .array(diagnostics.prefix(100).map { .string($0.description) })),
             ("warnings_count", .number(Double(diagnostics.count))),
+            ("calories_kcal", n(bodyMass.flatMap(flight.kilocalories(bodyMass:)), 0)),
         ])
     }
 
     // MARK: Flight Summary
 
     /// The Flight Summary as a runner reads it on a terminal.
-    public static func summary(_ flight: Flight) -> String {
+    public static func summary(_ flight: Flight, bodyMass: Double? = nil) -> String {
         var lines: [String] = []
         let (date, time) = UTCTime.components(Int(flight.startTime))
         let kind =
@@ -88,6 +91,9 @@ public enum FlightReport {
             row(
                 "Elevation", gain(flight.elevationGain), "Avg HR / SPM",
                 "\(whole(flight.averageHeartRate)) bpm / \(whole(flight.averageCadence)) spm"))
+        if let bodyMass, let kcal = flight.kilocalories(bodyMass: bodyMass) {
+            lines.append("  Calories      \(Int(kcal.rounded())) kcal (\(whole(bodyMass)) kg)")
+        }
         let sinks = flight.alerts.filter { $0.kind == .sinkRate }.count
         let overs = flight.alerts.filter { $0.kind == .overspeed }.count
         lines.append("  GPWS alerts   \(flight.paceAlertCount) (SINK RATE \(sinks), OVERSPEED \(overs))")

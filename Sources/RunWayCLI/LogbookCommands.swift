@@ -49,6 +49,74 @@ public enum LogbookCommands {
         return 0
     }
 
+    /// One flight: its summary, splits and alerts for a runner; for scripts, the whole flight
+    /// (the `runway fly --json` fields, plus its FDR samples and simplified route).
+    public static func show(
+        path: String, id: Int64, utcOffset: Int, bodyMass: Double?, json: Bool, console: Console
+    ) throws(CLIError) -> Int32 {
+        let logbook = try open(path)
+        let logged: LoggedFlight
+        do {
+            guard let found = try logbook.flight(id: id) else {
+                throw CLIError("logbook \(path) has no flight \(id)")
+            }
+            logged = found
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError("logbook \(path): \(error)")
+        }
+        let flight = logged.flight
+        if json {
+            guard case .object(var fields) = FlightReport.json(flight, bodyMass: bodyMass) else { return 1 }
+            fields += [
+                ("id", .number(Double(logged.id))),
+                ("logbook_status", .string(logged.status.rawValue)),
+                ("source", .string(logged.source)),
+                ("replaces", logged.replaces.map { .number(Double($0)) } ?? .null),
+                ("engine_version", .number(Double(logged.engineVersion))),
+                (
+                    "fdr_samples",
+                    .array(
+                        flight.samples.map { s in
+                            .object([
+                                ("elapsed_s", .number(s.elapsed, places: 1)),
+                                ("distance_m", .number(s.distance, places: 1)),
+                                ("pace_s_per_km", .number(s.pace, places: 1)),
+                                ("heart_rate", .number(s.heartRate, places: 0)),
+                                ("cadence", .number(s.cadence, places: 0)),
+                                ("altitude_m", .number(s.altitude, places: 1)),
+                                ("heading_deg", .number(s.heading, places: 0)),
+                                ("paused", .bool(s.paused)),
+                            ])
+                        })
+                ),
+                (
+                    "route_simplified",
+                    .array(
+                        flight.simplifiedRoute.points.map { p in
+                            .array([
+                                .number(p.elapsed, places: 1), .number(p.coordinate.latitude, places: 7),
+                                .number(p.coordinate.longitude, places: 7),
+                            ])
+                        })
+                ),
+            ]
+            console.out(JSONValue.object(fields).rendered())
+            return 0
+        }
+        let (date, time) = UTCTime.components(Int(flight.startTime) + utcOffset)
+        let replaces = logged.replaces.map { ", reprocessed from #\($0)" } ?? ""
+        console.out(
+            "Flight #\(logged.id)  \(date) \(time.prefix(5)) (UTC\(utcOffset >= 0 ? "+" : "")\(utcOffset / 3600))  "
+                + "\(logged.status.rawValue), from \(logged.source)\(replaces)")
+        console.out(FlightReport.summary(flight, bodyMass: bodyMass))
+        if bodyMass == nil {
+            console.out("  (calories: give --body-mass KG)")
+        }
+        return 0
+    }
+
     public static func reprocess(path: String, id: Int64, replace: Bool, console: Console) throws(CLIError)
         -> Int32
     {

@@ -18,6 +18,9 @@ public enum RunWayCommand {
                                     the pressure CSV is time,pressure_pa with ISO-8601 UTC times
           logbook --logbook FILE [--utc-offset HOURS] [--json]
                                     the flights, most recent first, with date and time of day
+          logbook --logbook FILE --flight ID [--body-mass KG] [--utc-offset HOURS] [--json]
+                                    one flight: summary, splits, alerts, calories; with --json
+                                    also its FDR samples and simplified route
           reprocess ID --logbook FILE [--replace]
                                     fly a stored flight again from its raw sensor log with this
                                     engine; stored as a new flight unless --replace
@@ -164,11 +167,26 @@ public enum RunWayCommand {
                 throw .usage("logbook needs --logbook FILE")
             }
             let offsetText = try options.value("--utc-offset") ?? "0"
+            let flightText = try options.value("--flight")
+            let massText = try options.value("--body-mass")
             let json = options.flag("--json")
             try options.finish()
             guard let hours = Double(offsetText), abs(hours) <= 14 else {
                 throw .usage("--utc-offset takes hours east of UTC, e.g. 9")
             }
+            let bodyMass = massText.flatMap(Double.init)
+            if let massText, bodyMass.map({ (20...300).contains($0) }) != true {
+                throw .usage("--body-mass takes kilograms between 20 and 300, not \"\(massText)\"")
+            }
+            if let flightText {
+                guard let id = Int64(flightText) else {
+                    throw .usage("--flight takes a flight number from runway logbook, not \"\(flightText)\"")
+                }
+                return try LogbookCommands.show(
+                    path: path, id: id, utcOffset: Int(hours * 3600), bodyMass: bodyMass, json: json,
+                    console: console)
+            }
+            if bodyMass != nil { throw .usage("--body-mass goes with --flight ID") }
             return try LogbookCommands.list(
                 path: path, utcOffset: Int(hours * 3600), json: json, console: console)
         case "reprocess":

@@ -268,6 +268,15 @@ public final class Logbook {
 
     static func value(_ v: Double?) -> SQLValue { v.map { .real($0) } ?? .null }
 
+    /// A flight row's mission columns (no target pace: a free flight).
+    static func mission(pace: SQLValue, deviation: SQLValue, distance: SQLValue) -> Mission? {
+        pace.double.map {
+            Mission(
+                targetPace: $0, allowedDeviation: deviation.double ?? 15, targetDistance: distance.double ?? 0
+            )
+        }
+    }
+
     // MARK: Recovery and reprocessing
 
     /// Flies a stored flight again from its raw log with `configuration`'s engine.
@@ -290,9 +299,7 @@ public final class Logbook {
                 [.integer(id)]
             ).first
         else { return nil }
-        let mission: Mission? = row[1].double.map {
-            Mission(targetPace: $0, allowedDeviation: row[2].double ?? 15, targetDistance: row[3].double ?? 0)
-        }
+        let mission = Self.mission(pace: row[1], deviation: row[2], distance: row[3])
         var computer = FlightComputer(configuration: configuration)
         _ = computer.handle(.start(at: row[0].double ?? 0, mission: mission, countdown: false))
         for input in try rawInputs(flight: id) { _ = computer.handle(input) }
@@ -341,11 +348,6 @@ public final class Logbook {
                 elapsedDuration: r[4].double ?? 0, elapsedEnd: r[5].double ?? 0, heartRate: r[6].double,
                 cadence: r[7].double, elevationGain: r[8].double ?? 0)
         }
-    }
-
-    public func sampleCount(flight id: Int64) throws(StoreError) -> Int {
-        try database.query("SELECT COUNT(*) FROM samples WHERE flight_id = ?", [.integer(id)]).first?.first?
-            .int ?? 0
     }
 
     public func delete(flight id: Int64) throws(StoreError) {
@@ -443,5 +445,77 @@ extension Logbook {
             let computer = try rebuiltEngine(flight: id, configuration: configuration)
         else { return nil }
         return (id, computer)
+    }
+}
+
+/// One flight as the logbook holds it: the engine's `Flight` read back whole (summary, splits,
+/// alerts, FDR samples, full and simplified route), and how it came to be there.
+public struct LoggedFlight: Sendable, Equatable {
+    public var id: Int64
+    public var status: LogbookStatus
+    /// `live`, `demo`, `fly <file>`, `reprocess of <id>`, …
+    public var source: String
+    /// The flight this one was reprocessed from.
+    public var replaces: Int64?
+    /// The engine whose rules computed the derived data.
+    public var engineVersion: Int
+    public var flight: Flight
+}
+
+extension Logbook {
+    /// One flight, whole; nil when there is no such flight. A flight still flying has its start
+    /// and mission but no derived data yet (that comes at touchdown or recovery).
+    public func flight(id: Int64) throws(StoreError) -> LoggedFlight? {
+        guard
+            let row = try database.query(
+                "SELECT status, target_pace, allowed_deviation, target_distance, start_time, end_time, "
+                    + "distance_m, elapsed_s, moving_s, dropped_tail_m, avg_heart_rate, avg_cadence, source, "
+                    + "replaces, engine_version FROM flights WHERE id = ?", [.integer(id)]
+            ).first
+        else { return nil }
+        let key: [SQLValue] = [.integer(id)]
+        let samples = try database.query(
+            "SELECT elapsed_s, distance_m, pace, heart_rate, cadence, altitude, heading, paused FROM samples "
+                + "WHERE flight_id = ? ORDER BY elapsed_s", key
+        ).map { r in
+            FDRSample(
+                elapsed: r[0].double ?? 0, distance: r[1].double ?? 0, pace: r[2].double,
+                heartRate: r[3].double,
+                cadence: r[4].double, altitude: r[5].double, heading: r[6].double, paused: r[7].int == 1)
+        }
+        var routes: [Route] = []
+        for simplified in [0, 1] {
+            let points = try database.query(
+                "SELECT elapsed_s, lat, lon FROM route_points WHERE flight_id = ? AND simplified = ? ORDER BY seq",
+                [.integer(id), .integer(Int64(simplified))]
+            ).map { r in
+                RoutePoint(
+                    elapsed: r[0].double ?? 0,
+                    coordinate: Coordinate(latitude: r[1].double ?? 0, longitude: r[2].double ?? 0))
+            }
+            routes.append(Route(points: points))
+        }
+        let alerts = try database.query(
+            "SELECT kind, start_elapsed_s, end_elapsed_s, lat, lon FROM alerts WHERE flight_id = ? ORDER BY rowid",
+            key
+        ).compactMap { r -> AlertEpisode? in
+            guard let kind = GPWSAlert(rawValue: r[0].string ?? "") else { return nil }
+            let coordinate = r[3].double.flatMap { lat in
+                r[4].double.map { Coordinate(latitude: lat, longitude: $0) }
+            }
+            return AlertEpisode(
+                kind: kind, startElapsed: r[1].double ?? 0, endElapsed: r[2].double, coordinate: coordinate)
+        }
+        let mission = Self.mission(pace: row[1], deviation: row[2], distance: row[3])
+        let start = row[4].double ?? 0
+        let flight = Flight(
+            mission: mission, startTime: start, endTime: row[5].double ?? start, distance: row[6].double ?? 0,
+            elapsed: row[7].double ?? 0, movingTime: row[8].double ?? 0, splits: try splits(flight: id),
+            droppedTail: row[9].double ?? 0, samples: samples, route: routes[0], simplifiedRoute: routes[1],
+            alerts: alerts, averageHeartRate: row[10].double, averageCadence: row[11].double)
+        return LoggedFlight(
+            id: id, status: LogbookStatus(rawValue: row[0].string ?? "") ?? .flying,
+            source: row[12].string ?? "",
+            replaces: row[13].int.map(Int64.init), engineVersion: row[14].int ?? 1, flight: flight)
     }
 }

@@ -222,6 +222,42 @@ struct LogbookCommandTests {
         #expect(try RunWayBinary.run(["reprocess", "9", "--logbook", path]).status == 1)
     }
 
+    @Test func oneFlightShowsItsSummaryCaloriesAndForScriptsItsSamplesAndRoute() throws {
+        let path = NSTemporaryDirectory() + "runway-show-\(UUID().uuidString).sqlite"
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        let flown = try RunWayBinary.run(["fly", "--gps", gps, "--save", "--logbook", path, "--json"])
+        #expect(flown.status == 0)
+        let shown = try RunWayBinary.run(
+            ["logbook", "--logbook", path, "--flight", "1", "--body-mass", "70", "--utc-offset", "9"])
+        #expect(shown.status == 0)
+        #expect(shown.stdout.contains("Flight #1  2026-10-03 15:59 (UTC+9)  finished"))
+        #expect(shown.stdout.contains("5.18 km") && shown.stdout.contains("SINK RATE"))
+        #expect(shown.stdout.contains("Calories      39"))  // ≈ 70 × (0.2 × 5180 + 3.5 × 28.8) × 5 / 1000
+        let json = try RunWayBinary.run(["logbook", "--logbook", path, "--flight", "1", "--json"])
+        #expect(json.status == 0)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let saved = try #require(
+            try JSONSerialization.jsonObject(with: Data(flown.stdout.utf8)) as? [String: Any])
+        // Every field `runway fly --json` printed reads back the same from the logbook.
+        for key in [
+            "distance_m", "moving_s", "elapsed_s", "avg_pace_s_per_km", "elevation_gain_m", "samples",
+        ] {
+            #expect((object[key] as? Double) == (saved[key] as? Double), "\(key)")
+        }
+        #expect((object["splits"] as? [Any])?.count == (saved["splits"] as? [Any])?.count)
+        #expect((object["fdr_samples"] as? [Any])?.count == saved["samples"] as? Int)
+        #expect((object["route_simplified"] as? [Any])?.count == saved["route_points_simplified"] as? Int)
+        #expect(object["source"] as? String == "fly \(gps)")
+        #expect(object["calories_kcal"] is NSNull)
+        let missing = try RunWayBinary.run(["logbook", "--logbook", path, "--flight", "7"])
+        #expect(missing.status == 1 && missing.stderr.contains("no flight 7"))
+        let badMass = try RunWayBinary.run([
+            "logbook", "--logbook", path, "--flight", "1", "--body-mass", "7O",
+        ])
+        #expect(badMass.status == 2 && badMass.stderr.contains("--body-mass takes kilograms"))
+    }
+
     @Test func aLogbookThatCannotBeWrittenIsOneSentence() throws {
         let result = try RunWayBinary.run(["logbook", "--logbook", "/proc/nope/runway.sqlite"])
         #expect(result.status == 1)

@@ -159,7 +159,20 @@ struct RecordingTests {
         #expect(entry.status == .finished)
         #expect(abs(entry.distance - flight.distance) < 1e-9)
         #expect(try logbook.splits(flight: id) == flight.splits)
-        #expect(try logbook.sampleCount(flight: id) == flight.samples.count)
+        // One flight read back whole is the engine's flight, to the bit.
+        let logged = try #require(try logbook.flight(id: id))
+        #expect(logged.flight == flight)
+        #expect(logged.status == .finished && logged.source == "live" && logged.replaces == nil)
+        #expect(try logbook.flight(id: id + 1) == nil)
+    }
+
+    @Test func aMissionFlightReadsBackWithItsMissionAlertsSamplesAndRoutes() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        let (id, _, landed) = try record(.demoMission, into: logbook)
+        let flight = try #require(landed)
+        #expect(flight.mission != nil && !flight.alerts.isEmpty && !flight.samples.isEmpty)
+        #expect(flight.simplifiedRoute.points.count < flight.route.points.count)
+        #expect(try logbook.flight(id: id)?.flight == flight)
     }
 
     @Test func reprocessReproducesTheStoredResultWithTheSameEngine() throws {
