@@ -33,7 +33,7 @@ public enum DemoCommand {
                     console.err("runway: recording paused, the flight goes on: \(error)")
                 }
             } catch {
-                console.err("runway: logbook \(path): \(error)")
+                console.err("runway: \(CLIError.logbook(path, error))")
                 return 1
             }
         }

@@ -1,3 +1,5 @@
+import RunWayStore
+
 /// A problem with one line of an input file: said plainly, with where it is.
 public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     public var file: String
@@ -28,6 +30,11 @@ public struct CLIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public static func usage(_ message: String) -> CLIError { CLIError(message, exitCode: 2) }
+
+    /// A logbook failure, naming the logbook once.
+    static func logbook(_ path: String, _ error: any Error) -> CLIError {
+        CLIError((error as? StoreError)?.context == path ? "logbook \(error)" : "logbook \(path): \(error)")
+    }
 
     public var description: String { message }
 }

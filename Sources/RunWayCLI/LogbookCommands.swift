@@ -1,3 +1,4 @@
+import Foundation
 import RunWayCore
 import RunWayStore
 
@@ -9,7 +10,7 @@ public enum LogbookCommands {
             try logbook.recoverInterruptedFlights()
             return logbook
         } catch {
-            throw CLIError("logbook \(path): \(error)")
+            throw CLIError.logbook(path, error)
         }
     }
 
@@ -22,7 +23,7 @@ public enum LogbookCommands {
         do {
             entries = try logbook.entries()
         } catch {
-            throw CLIError("logbook \(path): \(error)")
+            throw CLIError.logbook(path, error)
         }
         if entries.isEmpty && !json { console.out("The logbook is empty.") }
         for entry in entries {
@@ -64,7 +65,7 @@ public enum LogbookCommands {
         } catch let error as CLIError {
             throw error
         } catch {
-            throw CLIError("logbook \(path): \(error)")
+            throw CLIError.logbook(path, error)
         }
         let flight = logged.flight
         if json {
@@ -117,6 +118,52 @@ public enum LogbookCommands {
         return 0
     }
 
+    /// Copies every flight that can still be read from a damaged logbook into a new one; the
+    /// damaged file is only read.
+    public static func salvage(from path: String, to target: String, console: Console) throws(CLIError)
+        -> Int32
+    {
+        guard !FileManager.default.fileExists(atPath: target) else {
+            throw CLIError("\(target) exists; salvage writes a new logbook and never writes over one")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CLIError("\(path) cannot be read")
+        }
+        let flights: [SalvagedFlight]
+        let note: String?
+        do {
+            let logbook = try Logbook(path: target, journalCapacity: 0)
+            (flights, note) = try logbook.salvage(from: path)
+        } catch {
+            throw CLIError("salvage of \(path): nothing could be read (\(error.message))")
+        }
+        for flight in flights {
+            let when = flight.startTime.map { UTCTime.format($0) } ?? "?"
+            let label = FlightReport.padRight(
+                "#\(flight.originalID)" + (flight.newID.map { " → #\($0)" } ?? ""), 12)
+            let distance = flight.distance.map { "\(FlightReport.km($0)) km  " } ?? ""
+            let what: String
+            switch flight.outcome {
+            case .flownAgain(let batches, true):
+                what = "flown again from its raw sensor log (\(batches) batches)"
+            case .flownAgain(let batches, false):
+                what =
+                    "flown again from its raw sensor log up to the damage (\(batches) batches), stored as recovered"
+            case .derivedOnly:
+                what = "summary, splits, samples and route as stored (its raw sensor log is unreadable)"
+            case .unreadable(let reason):
+                what = "lost: \(reason)"
+            }
+            console.out("\(label)\(when)  \(distance)\(what)")
+        }
+        if let note { console.out("Note: \(note).") }
+        let saved = flights.filter { $0.newID != nil }.count
+        console.out(
+            "Salvaged \(saved) of \(flights.count) flight\(flights.count == 1 ? "" : "s") into \(target); "
+                + "\(path) was only read.")
+        return saved > 0 ? 0 : 1
+    }
+
     public static func reprocess(path: String, id: Int64, replace: Bool, console: Console) throws(CLIError)
         -> Int32
     {
@@ -134,7 +181,7 @@ public enum LogbookCommands {
         } catch let error as CLIError {
             throw error
         } catch {
-            throw CLIError("logbook \(path): \(error)")
+            throw CLIError.logbook(path, error)
         }
     }
 }

@@ -21,6 +21,8 @@ public enum RunWayCommand {
           logbook --logbook FILE --flight ID [--body-mass KG] [--utc-offset HOURS] [--json]
                                     one flight: summary, splits, alerts, calories; with --json
                                     also its FDR samples and simplified route
+          salvage DAMAGED --to NEW   copy every flight that can still be read from a damaged
+                                    logbook into a new one (DAMAGED is only read)
           reprocess ID --logbook FILE [--replace]
                                     fly a stored flight again from its raw sensor log with this
                                     engine; stored as a new flight unless --replace
@@ -101,7 +103,7 @@ public enum RunWayCommand {
                     let id = try logbook.save(result.flight, inputs: result.inputs, source: "fly \(gps)")
                     console.err("runway: saved as flight \(id) in \(logbookPath)")
                 } catch {
-                    throw CLIError("logbook \(logbookPath): \(error)")
+                    throw CLIError.logbook(logbookPath, error)
                 }
             }
             if json {
@@ -189,6 +191,16 @@ public enum RunWayCommand {
             if bodyMass != nil { throw .usage("--body-mass goes with --flight ID") }
             return try LogbookCommands.list(
                 path: path, utcOffset: Int(hours * 3600), json: json, console: console)
+        case "salvage":
+            guard let target = try options.value("--to") else {
+                throw .usage("salvage needs --to NEW, the new logbook to write")
+            }
+            guard let damaged = options.positional() else {
+                throw .usage(
+                    "salvage needs the damaged logbook, e.g. runway salvage old.sqlite --to new.sqlite")
+            }
+            try options.finish()
+            return try LogbookCommands.salvage(from: damaged, to: target, console: console)
         case "reprocess":
             guard let path = try options.value("--logbook") else {
                 throw .usage("reprocess needs --logbook FILE")

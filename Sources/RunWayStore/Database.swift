@@ -56,7 +56,8 @@ public final class Database {
     public init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
         var db: OpaquePointer?
-        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags =
+            readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -86,6 +87,26 @@ public final class Database {
     /// Runs one statement with bound parameters; returns the rows.
     @discardableResult
     public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StoreError) -> [[SQLValue]] {
+        let (rows, failure) = try run(sql, parameters)
+        if let failure { throw failure }
+        return rows
+    }
+
+    /// The rows a query yields before it fails, and the failure: reading a damaged file keeps
+    /// everything up to the damage.
+    public func readableRows(_ sql: String, _ parameters: [SQLValue] = []) -> (
+        rows: [[SQLValue]], failure: StoreError?
+    ) {
+        do {
+            return try run(sql, parameters)
+        } catch {
+            return ([], error)
+        }
+    }
+
+    private func run(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> (
+        rows: [[SQLValue]], failure: StoreError?
+    ) {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -106,7 +127,7 @@ public final class Database {
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { break }
-            guard status == SQLITE_ROW else { throw error(status, sql) }
+            guard status == SQLITE_ROW else { return (rows, error(status, sql)) }
             let count = sqlite3_column_count(statement)
             rows.append(
                 (0..<count).map { column in
@@ -118,7 +139,7 @@ public final class Database {
                     }
                 })
         }
-        return rows
+        return (rows, nil)
     }
 
     public var lastInsertID: Int64 { sqlite3_last_insert_rowid(handle) }

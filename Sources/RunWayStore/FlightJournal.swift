@@ -73,6 +73,24 @@ final class FlightJournal {
         }
     }
 
+    /// Opens an existing journal only to read its records (salvage): nothing is created or written.
+    init(reading path: String) throws(StoreError) {
+        self.path = path
+        var memory: UnsafeMutableRawPointer?
+        guard posix_memalign(&memory, 4096, bufferSize) == 0, let memory else {
+            throw Self.failure(ENOMEM, "allocating the raw-log buffer", path)
+        }
+        buffer = memory
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        direct = false
+        guard descriptor >= 0 else {
+            free(memory)
+            throw Self.failure(errno, "opening", path)
+        }
+        var status = stat()
+        capacity = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+    }
+
     deinit {
         close(descriptor)
         free(buffer)

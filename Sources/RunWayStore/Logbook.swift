@@ -43,6 +43,12 @@ public final class Logbook {
     /// Where the raw-log journal lives.
     public var journalPath: String { database.path + "-rawlog" }
 
+    /// Reads a logbook without checking or changing it (salvage).
+    init(reading database: Database) {
+        self.database = database
+        journalCapacity = 0
+    }
+
     /// Opens (creating if needed) and migrates. A logbook from a newer schema is refused and left
     /// untouched; a file that is not a healthy SQLite database is refused and kept.
     public init(path: String, journalCapacity: Int = Logbook.defaultJournalCapacity) throws(StoreError) {
@@ -52,7 +58,18 @@ public final class Logbook {
         } catch {
             throw Self.unwritable(error, path: path)
         }
-        let version = try database.query("PRAGMA user_version").first?.first?.int ?? 0
+        let version: Int
+        let check: String?
+        do {
+            version = try database.query("PRAGMA user_version").first?.first?.int ?? 0
+            // Health before any change: a damaged file is kept exactly as it is.
+            check =
+                version > Schema.version
+                ? "ok" : try database.query("PRAGMA quick_check").first?.first?.string
+        } catch {
+            guard error.isCorrupt else { throw error }
+            throw Self.damaged(error.message, path: path)
+        }
         if version > Schema.version {
             throw StoreError(
                 code: 0,
@@ -60,13 +77,7 @@ public final class Logbook {
                     + "nothing was changed",
                 context: path)
         }
-        // Health before any change: a damaged file is kept exactly as it is.
-        let check = try database.query("PRAGMA quick_check").first?.first?.string
-        guard check == "ok" else {
-            throw StoreError(
-                code: 11, message: "the file is damaged (\(check ?? "no answer")); it was kept as it is",
-                context: path)
-        }
+        guard check == "ok" else { throw Self.damaged(check ?? "no answer", path: path) }
         if version == 0 { try database.execute("PRAGMA page_size = 4096") }
         do {
             // Logbooks written before the raw-log journal are WAL; DELETE converts them.
@@ -125,6 +136,14 @@ public final class Logbook {
             }
         }
         journal.restart()
+    }
+
+    static func damaged(_ reason: String, path: String) -> StoreError {
+        StoreError(
+            code: 11,
+            message: "the file is damaged (\(reason)); it was kept as it is, and "
+                + "`runway salvage \(path) --to NEW` copies every flight that can still be read",
+            context: path)
     }
 
     /// Read-only storage (or a folder that cannot be written) said plainly, at start.
@@ -299,10 +318,19 @@ public final class Logbook {
                 [.integer(id)]
             ).first
         else { return nil }
-        let mission = Self.mission(pace: row[1], deviation: row[2], distance: row[3])
+        return Self.flown(
+            start: row[0].double ?? 0,
+            mission: Self.mission(pace: row[1], deviation: row[2], distance: row[3]),
+            inputs: try rawInputs(flight: id), configuration: configuration)
+    }
+
+    /// An engine that took off at `start` and was given `inputs`, not yet landed.
+    static func flown(
+        start: Double, mission: Mission?, inputs: [EngineInput], configuration: EngineConfiguration
+    ) -> FlightComputer {
         var computer = FlightComputer(configuration: configuration)
-        _ = computer.handle(.start(at: row[0].double ?? 0, mission: mission, countdown: false))
-        for input in try rawInputs(flight: id) { _ = computer.handle(input) }
+        _ = computer.handle(.start(at: start, mission: mission, countdown: false))
+        for input in inputs { _ = computer.handle(input) }
         return computer
     }
 

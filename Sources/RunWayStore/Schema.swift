@@ -78,6 +78,23 @@ enum Schema {
         ALTER TABLE flights ADD COLUMN engine_version INTEGER NOT NULL DEFAULT 1;
         CREATE INDEX alerts_by_flight ON alerts(flight_id);
         """,
+        // 3: the raw log as a rowid table. WITHOUT ROWID keeps whole rows (about 1 KB of raw
+        // inputs each) in its interior pages too, so its tree was three levels deep at 1 200
+        // rows, and a damaged page high in it hid every flight below; now interior pages hold
+        // only row numbers and the (flight, seq) index holds small keys.
+        """
+        CREATE TABLE raw_log_v3 (
+            flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL DEFAULT 0,
+            until REAL NOT NULL DEFAULT 0,
+            inputs TEXT NOT NULL DEFAULT '',
+            UNIQUE (flight_id, seq)
+        );
+        INSERT INTO raw_log_v3 (flight_id, seq, until, inputs)
+            SELECT flight_id, seq, until, inputs FROM raw_log ORDER BY flight_id, seq;
+        DROP TABLE raw_log;
+        ALTER TABLE raw_log_v3 RENAME TO raw_log;
+        """,
     ]
 
     static var version: Int { migrations.count }

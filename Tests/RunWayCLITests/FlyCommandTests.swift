@@ -258,6 +258,33 @@ struct LogbookCommandTests {
         #expect(badMass.status == 2 && badMass.stderr.contains("--body-mass takes kilograms"))
     }
 
+    @Test func aDamagedLogbookIsRefusedAndSalvageCopiesWhatReads() throws {
+        let path = NSTemporaryDirectory() + "runway-damaged-\(UUID().uuidString).sqlite"
+        let target = NSTemporaryDirectory() + "runway-salvaged-\(UUID().uuidString).sqlite"
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        for _ in 0..<2 {
+            #expect(try RunWayBinary.run(["fly", "--gps", gps, "--save", "--logbook", path]).status == 0)
+        }
+        // The card loses the file's last quarter.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.prefix(bytes.count * 3 / 4 / 4096 * 4096).write(to: URL(fileURLWithPath: path))
+        let refused = try RunWayBinary.run(["logbook", "--logbook", path])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains("damaged") && refused.stderr.contains("runway salvage \(path) --to NEW"))
+        let salvaged = try RunWayBinary.run(["salvage", path, "--to", target])
+        #expect(salvaged.status == 0)
+        #expect(
+            salvaged.stdout.contains("#1 → #1")
+                && salvaged.stdout.contains("flown again from its raw sensor log"))
+        #expect(salvaged.stdout.contains("into \(target); \(path) was only read."))
+        let list = try RunWayBinary.run(["logbook", "--logbook", target])
+        #expect(list.status == 0 && list.stdout.contains("5.18 km"))
+        let again = try RunWayBinary.run(["salvage", path, "--to", target])
+        #expect(again.status == 1 && again.stderr.contains("never writes over one"))
+        #expect(try RunWayBinary.run(["salvage", "--to", target]).status == 2)
+    }
+
     @Test func aLogbookThatCannotBeWrittenIsOneSentence() throws {
         let result = try RunWayBinary.run(["logbook", "--logbook", "/proc/nope/runway.sqlite"])
         #expect(result.status == 1)

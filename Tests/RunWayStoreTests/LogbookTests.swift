@@ -49,8 +49,13 @@ struct LogbookSchemaTests {
             Bundle.module.url(forResource: "Fixtures/logbook/v1", withExtension: "sqlite"))
         let path = temporaryLogbookPath()
         try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        let rawRows = try Database(path: path).query("SELECT COUNT(*) FROM raw_log").first?.first?.int
         let logbook = try Logbook(path: path)
-        #expect(logbook.schemaVersion == 2)
+        #expect(logbook.schemaVersion == 3)
+        // Schema 3 rebuilt the raw log as a rowid table, every row kept.
+        #expect(try logbook.database.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == rawRows)
+        let sql = try logbook.database.query("SELECT sql FROM sqlite_schema WHERE name = 'raw_log'")
+        #expect(sql.first?.first?.string?.contains("WITHOUT ROWID") == false)
         let entry = try #require(try logbook.entries().first)
         #expect(entry.status == .finished)
         #expect(abs(entry.distance - 410.4) < 0.1)
@@ -62,7 +67,7 @@ struct LogbookSchemaTests {
 
     @Test func aNewLogbookIsMigratedToTheCurrentSchemaWithARollbackJournalAnd4KPages() throws {
         let logbook = try Logbook(path: temporaryLogbookPath())
-        #expect(logbook.schemaVersion == 2)
+        #expect(logbook.schemaVersion == 3)
         #expect(try logbook.database.query("PRAGMA journal_mode").first?.first?.string == "delete")
         #expect(try logbook.database.query("PRAGMA page_size").first?.first?.int == 4096)
         #expect(try logbook.database.query("PRAGMA synchronous").first?.first?.int == 2)  // FULL

@@ -1,0 +1,141 @@
+import Glibc
+import RunWayCore
+
+/// What a salvage could take from one flight of a damaged logbook.
+public struct SalvagedFlight: Sendable, Equatable {
+    public enum Outcome: Sendable, Equatable {
+        /// Flown again from its raw sensor log: `batches` commits read, all of them or only up
+        /// to the damage.
+        case flownAgain(batches: Int, complete: Bool)
+        /// The raw log could not be read; the stored summary, splits, alerts, samples and route
+        /// were (the flight cannot be reprocessed).
+        case derivedOnly
+        case unreadable(String)
+    }
+
+    public var originalID: Int64
+    /// Its number in the new logbook.
+    public var newID: Int64?
+    public var startTime: Double?
+    public var distance: Double?
+    public var outcome: Outcome
+}
+
+extension Logbook {
+    /// Copies every flight that can still be read from the damaged logbook at `path` into this
+    /// logbook, and says what became of each. The damaged file is opened read-only and
+    /// immutable (SQLite neither writes it nor rolls back its journals), its raw-log journal is
+    /// only read, so it stays byte for byte as it was.
+    ///
+    /// A flight whose raw sensor log reads is flown again (up to the first unreadable batch, so
+    /// a partly damaged log gives a `recovered` flight); otherwise its stored derived data is
+    /// copied as it was. Throws only when nothing of the file can be read.
+    public func salvage(from path: String, configuration: EngineConfiguration = EngineConfiguration())
+        throws(StoreError) -> (flights: [SalvagedFlight], note: String?)
+    {
+        var uri = "file:"
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": uri += "%25"
+            case "?": uri += "%3F"
+            case "#": uri += "%23"
+            default: uri.unicodeScalars.append(character)
+            }
+        }
+        let damaged = Logbook(reading: try Database(path: uri + "?mode=ro&immutable=1", readOnly: true))
+        // A truncated file is shorter than its header says; SQLite reads it only with this set
+        // (the connection is read-only: nothing is written).
+        try damaged.database.execute("PRAGMA writable_schema = ON")
+        let (rows, failure) = damaged.database.readableRows(
+            "SELECT id, status, start_time, target_pace, allowed_deviation, target_distance, source "
+                + "FROM flights ORDER BY id")
+        if rows.isEmpty, let failure { throw failure }
+        let note = failure.map {
+            "the list of flights is damaged after flight \(rows.last?[0].int ?? 0): \($0.message)"
+        }
+        let journal = journalRecords(besideLogbook: path)
+        var result: [SalvagedFlight] = []
+        for row in rows {
+            guard let id = row[0].int.map(Int64.init) else { continue }
+            var salvaged = SalvagedFlight(
+                originalID: id, newID: nil, startTime: row[2].double, distance: nil, outcome: .derivedOnly)
+            let start = row[2].double ?? 0
+            let mission = Self.mission(pace: row[3], deviation: row[4], distance: row[5])
+            let source = "\(row[6].string ?? "live"), salvaged from #\(id)"
+            let status = LogbookStatus(rawValue: row[1].string ?? "") ?? .flying
+            do {
+                let batches = damaged.readableBatches(flight: id, journal: journal)
+                var computer = Self.flown(
+                    start: start, mission: mission, inputs: batches.rows.flatMap { RawLog.decode($0.inputs) },
+                    configuration: configuration)
+                if !batches.rows.isEmpty, let flight = computer.end(sentAt: nil).result.flight {
+                    salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
+                        let copy = try begin(startTime: start, mission: mission, source: source)
+                        for batch in batches.rows {
+                            try database.query(
+                                "INSERT INTO raw_log (flight_id, seq, until, inputs) VALUES (?, ?, ?, ?)",
+                                [
+                                    .integer(copy), .integer(batch.seq), .real(batch.until),
+                                    .text(batch.inputs),
+                                ])
+                        }
+                        let kept: LogbookStatus =
+                            flight.status == .tooShort
+                            ? .tooShort : (batches.complete && status == .finished ? .finished : .recovered)
+                        try finish(flight: copy, with: flight, status: kept)
+                        return copy
+                    }
+                    salvaged.distance = flight.distance
+                    salvaged.outcome = .flownAgain(batches: batches.rows.count, complete: batches.complete)
+                } else if let logged = try damaged.flight(id: id), status != .flying {
+                    salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
+                        let copy = try begin(startTime: start, mission: mission, source: source)
+                        try finish(flight: copy, with: logged.flight, status: status)
+                        return copy
+                    }
+                    salvaged.distance = logged.flight.distance
+                } else {
+                    salvaged.outcome = .unreadable("no raw sensor log and no summary")
+                }
+            } catch {
+                salvaged.newID = nil
+                salvaged.outcome = .unreadable(error.message)
+            }
+            result.append(salvaged)
+        }
+        return (result, note)
+    }
+
+    /// The raw-log batches of a flight that read, in order, up to the first gap or damage;
+    /// then the journal's records that continue them.
+    private func readableBatches(flight id: Int64, journal: [FlightJournal.Record]) -> (
+        rows: [FlightJournal.Record], complete: Bool
+    ) {
+        let (rows, failure) = database.readableRows(
+            "SELECT seq, until, inputs FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)])
+        var batches: [FlightJournal.Record] = []
+        for row in rows {
+            guard let seq = row[0].int.map(Int64.init), seq == (batches.last?.seq ?? seq - 1) + 1 else {
+                break
+            }
+            batches.append(
+                FlightJournal.Record(
+                    flight: id, seq: seq, until: row[1].double ?? 0, inputs: row[2].string ?? ""))
+        }
+        let complete = failure == nil && batches.count == rows.count
+        guard complete else { return (batches, false) }
+        for record in journal where record.flight == id && record.seq == (batches.last?.seq ?? 0) + 1 {
+            batches.append(record)
+        }
+        return (batches, true)
+    }
+
+    /// The records of the damaged logbook's raw-log journal, read without creating one.
+    private func journalRecords(besideLogbook path: String) -> [FlightJournal.Record] {
+        let journalPath = path + "-rawlog"
+        guard access(journalPath, R_OK) == 0,
+            let journal = try? FlightJournal(reading: journalPath)
+        else { return [] }
+        return (try? journal.records()) ?? []
+    }
+}
