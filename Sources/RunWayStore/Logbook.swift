@@ -188,9 +188,18 @@ public final class Logbook {
         if let journal {
             if !journal.hasRoom(for: record) { try absorbJournal() }
             if journal.hasRoom(for: record) {
-                try journal.append(record)
-                nextSeq[id] = seq + 1
-                return
+                do {
+                    try journal.append(record)
+                    nextSeq[id] = seq + 1
+                    return
+                } catch  where !error.isDiskFull {
+                    // The journal's device failed: what it holds goes into SQLite if it still
+                    // reads (else it waits in the file for the next open), and the raw log
+                    // commits straight into SQLite from now on.
+                    try? absorbJournal()
+                    self.journal = nil
+                    journalFailure = error
+                }
             }
         }
         try database.query(

@@ -89,6 +89,21 @@ struct FlightJournalTests {
         #expect(ticks == (1...400).map(Double.init))
     }
 
+    @Test func withoutAJournalTheRawLogCommitsStraightIntoSQLite() throws {
+        let path = temporaryLogbookPath()
+        let logbook = try Logbook(path: path)
+        // The journal cannot be made (its name leads into a folder that does not exist).
+        try FileManager.default.createSymbolicLink(
+            atPath: logbook.journalPath, withDestinationPath: "/nonexistent-\(UUID().uuidString)/rawlog")
+        #expect(logbook.prepareJournal() != nil)
+        let recorder = FlightRecorder(logbook: logbook)
+        try recorder.begin(at: 0, mission: nil)
+        for t in 1...20 { recorder.record(.tick(Double(t))) }
+        let reader = try Database(path: path, readOnly: true)
+        #expect(try reader.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == 5)
+        #expect(try logbook.rawInputs(flight: recorder.flightID!).count == 20)
+    }
+
     @Test func aDeletedFlightsJournalRecordsDoNotComeBack() throws {
         let path = temporaryLogbookPath()
         let logbook = try Logbook(path: path)
