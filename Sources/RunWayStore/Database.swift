@@ -144,6 +144,9 @@ public final class Database {
 
     public var lastInsertID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Whether a transaction is open (what it writes is not durable until it commits).
+    public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     private var transactionDepth = 0
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws. Nested

@@ -118,7 +118,9 @@ public final class Logbook {
     public var journalIsDirect: Bool? { journal?.direct }
 
     /// Moves every record the journal holds into `raw_log` (a record already there, or of a
-    /// flight since deleted, is skipped), durably, then reuses the journal from its start.
+    /// flight since deleted, is skipped), durably, then reuses the journal from its start —
+    /// unless this runs inside a larger transaction, which may yet roll back: then the records
+    /// stay in the journal too, and a later absorb takes them again (skipped as already there).
     func absorbJournal() throws(StoreError) {
         guard let journal else { return }
         let records = try journal.records()
@@ -135,7 +137,7 @@ public final class Logbook {
                 }
             }
         }
-        journal.restart()
+        if !database.inTransaction { journal.restart() }
     }
 
     static func damaged(_ reason: String, path: String) -> StoreError {
@@ -236,8 +238,8 @@ public final class Logbook {
     public func finish(flight id: Int64, with flight: Flight, status: LogbookStatus? = nil) throws(StoreError)
     {
         let final = status ?? (flight.status == .tooShort ? .tooShort : .finished)
+        try absorbJournal()  // the raw log first: a cut before the derived data means recovery
         try database.transaction { () throws(StoreError) in
-            try absorbJournal()  // the raw log and the derived data land together
             for table in ["splits", "samples", "route_points", "alerts"] {
                 try database.query("DELETE FROM \(table) WHERE flight_id = ?", [.integer(id)])
             }

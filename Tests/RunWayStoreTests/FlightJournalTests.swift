@@ -104,6 +104,22 @@ struct FlightJournalTests {
         #expect(try logbook.rawInputs(flight: recorder.flightID!).count == 20)
     }
 
+    @Test func recordsTakenInByATransactionThatRollsBackStayInTheJournal() throws {
+        let path = temporaryLogbookPath()
+        let logbook = try Logbook(path: path)
+        let id = try logbook.begin(startTime: 0, mission: nil)
+        for t in 1...3 { try logbook.append(flight: id, inputs: [.tick(Double(t))], until: Double(t)) }
+        #expect(throws: StoreError.self) {
+            try logbook.database.transaction { () throws(StoreError) in
+                _ = try logbook.rawInputs(flight: id)  // takes the journal in…
+                throw StoreError(code: 13, message: "disk full", context: "test")  // …and rolls back
+            }
+        }
+        try logbook.append(flight: id, inputs: [.tick(4)], until: 4)
+        // Nothing was lost: the next commit did not start the journal over.
+        #expect(try Logbook(path: path).rawInputs(flight: id).map(\.time) == [1, 2, 3, 4])
+    }
+
     @Test func aDeletedFlightsJournalRecordsDoNotComeBack() throws {
         let path = temporaryLogbookPath()
         let logbook = try Logbook(path: path)
