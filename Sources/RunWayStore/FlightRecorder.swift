@@ -33,7 +33,7 @@ public final class FlightRecorder {
         pending.removeAll()
     }
 
-    /// Continues recording a flight the logbook already holds (see `Logbook.resumableFlight`).
+    /// Continues recording a flight the logbook already holds (see `Logbook.startUp`).
     public func resume(flight id: Int64, at time: Double) {
         flightID = id
         lastCommit = time

@@ -348,13 +348,12 @@ public final class Logbook {
     /// Closes every flight left "flying" by a power cut: its raw log is flown again and stored as
     /// recovered (or too short). Returns the ids it closed.
     @discardableResult
-    public func recoverInterruptedFlights(configuration: EngineConfiguration = EngineConfiguration())
-        throws(StoreError) -> [Int64]
-    {
-        let ids = try database.query("SELECT id FROM flights WHERE status = 'flying' ORDER BY id").compactMap
-        {
-            $0.first?.int.map(Int64.init)
-        }
+    public func recoverInterruptedFlights(
+        except kept: Int64? = nil, configuration: EngineConfiguration = EngineConfiguration()
+    ) throws(StoreError) -> [Int64] {
+        let rows = try database.query("SELECT id FROM flights WHERE status = 'flying' ORDER BY id")
+        let open: [Int64] = rows.compactMap { $0.first?.int.map(Int64.init) }
+        let ids = open.filter { $0 != kept }
         for id in ids {
             if let flight = try replay(flight: id, configuration: configuration) {
                 try finish(
@@ -468,7 +467,28 @@ extension Logbook {
     }
 }
 
+/// What the logbook held when the device came up (see `Logbook.startUp`).
+public struct StartUp {
+    /// The flight a restart mid-run continues, with its engine rebuilt from the raw log.
+    public var resumed: (id: Int64, computer: FlightComputer)?
+    /// Open flights too old to continue, closed as recovered (or too short).
+    public var recovered: [Int64]
+}
+
 extension Logbook {
+    /// The start-up decision for flights a power cut left open, in one call so they cannot be
+    /// taken in the wrong order: the newest open flight whose raw log reaches within `window`
+    /// seconds of `now` (GPS time, so call it once the first fix is in) is continued; every
+    /// other open flight is closed from its raw log. Record the continued flight with
+    /// `FlightRecorder.resume(flight:at:)` and feed its engine from the next input on.
+    public func startUp(
+        now: Double, window: Double = 600, configuration: EngineConfiguration = EngineConfiguration()
+    ) throws(StoreError) -> StartUp {
+        let resumed = try resumableFlight(now: now, window: window, configuration: configuration)
+        let recovered = try recoverInterruptedFlights(except: resumed?.id, configuration: configuration)
+        return StartUp(resumed: resumed, recovered: recovered)
+    }
+
     /// A flight left "flying" whose raw log reaches within `window` seconds of `now` — the device
     /// restarted mid-run — can be continued: its engine is rebuilt by flying the raw log again,
     /// without landing. Older open flights are for `recoverInterruptedFlights`.

@@ -318,13 +318,23 @@ struct ResumeTests {
         var scenario = Scenario.flat5k
         scenario.totalDistance = 2500
         let path = temporaryLogbookPath()
+        let yesterday: Int64
+        do {
+            // An older flight a cut left open the day before, then today's run, cut too.
+            let logbook = try Logbook(path: path)
+            let start = scenario.rotateTime - 86_400
+            yesterday = try logbook.begin(startTime: start, mission: nil)
+            try logbook.append(flight: yesterday, inputs: [.tick(start + 1)], until: start + 1)
+        }
         let cut = try record(scenario, into: try Logbook(path: path), stopAfter: 1200)
         let all = ScenarioRunner.events(for: scenario).events
         // The device is back 30 s after the cut.
         let cutTime = try #require(cut.inputs.last?.time)
         let logbook = try Logbook(path: path)
         #expect(try logbook.resumableFlight(now: cutTime + 3600) == nil)  // too late: recover instead
-        let resumed = try #require(try logbook.resumableFlight(now: cutTime + 30))
+        let startUp = try logbook.startUp(now: cutTime + 30)
+        #expect(startUp.recovered == [yesterday])  // closed; today's run is not
+        let resumed = try #require(startUp.resumed)
         #expect(resumed.id == cut.id)
         var computer = resumed.computer
         #expect(computer.isFlying)
@@ -347,8 +357,9 @@ struct ResumeTests {
         // One flight, finished, that ran through the 30 s outage (the runner kept going: the
         // signal-loss pause is taken back, the distance counted).
         let entries = try logbook.entries()
-        #expect(entries.count == 1)
-        #expect(entries.first?.status == .finished)
+        #expect(entries.count == 2)
+        #expect(entries.first?.id == cut.id && entries.first?.status == .finished)
+        #expect(entries.last?.status == .tooShort)
         #expect(abs(flight.distance - 2500) < 2500 * 0.02)
         #expect(flight.splits.count == 3)
     }
