@@ -379,8 +379,58 @@ func storageBudget() {
                 + "preallocated; commits \(logbook.journalIsDirect == true ? "bypass" : "go through") the page cache)"
         )
         print("  target: ≤ 2 MB (1.91 MiB) written per hour of running")
+        try openingCost(path: path, logbook: logbook, hours: 100)
     } catch {
         print("  no figure: \(error)")
     }
 }
+
+/// What opening costs as the logbook grows: `Logbook(path:)` runs `quick_check`, which reads
+/// every page. The 1-hour flight is copied to make `hours` of runs; the file is dropped from the
+/// page cache first, so the cold figure includes reading it from storage.
+func openingCost(path: String, logbook: Logbook, hours: Int) throws {
+    let db = logbook.database
+    try db.transaction { () throws(StoreError) in
+        for _ in 1..<hours {
+            try db.query(
+                "INSERT INTO flights (status, start_time, end_time, distance_m, elapsed_s, moving_s, source) "
+                    + "SELECT status, start_time, end_time, distance_m, elapsed_s, moving_s, source FROM flights WHERE id = 1"
+            )
+            let id = SQLValue.integer(db.lastInsertID)
+            for (table, columns) in [
+                (
+                    "splits",
+                    "ord, distance_m, moving_s, elapsed_s, elapsed_end_s, heart_rate, cadence, elevation_gain_m"
+                ),
+                ("samples", "elapsed_s, distance_m, pace, heart_rate, cadence, altitude, heading, paused"),
+                ("route_points", "simplified, seq, elapsed_s, lat, lon"),
+                ("alerts", "kind, start_elapsed_s, end_elapsed_s, lat, lon"),
+                ("raw_log", "seq, until, inputs"),
+            ] {
+                try db.query(
+                    "INSERT INTO \(table) (flight_id, \(columns)) SELECT ?, \(columns) FROM \(table) WHERE flight_id = 1",
+                    [id])
+            }
+        }
+    }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Double) ?? .nan
+    let descriptor = open(path, O_RDONLY)
+    if descriptor >= 0 {
+        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED))
+        close(descriptor)
+    }
+    let clock = ContinuousClock()
+    var cold = Duration.zero
+    var warm = Duration.zero
+    cold = try clock.measure { _ = try Logbook(path: path) }
+    warm = try clock.measure { _ = try Logbook(path: path) }
+    func seconds(_ d: Duration) -> String {
+        format(Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18, 2)
+    }
+    print(
+        "  opening a logbook of \(hours) h of runs (\(format(size / 1_048_576, 0)) MiB): \(seconds(cold)) s from "
+            + "storage, \(seconds(warm)) s cached (quick_check reads every page; an SD card reads ~20–40 MB/s)"
+    )
+}
+
 storageBudget()
