@@ -86,7 +86,9 @@ public enum DemoCommand {
                     do {
                         try recorder.land(flight)
                     } catch {
-                        console.err("runway: the flight could not be saved: \(error)")
+                        console.err(
+                            "runway: the flight could not be stored in the logbook (\(error)); its raw sensor "
+                                + "log is kept, and the next start with room recovers it")
                     }
                 }
             }

@@ -86,7 +86,8 @@ public final class FlightRecorder {
         }
     }
 
-    /// Touchdown: the rest of the raw log, then the derived data.
+    /// Touchdown: the rest of the raw log, then the derived data. If this throws (a full disk),
+    /// the flight stays open with its raw log committed, and the next start recovers it.
     public func land(_ flight: Flight) throws(StoreError) {
         guard let id = flightID else { return }
         if !commit(until: flight.endTime), let id = flightID {

@@ -120,6 +120,43 @@ struct FlightJournalTests {
         #expect(try Logbook(path: path).rawInputs(flight: id).map(\.time) == [1, 2, 3, 4])
     }
 
+    @Test func aTouchdownOnAFullDiskLosesNothing() throws {
+        let path = temporaryLogbookPath()
+        var scenario = Scenario.flat5k
+        scenario.totalDistance = 1200
+        let landed: Flight
+        do {
+            let logbook = try Logbook(path: path)
+            let recorder = FlightRecorder(logbook: logbook)
+            var computer = FlightComputer()
+            var flight: Flight?
+            for event in ScenarioRunner.events(for: scenario).events {
+                switch event {
+                case .input(let input):
+                    _ = computer.handle(input)
+                    try recorder.record(input, handledBy: computer)
+                case .end(let sentAt):
+                    flight = computer.end(sentAt: sentAt).result.flight
+                }
+            }
+            landed = try #require(flight)
+            // The card fills just before touchdown: SQLite cannot take the raw log or the splits.
+            let pages = try logbook.database.query("PRAGMA page_count").first?.first?.int ?? 0
+            try logbook.database.execute("PRAGMA max_page_count = \(pages)")
+            #expect {
+                try recorder.land(landed)
+            } throws: { ($0 as? StoreError)?.isDiskFull == true }
+        }
+        // The raw log waited in the journal: the next start closes the flight from it.
+        let logbook = try Logbook(path: path)
+        let id = try #require(try logbook.entries().first?.id)
+        #expect(try logbook.recoverInterruptedFlights() == [id])
+        let recovered = try #require(try logbook.flight(id: id))
+        #expect(recovered.status == .recovered)
+        #expect(recovered.flight.splits == landed.splits)
+        #expect(abs(recovered.flight.distance - landed.distance) < 1e-9)
+    }
+
     @Test func aDeletedFlightsJournalRecordsDoNotComeBack() throws {
         let path = temporaryLogbookPath()
         let logbook = try Logbook(path: path)
