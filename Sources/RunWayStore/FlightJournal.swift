@@ -57,6 +57,12 @@ final class FlightJournal {
             throw Self.failure(errno, "opening", path)
         }
         descriptor = opened
+        // From here the object is whole: a throw runs `deinit`, which closes and frees.
+        // One recorder per logbook: the lock is held as long as this journal is open, and the
+        // kernel drops it when the process dies, so a power cut or a kill never leaves it held.
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            throw errno == EWOULDBLOCK ? Self.busy(path) : Self.failure(errno, "locking", path)
+        }
         var status = stat()
         let existing = fstat(descriptor, &status) == 0 ? Int(status.st_size) / 4096 * 4096 : 0
         if existing >= 4096 {
@@ -66,8 +72,6 @@ final class FlightJournal {
         do {
             try preallocate()
         } catch {
-            close(descriptor)
-            free(memory)
             unlink(path)  // the space it took is given back
             throw error
         }
@@ -102,6 +106,11 @@ final class FlightJournal {
     #else
         static let oDirect: Int32 = 0o40000
     #endif
+
+    /// SQLITE_BUSY: another process is recording into this logbook.
+    static func busy(_ path: String) -> StoreError {
+        StoreError(code: 5, message: "another RunWay is recording a flight into this logbook", context: path)
+    }
 
     static func failure(_ code: Int32, _ doing: String, _ path: String) -> StoreError {
         let reason = String(cString: strerror(code))

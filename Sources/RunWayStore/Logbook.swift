@@ -93,12 +93,23 @@ public final class Logbook {
                 try database.execute("PRAGMA user_version = \(index + 1)")
             }
         }
-        // A power cut mid-flight leaves committed records in the journal: take them in first.
+        // A power cut mid-flight leaves committed records in the journal: take them in first —
+        // unless another process holds the journal, recording a flight right now.
         if access(journalPath, F_OK) == 0 {
-            if let failure = prepareJournal() { throw failure }
-            try absorbJournal()
+            do {
+                journal = try FlightJournal(path: journalPath, capacity: journalCapacity)
+                try absorbJournal()
+                journal = nil  // the lock is taken again when this logbook records
+            } catch {
+                guard error.code == 5 else { throw error }  // SQLITE_BUSY: the journal is locked
+                recordingElsewhere = true
+            }
         }
     }
+
+    /// Another process was recording a flight into this logbook when it was opened: its open
+    /// flight is live, not interrupted, so `recoverInterruptedFlights` leaves open flights alone.
+    public private(set) var recordingElsewhere = false
 
     /// Opens the raw-log journal, creating it the first time (a one-time write of its whole
     /// size, so recording never grows a file; the daemon does this before takeoff). Returns why
@@ -194,7 +205,8 @@ public final class Logbook {
                     try journal.append(record)
                     nextSeq[id] = seq + 1
                     return
-                } catch  where !error.isDiskFull {
+                } catch {
+                    guard !error.isDiskFull else { throw error }
                     // The journal's device failed: what it holds goes into SQLite if it still
                     // reads (else it waits in the file for the next open), and the raw log
                     // commits straight into SQLite from now on.
@@ -351,6 +363,7 @@ public final class Logbook {
     public func recoverInterruptedFlights(
         except kept: Int64? = nil, configuration: EngineConfiguration = EngineConfiguration()
     ) throws(StoreError) -> [Int64] {
+        guard !recordingElsewhere else { return [] }
         let rows = try database.query("SELECT id FROM flights WHERE status = 'flying' ORDER BY id")
         let open: [Int64] = rows.compactMap { $0.first?.int.map(Int64.init) }
         let ids = open.filter { $0 != kept }

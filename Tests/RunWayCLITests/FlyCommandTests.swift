@@ -285,6 +285,19 @@ struct LogbookCommandTests {
         #expect(try RunWayBinary.run(["salvage", "--to", target]).status == 2)
     }
 
+    @Test func aCardWithNoRoomForTheRawLogJournalStillRecordsTheFlight() throws {
+        let path = NSTemporaryDirectory() + "runway-nearly-full-\(UUID().uuidString).sqlite"
+        let result = try RunWayBinary.run(
+            ["demo", "--speed", "max", "--logbook", path], fileSizeLimit: 2 << 20)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("no raw-log journal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-rawlog"))  // the space is given back
+        let logbook = try Logbook(path: path, journalCapacity: 0)
+        let entry = try #require(try logbook.entries().first)
+        #expect(entry.status == .finished && abs(entry.distance - 5180) < 10)
+        #expect(try logbook.replay(flight: entry.id)?.distance == entry.distance)  // its raw log is whole
+    }
+
     @Test func aLogbookThatCannotBeWrittenIsOneSentence() throws {
         let result = try RunWayBinary.run(["logbook", "--logbook", "/proc/nope/runway.sqlite"])
         #expect(result.status == 1)

@@ -20,10 +20,22 @@ struct RunWayBinary {
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    /// Runs `runway` with `arguments`; with `fileSizeLimit` (bytes) under `ulimit -f`, so a
+    /// write past it fails with EFBIG — a card that is all but full.
+    static func run(_ arguments: [String], fileSizeLimit: Int? = nil) throws -> Output {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let fileSizeLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                [
+                    "-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit / 1024); exec \"$0\" \"$@\"",
+                    executable.path,
+                ]
+                + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

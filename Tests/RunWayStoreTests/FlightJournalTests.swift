@@ -60,22 +60,28 @@ struct FlightJournalTests {
         #expect(try journal.records() == [record(9)])
     }
 
-    @Test func whileFlyingTheRawLogGoesToTheJournalAndReachesSQLiteAtTouchdown() throws {
+    @Test func whileFlyingTheRawLogGoesToTheJournalAndAnotherProcessLeavesTheLiveFlightAlone() throws {
         let path = temporaryLogbookPath()
-        let logbook = try Logbook(path: path)
-        let recorder = FlightRecorder(logbook: logbook)
-        try recorder.begin(at: 0, mission: nil)
-        for t in 1...60 {
-            recorder.record(.tick(Double(t)))
-        }
-        // Another reader sees no raw-log rows yet: the commits went to the journal, durably.
-        let reader = try Database(path: path, readOnly: true)
-        #expect(try reader.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == 0)
-        let journal = try FlightJournal(path: logbook.journalPath, capacity: Logbook.defaultJournalCapacity)
-        #expect(try journal.records().count == 15)
-        // The same logbook reads them, and a power cut now loses none of them.
+        let reader = try Database(path: path)
+        let id: Int64
+        do {
+            let logbook = try Logbook(path: path)
+            let recorder = FlightRecorder(logbook: logbook)
+            try recorder.begin(at: 0, mission: nil)
+            id = try #require(recorder.flightID)
+            for t in 1...60 { recorder.record(.tick(Double(t))) }
+            // No raw-log rows in SQLite yet: the commits went to the journal, durably.
+            #expect(try reader.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == 0)
+            #expect(try FlightJournal(reading: logbook.journalPath).records().count == 15)
+            // `runway logbook` opening it now must not close the live flight as interrupted.
+            let other = try Logbook(path: path)
+            #expect(other.recordingElsewhere)
+            #expect(try other.recoverInterruptedFlights() == [])
+            #expect(try other.entries().first?.status == .flying)
+        }  // the power goes
         let again = try Logbook(path: path)
-        #expect(try again.rawInputs(flight: recorder.flightID!).count == 60)
+        #expect(!again.recordingElsewhere)
+        #expect(try again.rawInputs(flight: id).count == 60)
         #expect(try reader.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == 15)
     }
 
@@ -106,16 +112,19 @@ struct FlightJournalTests {
 
     @Test func recordsTakenInByATransactionThatRollsBackStayInTheJournal() throws {
         let path = temporaryLogbookPath()
-        let logbook = try Logbook(path: path)
-        let id = try logbook.begin(startTime: 0, mission: nil)
-        for t in 1...3 { try logbook.append(flight: id, inputs: [.tick(Double(t))], until: Double(t)) }
-        #expect(throws: StoreError.self) {
-            try logbook.database.transaction { () throws(StoreError) in
-                _ = try logbook.rawInputs(flight: id)  // takes the journal in…
-                throw StoreError(code: 13, message: "disk full", context: "test")  // …and rolls back
+        let id: Int64
+        do {
+            let logbook = try Logbook(path: path)
+            id = try logbook.begin(startTime: 0, mission: nil)
+            for t in 1...3 { try logbook.append(flight: id, inputs: [.tick(Double(t))], until: Double(t)) }
+            #expect(throws: StoreError.self) {
+                try logbook.database.transaction { () throws(StoreError) in
+                    _ = try logbook.rawInputs(flight: id)  // takes the journal in…
+                    throw StoreError(code: 13, message: "disk full", context: "test")  // …and rolls back
+                }
             }
+            try logbook.append(flight: id, inputs: [.tick(4)], until: 4)
         }
-        try logbook.append(flight: id, inputs: [.tick(4)], until: 4)
         // Nothing was lost: the next commit did not start the journal over.
         #expect(try Logbook(path: path).rawInputs(flight: id).map(\.time) == [1, 2, 3, 4])
     }
