@@ -53,8 +53,9 @@ final class FlightJournal {
         direct = opened >= 0
         if opened < 0 && errno == EINVAL { opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
         guard opened >= 0 else {
+            let code = errno
             free(memory)
-            throw Self.failure(errno, "opening", path)
+            throw Self.failure(code, "opening", path)
         }
         descriptor = opened
         // From here the object is whole: a throw runs `deinit`, which closes and frees.
@@ -88,8 +89,9 @@ final class FlightJournal {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         direct = false
         guard descriptor >= 0 else {
+            let code = errno
             free(memory)
-            throw Self.failure(errno, "opening", path)
+            throw Self.failure(code, "opening", path)
         }
         var status = stat()
         capacity = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
