@@ -21,7 +21,7 @@ public enum RunWayCommand {
           logbook --logbook FILE --flight ID [--body-mass KG] [--utc-offset HOURS] [--json]
                                     one flight: summary, splits, alerts, calories; with --json
                                     also its FDR samples and simplified route
-          salvage DAMAGED --to NEW   copy every flight that can still be read from a damaged
+          salvage DAMAGED --to NEW  copy every flight that can still be read from a damaged
                                     logbook into a new one (DAMAGED is only read)
           reprocess ID --logbook FILE [--replace]
                                     fly a stored flight again from its raw sensor log with this
