@@ -22,7 +22,9 @@ let package = Package(
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "RunWayStore", dependencies: ["RunWayCore", "CSQLite"], swiftSettings: strict),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "RunWayStore", dependencies: ["RunWayCore", "CSQLite", "CZlib"], swiftSettings: strict),
         .target(
             name: "RunWayHardware", dependencies: ["RunWayCore", "CGPS", "CI2C", "CGpiod"],
             swiftSettings: strict),

@@ -1,8 +1,9 @@
+import CZlib
 import Glibc
 
 /// The in-flight half of the raw sensor log: a preallocated file beside the logbook
-/// (`<logbook>-rawlog`) that each commit appends one checksummed record to, written straight to
-/// the device (`O_DIRECT`, whole 512-byte sectors) and made durable with `fdatasync`.
+/// (`<logbook>-rawlog`) that each commit appends one deflated, checksummed record to, written
+/// straight to the device (`O_DIRECT`, whole 512-byte sectors) and made durable with `fdatasync`.
 ///
 /// Why not commit into SQLite every few seconds: an fsync'd SQLite commit rewrites at least one
 /// 4 KB filesystem block of its WAL (measured ~9.5 KB per commit, 8 MiB per hour at one commit
@@ -36,7 +37,10 @@ final class FlightJournal {
     private let bufferSize = 64 * 1024
 
     static let headerSize = 56
-    static let magic: UInt32 = 0x314A_5752  // "RWJ1"
+    /// "RWJ2": the text deflated (zlib), its length in the header. "RWJ1" records (plain text)
+    /// are still read.
+    static let magic: UInt32 = 0x324A_5752
+    static let plainMagic: UInt32 = 0x314A_5752
 
     /// Opens the journal, creating and zero-filling it to `capacity` bytes the first time (a
     /// one-time write, so a flight never grows the file). An existing journal keeps its size —
@@ -161,34 +165,58 @@ final class FlightJournal {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~Self.oDirect)
     }
 
-    /// The bytes a record takes: its header and text, rounded up to whole sectors.
-    func span(of record: Record) -> Int {
-        let length = Self.headerSize + record.inputs.utf8.count
+    /// What a record stores: its text deflated. A batch of raw inputs is numbers in a fixed
+    /// layout, so it deflates to about a third, and a 4-second batch fits one 512-byte sector.
+    static func packed(_ text: [UInt8]) -> [UInt8] {
+        var stored = [UInt8](repeating: 0, count: Int(compressBound(uLong(text.count))))
+        var count = uLong(stored.count)
+        guard compress2(&stored, &count, text, uLong(text.count), Z_BEST_COMPRESSION) == Z_OK else {
+            return []
+        }
+        return Array(stored.prefix(Int(count)))
+    }
+
+    /// The text of a stored record; nil when it does not inflate to its recorded length.
+    static func unpacked(_ stored: [UInt8], length: Int) -> [UInt8]? {
+        var text = [UInt8](repeating: 0, count: max(length, 1))
+        var count = uLong(length)
+        guard uncompress(&text, &count, stored, uLong(stored.count)) == Z_OK, Int(count) == length else {
+            return nil
+        }
+        return Array(text.prefix(length))
+    }
+
+    /// The bytes a record takes: its header and stored text, rounded up to whole sectors.
+    func span(storing count: Int) -> Int {
         let unit = max(sector, 512)
-        return (length + unit - 1) / unit * unit
+        return (Self.headerSize + count + unit - 1) / unit * unit
     }
 
     func hasRoom(for record: Record) -> Bool {
-        let span = span(of: record)
+        let span = span(storing: Self.packed(Array(record.inputs.utf8)).count)
         return span <= bufferSize && offset + span <= capacity
     }
 
     /// Appends `record` in fresh sectors and makes it durable. The caller checks `hasRoom`.
     func append(_ record: Record) throws(StoreError) {
         let text = Array(record.inputs.utf8)
+        let stored = Self.packed(text)
+        guard !stored.isEmpty || text.isEmpty else {
+            throw Self.failure(ENOMEM, "deflating a record for", path)
+        }
         var span = 0
         while true {
-            span = self.span(of: record)
+            span = self.span(storing: stored.count)
             guard span <= bufferSize, offset + span <= capacity else {
                 throw Self.failure(ENOSPC, "appending to the full", path)
             }
             memset(buffer, 0, span)
             var header = Header(
                 epoch: epoch, index: index, flight: record.flight, seq: record.seq, until: record.until,
-                length: UInt32(text.count), span: UInt32(span))
-            header.checksum = header.crc(text)
+                length: UInt32(stored.count), span: UInt32(span), textLength: UInt32(text.count))
+            header.checksum = header.crc(stored)
             header.store(into: buffer)
-            text.withUnsafeBytes { bytes in
+            stored.withUnsafeBytes { bytes in
                 if let base = bytes.baseAddress {
                     buffer.advanced(by: Self.headerSize).copyMemory(from: base, byteCount: bytes.count)
                 }
@@ -218,10 +246,12 @@ final class FlightJournal {
                     header.epoch == (epoch ?? header.epoch),
                     header.index == UInt32(truncatingIfNeeded: found.count)
                 else { break }
-                let text = Array(
+                let stored = Array(
                     UnsafeRawBufferPointer(
                         start: start.advanced(by: Self.headerSize), count: Int(header.length)))
-                guard header.crc(text) == header.checksum else { break }
+                guard header.crc(stored) == header.checksum,
+                    let text = header.plain ? stored : Self.unpacked(stored, length: Int(header.textLength))
+                else { break }
                 epoch = header.epoch
                 found.append(
                     Record(
@@ -256,9 +286,11 @@ final class FlightJournal {
         offset = 0
     }
 
-    /// A record's fixed header, little-endian: magic, epoch, index, flight, seq, until, text
-    /// length, span, then a CRC-32 of all that and the text.
+    /// A record's fixed header, little-endian: magic, epoch, index, flight, seq, until, stored
+    /// length, span, text length, then a CRC-32 of all that and the stored bytes. (A plain
+    /// "RWJ1" record has no text length; its CRC sits where the text length would.)
     struct Header {
+        var plain = false
         var epoch: UInt64
         var index: UInt32
         var flight: Int64
@@ -266,21 +298,24 @@ final class FlightJournal {
         var until: Double
         var length: UInt32
         var span: UInt32
+        var textLength: UInt32
         var checksum: UInt32 = 0
 
         init(
             epoch: UInt64, index: UInt32, flight: Int64, seq: Int64, until: Double, length: UInt32,
-            span: UInt32
+            span: UInt32, textLength: UInt32
         ) {
             (self.epoch, self.index, self.flight, self.seq) = (epoch, index, flight, seq)
-            (self.until, self.length, self.span) = (until, length, span)
+            (self.until, self.length, self.span, self.textLength) = (until, length, span, textLength)
         }
 
         init?(loading p: UnsafeRawPointer) {
             func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
                 T(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: T.self))
             }
-            guard load(0, UInt32.self) == FlightJournal.magic else { return nil }
+            let magic = load(0, UInt32.self)
+            guard magic == FlightJournal.magic || magic == FlightJournal.plainMagic else { return nil }
+            plain = magic == FlightJournal.plainMagic
             epoch = load(4, UInt64.self)
             index = load(12, UInt32.self)
             flight = load(16, Int64.self)
@@ -288,7 +323,8 @@ final class FlightJournal {
             until = Double(bitPattern: load(32, UInt64.self))
             length = load(40, UInt32.self)
             span = load(44, UInt32.self)
-            checksum = load(48, UInt32.self)
+            textLength = plain ? length : load(48, UInt32.self)
+            checksum = load(plain ? 48 : 52, UInt32.self)
         }
 
         /// The header's bytes before the checksum.
@@ -297,7 +333,7 @@ final class FlightJournal {
             func put<T: FixedWidthInteger>(_ value: T) {
                 withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
             }
-            put(FlightJournal.magic)
+            put(plain ? FlightJournal.plainMagic : FlightJournal.magic)
             put(epoch)
             put(index)
             put(flight)
@@ -305,6 +341,7 @@ final class FlightJournal {
             put(until.bitPattern)
             put(length)
             put(span)
+            if !plain { put(textLength) }
             return bytes
         }
 
@@ -314,21 +351,10 @@ final class FlightJournal {
             p.storeBytes(of: checksum.littleEndian, toByteOffset: bytes.count, as: UInt32.self)
         }
 
-        func crc(_ text: [UInt8]) -> UInt32 { CRC32.checksum(fields + text) }
-    }
-}
-
-/// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): catches a torn or stale sector.
-enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
+        /// zlib's CRC-32 (IEEE 802.3): catches a torn or stale sector.
+        func crc(_ stored: [UInt8]) -> UInt32 {
+            let bytes = fields + stored
+            return UInt32(truncatingIfNeeded: CZlib.crc32(0, bytes, uInt(bytes.count)))
+        }
     }
 }

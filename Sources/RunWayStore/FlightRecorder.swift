@@ -4,8 +4,8 @@ import RunWayCore
 /// `commitInterval` seconds of flight time, so a power cut loses at most that much (bound: < 5 s).
 ///
 /// Why 4 s: the bound allows up to 5 s, less the time a commit takes; each commit is one
-/// `fdatasync` of one or two 512-byte sectors of the logbook's raw-log journal, so 900 commits an
-/// hour write under 1 MiB (`make bench`). A failed write (disk full when the full journal must
+/// `fdatasync` of one 512-byte sector (at 1 Hz GPS) of the logbook's raw-log journal, so 900
+/// commits an hour write 0.47 MiB (`make bench`). A failed write (disk full when the full journal must
 /// move into SQLite, or no journal and SQLite is full) keeps the inputs in memory, is reported
 /// once through `onWriteFailure`, and everything is written at the next commit that succeeds.
 public final class FlightRecorder {

@@ -322,9 +322,11 @@ func deliveredByTheBoard(_ input: EngineInput) -> EngineInput {
     }
 }
 
-func storageBudget() {
+func storageBudget(gpsRate: Double) {
     print("")
-    print("== Storage: a 1-hour flight recorded as it flies (1 Hz GPS and heart rate, 2 Hz barometer) ==")
+    print(
+        "== Storage: a 1-hour flight recorded as it flies (\(format(gpsRate, 0)) Hz GPS, 1 Hz heart rate, "
+            + "2 Hz barometer) ==")
     let directory = FileManager.default.currentDirectoryPath + "/.build/bench-logbook"
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/bench-\(getpid()).sqlite"
@@ -339,7 +341,7 @@ func storageBudget() {
         if let failure = logbook.prepareJournal() { print("  no raw-log journal: \(failure)") }
         let setup = bytesWritten() - created
         let recorder = FlightRecorder(logbook: logbook)
-        var scenario = Scenario.endurance(hours: 1, rate: 1)
+        var scenario = Scenario.endurance(hours: 1, rate: gpsRate)
         scenario.barometer.rate = 2  // the board's BarometerSource reads every 0.5 s
         var runner = ScenarioRunner(scenario)
         runner.recordsDistance = false
@@ -379,7 +381,7 @@ func storageBudget() {
                 + "preallocated; commits \(logbook.journalIsDirect == true ? "bypass" : "go through") the page cache)"
         )
         print("  target: ≤ 2 MB (1.91 MiB) written per hour of running")
-        try openingCost(path: path, logbook: logbook, hours: 100)
+        if gpsRate == 1 { try openingCost(path: path, logbook: logbook, hours: 100) }
     } catch {
         print("  no figure: \(error)")
     }
@@ -433,4 +435,5 @@ func openingCost(path: String, logbook: Logbook, hours: Int) throws {
     )
 }
 
-storageBudget()
+storageBudget(gpsRate: 1)
+storageBudget(gpsRate: 10)

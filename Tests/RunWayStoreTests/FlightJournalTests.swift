@@ -36,6 +36,50 @@ struct FlightJournalTests {
         #expect(try smaller.records() == (1...3).map { record(Int64($0)) })
     }
 
+    @Test func recordsAreStoredDeflatedAndAFourSecondBatchTakesOneSector() throws {
+        let path = temporaryLogbookPath() + "-rawlog"
+        let journal = try FlightJournal(path: path, capacity: 65_536)
+        // 4 s of a run: 4 fixes, 8 pressure samples, 4 heart-rate samples, as the board gives them.
+        var inputs: [EngineInput] = []
+        for s in 0..<4 {
+            let t = 1_791_011_203.0 + Double(s)
+            inputs.append(.pressure(PressureSample(time: t, pascals: 100_894.3046875 - Double(s) * 0.25)))
+            inputs.append(.body(BodySample(time: t + 0.25, heartRate: 161, cadence: 175)))
+            inputs.append(.pressure(PressureSample(time: t + 0.5, pascals: 100_893.61328125)))
+            let coordinate = Coordinate(latitude: 37.529090529 + Double(s) * 1e-5, longitude: 126.934382093)
+            inputs.append(
+                .fix(
+                    Fix(
+                        time: t + 1, coordinate: coordinate, horizontalAccuracy: 21.9, speed: 3.101,
+                        track: 269.0878, altitude: 36.317, mode: 3)))
+        }
+        let batch = FlightJournal.Record(
+            flight: 1, seq: 1, until: 1_791_011_207, inputs: RawLog.encode(inputs))
+        #expect(batch.inputs.utf8.count > 512)
+        try journal.append(batch)
+        #expect(journal.offset == 512)
+        #expect(try journal.records() == [batch])
+    }
+
+    @Test func aPlainRecordOfTheFirstJournalFormatStillReads() throws {
+        let path = temporaryLogbookPath() + "-rawlog"
+        _ = try FlightJournal(path: path, capacity: 4096)
+        let text = Array("T,1\nT,2".utf8)
+        var header = FlightJournal.Header(
+            epoch: 42, index: 0, flight: 3, seq: 1, until: 2, length: UInt32(text.count), span: 512,
+            textLength: UInt32(text.count))
+        header.plain = true
+        header.checksum = header.crc(text)
+        var sector = [UInt8](repeating: 0, count: 512)
+        sector.withUnsafeMutableBytes { header.store(into: $0.baseAddress!) }
+        sector.replaceSubrange(56..<56 + text.count, with: text)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: Data(sector))
+        try handle.close()
+        let records = try FlightJournal(path: path, capacity: 4096).records()
+        #expect(records == [FlightJournal.Record(flight: 3, seq: 1, until: 2, inputs: "T,1\nT,2")])
+    }
+
     @Test func aTornRecordEndsTheJournalAndTheRecordsBeforeItStand() throws {
         let path = temporaryLogbookPath() + "-rawlog"
         do {
