@@ -34,7 +34,16 @@ final class FlightJournal {
     private var index: UInt32 = 0
     private(set) var offset = 0
     private let buffer: UnsafeMutableRawPointer
-    private let bufferSize = 64 * 1024
+    static let bufferSize = 64 * 1024
+
+    /// The I/O buffer: `O_DIRECT` wants memory aligned to the device's sectors.
+    private static func alignedBuffer(_ path: String) throws(StoreError) -> UnsafeMutableRawPointer {
+        var memory: UnsafeMutableRawPointer?
+        guard posix_memalign(&memory, 4096, bufferSize) == 0, let memory else {
+            throw failure(ENOMEM, "allocating the raw-log buffer", path)
+        }
+        return memory
+    }
 
     static let headerSize = 56
     /// "RWJ2": the text deflated (zlib), its length in the header. "RWJ1" records (plain text)
@@ -48,10 +57,7 @@ final class FlightJournal {
     init(path: String, capacity: Int) throws(StoreError) {
         self.path = path
         self.capacity = capacity / 4096 * 4096
-        var memory: UnsafeMutableRawPointer?
-        guard posix_memalign(&memory, 4096, bufferSize) == 0, let memory else {
-            throw Self.failure(ENOMEM, "allocating the raw-log buffer", path)
-        }
+        let memory = try Self.alignedBuffer(path)
         buffer = memory
         var opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC | Self.oDirect, 0o644)
         direct = opened >= 0
@@ -85,10 +91,7 @@ final class FlightJournal {
     /// Opens an existing journal only to read its records (salvage): nothing is created or written.
     init(reading path: String) throws(StoreError) {
         self.path = path
-        var memory: UnsafeMutableRawPointer?
-        guard posix_memalign(&memory, 4096, bufferSize) == 0, let memory else {
-            throw Self.failure(ENOMEM, "allocating the raw-log buffer", path)
-        }
+        let memory = try Self.alignedBuffer(path)
         buffer = memory
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         direct = false
@@ -125,10 +128,10 @@ final class FlightJournal {
     }
 
     private func preallocate() throws(StoreError) {
-        memset(buffer, 0, bufferSize)
+        memset(buffer, 0, Self.bufferSize)
         var written = 0
         while written < capacity {
-            let count = min(bufferSize, capacity - written)
+            let count = min(Self.bufferSize, capacity - written)
             if try !write(count: count, at: written, doing: "preallocating") {
                 dropDirect()
                 continue
@@ -192,13 +195,9 @@ final class FlightJournal {
         return (Self.headerSize + count + unit - 1) / unit * unit
     }
 
-    func hasRoom(for record: Record) -> Bool {
-        let span = span(storing: Self.packed(Array(record.inputs.utf8)).count)
-        return span <= bufferSize && offset + span <= capacity
-    }
-
-    /// Appends `record` in fresh sectors and makes it durable. The caller checks `hasRoom`.
-    func append(_ record: Record) throws(StoreError) {
+    /// Appends `record` in fresh sectors and makes it durable. Returns false, writing nothing,
+    /// when the journal has no room left for it.
+    func append(_ record: Record) throws(StoreError) -> Bool {
         let text = Array(record.inputs.utf8)
         let stored = Self.packed(text)
         guard !stored.isEmpty || text.isEmpty else {
@@ -207,9 +206,7 @@ final class FlightJournal {
         var span = 0
         while true {
             span = self.span(storing: stored.count)
-            guard span <= bufferSize, offset + span <= capacity else {
-                throw Self.failure(ENOSPC, "appending to the full", path)
-            }
+            guard span <= Self.bufferSize, offset + span <= capacity else { return false }
             memset(buffer, 0, span)
             var header = Header(
                 epoch: epoch, index: index, flight: record.flight, seq: record.seq, until: record.until,
@@ -228,59 +225,65 @@ final class FlightJournal {
         guard fdatasync(descriptor) == 0 else { throw Self.failure(errno, "syncing", path) }
         offset += span
         index &+= 1
+        return true
     }
 
     /// Every record of the epoch that starts the file, in order, up to the first that is torn,
-    /// out of sequence or from another epoch.
+    /// out of sequence or from another epoch. Reads only as far as the records go: a journal
+    /// that was started over costs one read.
     func records() throws(StoreError) -> [Record] {
-        let file = try contents()
-        return file.withUnsafeBytes { bytes in
-            var found: [Record] = []
-            var position = 0
-            var epoch: UInt64?
-            while position + Self.headerSize <= file.count {
-                let start = bytes.baseAddress!.advanced(by: position)
-                guard let header = Header(loading: start), header.span >= Self.headerSize,
-                    position + Int(header.span) <= file.count,
-                    Int(header.length) <= Int(header.span) - Self.headerSize,
-                    header.epoch == (epoch ?? header.epoch),
-                    header.index == UInt32(truncatingIfNeeded: found.count)
-                else { break }
-                let stored = Array(
-                    UnsafeRawBufferPointer(
-                        start: start.advanced(by: Self.headerSize), count: Int(header.length)))
-                guard header.crc(stored) == header.checksum,
-                    let text = header.plain ? stored : Self.unpacked(stored, length: Int(header.textLength))
-                else { break }
-                epoch = header.epoch
-                found.append(
-                    Record(
-                        flight: header.flight, seq: header.seq, until: header.until,
-                        inputs: String(decoding: text, as: UTF8.self)))
-                position += Int(header.span)
-            }
-            return found
-        }
-    }
-
-    /// The whole file, read in aligned chunks.
-    private func contents() throws(StoreError) -> [UInt8] {
         var file: [UInt8] = []
-        file.reserveCapacity(capacity)
-        while file.count < capacity {
-            let count = min(bufferSize, capacity - file.count)
-            let result = pread(descriptor, buffer, count, off_t(file.count))
-            if result < 0 && errno == EINTR { continue }
-            if result < 0 { throw Self.failure(errno, "reading", path) }
-            if result == 0 { break }
-            file.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: result))
+        /// Reads on, in aligned chunks, until `count` bytes are in or the file ends.
+        func read(upTo count: Int) throws(StoreError) {
+            while file.count < min(count, capacity) {
+                let result = pread(
+                    descriptor, buffer, min(Self.bufferSize, capacity - file.count), off_t(file.count))
+                if result < 0 && errno == EINTR { continue }
+                if result < 0 { throw Self.failure(errno, "reading", path) }
+                if result == 0 { return }
+                file.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: result))
+            }
         }
-        return file
+        var found: [Record] = []
+        var position = 0
+        var epoch: UInt64?
+        while true {
+            try read(upTo: position + Self.headerSize)
+            guard position + Self.headerSize <= file.count,
+                let header = file.withUnsafeBytes({ Header(loading: $0.baseAddress!.advanced(by: position)) }
+                ),
+                header.span >= Self.headerSize, Int(header.length) <= Int(header.span) - Self.headerSize,
+                header.epoch == (epoch ?? header.epoch),
+                header.index == UInt32(truncatingIfNeeded: found.count)
+            else { break }
+            try read(upTo: position + Int(header.span))
+            guard position + Int(header.span) <= file.count else { break }
+            let stored = Array(
+                file[position + Self.headerSize..<position + Self.headerSize + Int(header.length)])
+            guard header.crc(stored) == header.checksum,
+                let text = header.plain ? stored : Self.unpacked(stored, length: Int(header.textLength))
+            else { break }
+            epoch = header.epoch
+            found.append(
+                Record(
+                    flight: header.flight, seq: header.seq, until: header.until,
+                    inputs: String(decoding: text, as: UTF8.self)))
+            position += Int(header.span)
+        }
+        return found
     }
 
     /// Starts over from the file's beginning under a new epoch: call once every record read by
-    /// `records()` is safely in the logbook.
-    func restart() {
+    /// `records()` is safely in the logbook. The first sector is zeroed on the device, so the
+    /// next open finds an empty journal instead of taking the same records in again.
+    func restart() throws(StoreError) {
+        let count = max(sector, 512)
+        memset(buffer, 0, count)
+        if try !write(count: count, at: 0, doing: "starting over") {
+            dropDirect()
+            _ = try write(count: count, at: 0, doing: "starting over")
+        }
+        guard fdatasync(descriptor) == 0 else { throw Self.failure(errno, "syncing", path) }
         epoch = UInt64.random(in: 1...UInt64.max)
         index = 0
         offset = 0

@@ -135,20 +135,19 @@ public final class Logbook {
     func absorbJournal() throws(StoreError) {
         guard let journal else { return }
         let records = try journal.records()
-        if !records.isEmpty {
-            try database.transaction { () throws(StoreError) in
-                for record in records {
-                    try database.query(
-                        "INSERT OR IGNORE INTO raw_log (flight_id, seq, until, inputs) SELECT ?, ?, ?, ? "
-                            + "WHERE EXISTS (SELECT 1 FROM flights WHERE id = ?)",
-                        [
-                            .integer(record.flight), .integer(record.seq), .real(record.until),
-                            .text(record.inputs), .integer(record.flight),
-                        ])
-                }
+        guard !records.isEmpty else { return }
+        try database.transaction { () throws(StoreError) in
+            for record in records {
+                try database.query(
+                    "INSERT OR IGNORE INTO raw_log (flight_id, seq, until, inputs) SELECT ?, ?, ?, ? "
+                        + "WHERE EXISTS (SELECT 1 FROM flights WHERE id = ?)",
+                    [
+                        .integer(record.flight), .integer(record.seq), .real(record.until),
+                        .text(record.inputs), .integer(record.flight),
+                    ])
             }
         }
-        if !database.inTransaction { journal.restart() }
+        if !database.inTransaction { try journal.restart() }
     }
 
     static func damaged(_ reason: String, path: String) -> StoreError {
@@ -198,22 +197,23 @@ public final class Logbook {
         if let next = nextSeq[id] { seq = next } else { seq = try nextRawLogSeq(flight: id) }
         let record = FlightJournal.Record(flight: id, seq: seq, until: until, inputs: RawLog.encode(inputs))
         prepareJournal()
-        if let journal {
-            if !journal.hasRoom(for: record) { try absorbJournal() }
-            if journal.hasRoom(for: record) {
-                do {
-                    try journal.append(record)
+        for attempt in 0..<2 {
+            guard let journal else { break }
+            // Full: its records move into SQLite, and it starts over.
+            if attempt == 1 { try absorbJournal() }
+            do {
+                if try journal.append(record) {
                     nextSeq[id] = seq + 1
                     return
-                } catch {
-                    guard !error.isDiskFull else { throw error }
-                    // The journal's device failed: what it holds goes into SQLite if it still
-                    // reads (else it waits in the file for the next open), and the raw log
-                    // commits straight into SQLite from now on.
-                    try? absorbJournal()
-                    self.journal = nil
-                    journalFailure = error
                 }
+            } catch {
+                guard !error.isDiskFull else { throw error }
+                // The journal's device failed: what it holds goes into SQLite if it still
+                // reads (else it waits in the file for the next open), and the raw log
+                // commits straight into SQLite from now on.
+                try? absorbJournal()
+                self.journal = nil
+                journalFailure = error
             }
         }
         try database.query(

@@ -16,7 +16,7 @@ struct FlightJournalTests {
         let written = (1...5).map { record($0, text: String(repeating: "F,1,2,3", count: Int($0) * 30)) }
         do {
             let journal = try FlightJournal(path: path, capacity: 65_536)
-            for r in written { try journal.append(r) }
+            for r in written { #expect(try journal.append(r)) }
         }
         let reopened = try FlightJournal(path: path, capacity: 65_536)
         #expect(try reopened.records() == written)
@@ -29,7 +29,7 @@ struct FlightJournalTests {
         let path = temporaryLogbookPath() + "-rawlog"
         do {
             let journal = try FlightJournal(path: path, capacity: 65_536)
-            for n in 1...3 { try journal.append(record(Int64(n))) }
+            for n in 1...3 { #expect(try journal.append(record(Int64(n)))) }
         }
         let smaller = try FlightJournal(path: path, capacity: 4096)
         #expect(smaller.capacity == 65_536)
@@ -56,7 +56,7 @@ struct FlightJournalTests {
         let batch = FlightJournal.Record(
             flight: 1, seq: 1, until: 1_791_011_207, inputs: RawLog.encode(inputs))
         #expect(batch.inputs.utf8.count > 512)
-        try journal.append(batch)
+        #expect(try journal.append(batch))
         #expect(journal.offset == 512)
         #expect(try journal.records() == [batch])
     }
@@ -84,7 +84,7 @@ struct FlightJournalTests {
         let path = temporaryLogbookPath() + "-rawlog"
         do {
             let journal = try FlightJournal(path: path, capacity: 65_536)
-            for n in 1...3 { try journal.append(record(Int64(n))) }
+            for n in 1...3 { #expect(try journal.append(record(Int64(n)))) }
         }
         // The third record's sector was half-written when the power went.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -97,9 +97,9 @@ struct FlightJournalTests {
     @Test func afterARestartRecordsFromTheOldEpochAreNeverReadAgain() throws {
         let path = temporaryLogbookPath() + "-rawlog"
         let journal = try FlightJournal(path: path, capacity: 65_536)
-        for n in 1...4 { try journal.append(record(Int64(n))) }
-        journal.restart()
-        try journal.append(record(9))
+        for n in 1...4 { #expect(try journal.append(record(Int64(n)))) }
+        try journal.restart()
+        #expect(try journal.append(record(9)))
         // Records 2–4 still sit on the disk after record 9; they belong to the old epoch.
         #expect(try journal.records() == [record(9)])
     }
@@ -127,6 +127,16 @@ struct FlightJournalTests {
         #expect(!again.recordingElsewhere)
         #expect(try again.rawInputs(flight: id).count == 60)
         #expect(try reader.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == 15)
+        // Taken in, the journal was started over on the device: the next open has nothing to take.
+        #expect(try FlightJournal(reading: again.journalPath).records().isEmpty)
+    }
+
+    @Test func aFullJournalRefusesARecordAndWritesNothing() throws {
+        let path = temporaryLogbookPath() + "-rawlog"
+        let journal = try FlightJournal(path: path, capacity: 4096)
+        for n in 1...8 { #expect(try journal.append(record(Int64(n)))) }  // 8 sectors of 512 bytes
+        #expect(try !journal.append(record(9)))
+        #expect(try journal.records() == (1...8).map { record(Int64($0)) })
     }
 
     @Test func aFullJournalMovesIntoSQLiteAndRecordingGoesOn() throws {
