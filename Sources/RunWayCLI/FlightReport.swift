@@ -8,6 +8,13 @@ public enum FlightReport {
     public static func json(_ flight: Flight, diagnostics: [Diagnostic] = [], bodyMass: Double? = nil)
         -> JSONValue
     {
+        .object(fields(flight, diagnostics: diagnostics, bodyMass: bodyMass))
+    }
+
+    /// The fields of `json`, in order, for a caller that adds its own after them.
+    static func fields(_ flight: Flight, diagnostics: [Diagnostic] = [], bodyMass: Double? = nil)
+        -> [(String, JSONValue)]
+    {
         func n(_ value: Double?, _ places: Int = 1) -> JSONValue { .number(value, places: places) }
         let splits: [JSONValue] = flight.splits.map { split in
             .object([
@@ -39,7 +46,7 @@ public enum FlightReport {
                     ("target_distance_m", n($0.targetDistance)),
                 ])
             } ?? .null
-        return .object([
+        return [
             ("recorded", .bool(flight.status == .recorded)),
             ("status", .string(flight.status.rawValue)),
             ("start_time", .string(UTCTime.format(flight.startTime))),
@@ -61,7 +68,7 @@ public enum FlightReport {
             ("warnings", .array(diagnostics.prefix(100).map { .string($0.description) })),
             ("warnings_count", .number(Double(diagnostics.count))),
             ("calories_kcal", n(bodyMass.flatMap(flight.kilocalories(bodyMass:)), 0)),
-        ])
+        ]
     }
 
     // MARK: Flight Summary

@@ -69,40 +69,40 @@ public enum LogbookCommands {
         }
         let flight = logged.flight
         if json {
-            guard case .object(var fields) = FlightReport.json(flight, bodyMass: bodyMass) else { return 1 }
-            fields += [
-                ("id", .number(Double(logged.id))),
-                ("logbook_status", .string(logged.status.rawValue)),
-                ("source", .string(logged.source)),
-                ("replaces", logged.replaces.map { .number(Double($0)) } ?? .null),
-                ("engine_version", .number(Double(logged.engineVersion))),
-                (
-                    "fdr_samples",
-                    .array(
-                        flight.samples.map { s in
-                            .object([
-                                ("elapsed_s", .number(s.elapsed, places: 1)),
-                                ("distance_m", .number(s.distance, places: 1)),
-                                ("pace_s_per_km", .number(s.pace, places: 1)),
-                                ("heart_rate", .number(s.heartRate, places: 0)),
-                                ("cadence", .number(s.cadence, places: 0)),
-                                ("altitude_m", .number(s.altitude, places: 1)),
-                                ("heading_deg", .number(s.heading, places: 0)),
-                                ("paused", .bool(s.paused)),
-                            ])
-                        })
-                ),
-                (
-                    "route_simplified",
-                    .array(
-                        flight.simplifiedRoute.points.map { p in
-                            .array([
-                                .number(p.elapsed, places: 1), .number(p.coordinate.latitude, places: 7),
-                                .number(p.coordinate.longitude, places: 7),
-                            ])
-                        })
-                ),
-            ]
+            let fields =
+                FlightReport.fields(flight, bodyMass: bodyMass) + [
+                    ("id", .number(Double(logged.id))),
+                    ("logbook_status", .string(logged.status.rawValue)),
+                    ("source", .string(logged.source)),
+                    ("replaces", logged.replaces.map { .number(Double($0)) } ?? .null),
+                    ("engine_version", .number(Double(logged.engineVersion))),
+                    (
+                        "fdr_samples",
+                        .array(
+                            flight.samples.map { s in
+                                .object([
+                                    ("elapsed_s", .number(s.elapsed, places: 1)),
+                                    ("distance_m", .number(s.distance, places: 1)),
+                                    ("pace_s_per_km", .number(s.pace, places: 1)),
+                                    ("heart_rate", .number(s.heartRate, places: 0)),
+                                    ("cadence", .number(s.cadence, places: 0)),
+                                    ("altitude_m", .number(s.altitude, places: 1)),
+                                    ("heading_deg", .number(s.heading, places: 0)),
+                                    ("paused", .bool(s.paused)),
+                                ])
+                            })
+                    ),
+                    (
+                        "route_simplified",
+                        .array(
+                            flight.simplifiedRoute.points.map { p in
+                                .array([
+                                    .number(p.elapsed, places: 1), .number(p.coordinate.latitude, places: 7),
+                                    .number(p.coordinate.longitude, places: 7),
+                                ])
+                            })
+                    ),
+                ]
             console.out(JSONValue.object(fields).rendered())
             return 0
         }

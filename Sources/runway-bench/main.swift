@@ -422,16 +422,11 @@ func openingCost(path: String, logbook: Logbook, hours: Int) throws {
         close(descriptor)
     }
     let clock = ContinuousClock()
-    var cold = Duration.zero
-    var warm = Duration.zero
-    cold = try clock.measure { _ = try Logbook(path: path) }
-    warm = try clock.measure { _ = try Logbook(path: path) }
-    func seconds(_ d: Duration) -> String {
-        format(Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18, 2)
-    }
+    let cold = try clock.measure { _ = try Logbook(path: path) }
+    let warm = try clock.measure { _ = try Logbook(path: path) }
     print(
-        "  opening a logbook of \(hours) h of runs (\(format(size / 1_048_576, 0)) MiB): \(seconds(cold)) s from "
-            + "storage, \(seconds(warm)) s cached (quick_check reads every page; an SD card reads ~20–40 MB/s)"
+        "  opening a logbook of \(hours) h of runs (\(format(size / 1_048_576, 0)) MiB): \(format(seconds(cold), 2)) s "
+            + "from storage, \(format(seconds(warm), 2)) s cached (quick_check reads every page; an SD card reads ~20–40 MB/s)"
     )
 }
 
