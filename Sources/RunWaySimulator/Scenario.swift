@@ -90,6 +90,14 @@ public struct Scenario: Sendable {
     public var hills: [Hill] = []
     public var signalGaps: [SignalGap] = []
     public var totalDistance: Double
+
+    /// The same run, ended at `metres` (a shorter flight for a test or a bench).
+    public func ending(at metres: Double) -> Scenario {
+        var shorter = self
+        shorter.totalDistance = metres
+        return shorter
+    }
+
     public var mission: Mission?
     public var gps = GPSModel()
     public var barometer = BarometerModel()

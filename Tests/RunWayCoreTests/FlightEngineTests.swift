@@ -78,8 +78,7 @@ struct SimulatedBoardTests {
     }
 
     @Test func signalGapsPauseAndResumeWithoutLosingTheRun() {
-        var scenario = Scenario.flat5k
-        scenario.totalDistance = 2000
+        var scenario = Scenario.flat5k.ending(at: 2000)
         scenario.signalGaps = [Scenario.SignalGap(start: 300, seconds: 20)]
         let run = SimulatedFlight.fly(scenario)
         let heard = run.callouts.map(\.callout)

@@ -185,8 +185,7 @@ struct FlightJournalTests {
 
     @Test func aTouchdownOnAFullDiskLosesNothing() throws {
         let path = temporaryLogbookPath()
-        var scenario = Scenario.flat5k
-        scenario.totalDistance = 1200
+        let scenario = Scenario.flat5k.ending(at: 1200)
         let landed: Flight
         do {
             let logbook = try Logbook(path: path)

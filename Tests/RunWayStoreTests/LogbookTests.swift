@@ -101,10 +101,7 @@ struct LogbookSchemaTests {
         let path = temporaryLogbookPath()
         do {
             let logbook = try Logbook(path: path)
-            var scenario = Scenario.walker
-            scenario.totalDistance = 400
-            _ = try record(scenario, into: logbook)
-            try logbook.database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+            _ = try record(.walker.ending(at: 400), into: logbook)
         }
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         try #require(bytes.count > 8192)
@@ -150,11 +147,7 @@ struct RawLogTests {
 
 @Suite("Recording, recovery, reprocess")
 struct RecordingTests {
-    var scenario: Scenario {
-        var s = Scenario.demoMission
-        s.totalDistance = 2300
-        return s
-    }
+    let scenario = Scenario.demoMission.ending(at: 2300)
 
     @Test func aRecordedFlightIsStoredWithItsDerivedData() throws {
         let logbook = try Logbook(path: temporaryLogbookPath())
@@ -298,9 +291,7 @@ struct LogbookMaintenanceTests {
 
     @Test func reprocessKeepsTheOriginalUnlessAskedToReplaceIt() throws {
         let logbook = try Logbook(path: temporaryLogbookPath())
-        var scenario = Scenario.flat5k
-        scenario.totalDistance = 1500
-        let (id, _, landed) = try record(scenario, into: logbook)
+        let (id, _, landed) = try record(.flat5k.ending(at: 1500), into: logbook)
         let copy = try #require(try logbook.reprocess(flight: id))
         #expect(copy != id)
         #expect(try logbook.entries().count == 2)
@@ -315,8 +306,7 @@ struct LogbookMaintenanceTests {
 @Suite("Recovery: a restart within the window continues the flight")
 struct ResumeTests {
     @Test func aRestartWithinTheWindowContinuesTheSameFlight() throws {
-        var scenario = Scenario.flat5k
-        scenario.totalDistance = 2500
+        let scenario = Scenario.flat5k.ending(at: 2500)
         let path = temporaryLogbookPath()
         let yesterday: Int64
         do {

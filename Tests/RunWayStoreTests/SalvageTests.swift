@@ -6,11 +6,7 @@ import Testing
 
 @Suite("Salvage: a damaged logbook gives up every flight that can still be read")
 struct SalvageTests {
-    var scenario: Scenario {
-        var s = Scenario.flat5k
-        s.totalDistance = 1500
-        return s
-    }
+    let scenario = Scenario.flat5k.ending(at: 1500)
 
     /// A logbook with `count` landed flights; returns its path and the flights as they landed.
     func logbook(flights count: Int) throws -> (path: String, flights: [Flight]) {
