@@ -41,7 +41,10 @@ public final class Logbook {
     private var nextSeq: [Int64: Int64] = [:]
 
     /// Where the raw-log journal lives.
-    public var journalPath: String { database.path + "-rawlog" }
+    public var journalPath: String { Self.journalPath(forLogbook: database.path) }
+
+    /// The raw-log journal beside the logbook at `path`.
+    public static func journalPath(forLogbook path: String) -> String { path + "-rawlog" }
 
     /// Reads a logbook without checking or changing it (salvage).
     init(reading database: Database) {

@@ -132,7 +132,7 @@ extension Logbook {
 
     /// The records of the damaged logbook's raw-log journal, read without creating one.
     private func journalRecords(besideLogbook path: String) -> [FlightJournal.Record] {
-        let journalPath = path + "-rawlog"
+        let journalPath = Self.journalPath(forLogbook: path)
         guard access(journalPath, R_OK) == 0,
             let journal = try? FlightJournal(reading: journalPath)
         else { return [] }
