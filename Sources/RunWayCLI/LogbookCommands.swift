@@ -56,17 +56,7 @@ public enum LogbookCommands {
         path: String, id: Int64, utcOffset: Int, bodyMass: Double?, json: Bool, console: Console
     ) throws(CLIError) -> Int32 {
         let logbook = try open(path)
-        let logged: LoggedFlight
-        do {
-            guard let found = try logbook.flight(id: id) else {
-                throw CLIError("logbook \(path) has no flight \(id)")
-            }
-            logged = found
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError.logbook(path, error)
-        }
+        let logged = try answer(for: id, in: path) { () throws(StoreError) in try logbook.flight(id: id) }
         let flight = logged.flight
         if json {
             let fields =
@@ -168,20 +158,30 @@ public enum LogbookCommands {
         -> Int32
     {
         let logbook = try open(path)
+        let written = try answer(for: id, in: path) { () throws(StoreError) in
+            try logbook.reprocess(flight: id, replace: replace)
+        }
+        console.out(
+            replace
+                ? "Flight \(id) flown again from its raw sensor log and replaced."
+                : "Flight \(id) flown again from its raw sensor log and stored as flight \(written); the original is kept."
+        )
+        return 0
+    }
+
+    /// What `body` gives for flight `id`: "no flight" when it gives nothing, a store failure said
+    /// with the logbook's name.
+    static func answer<T>(for id: Int64, in path: String, _ body: () throws(StoreError) -> T?)
+        throws(CLIError)
+        -> T
+    {
+        let found: T?
         do {
-            guard let written = try logbook.reprocess(flight: id, replace: replace) else {
-                throw CLIError("logbook \(path) has no flight \(id)")
-            }
-            console.out(
-                replace
-                    ? "Flight \(id) flown again from its raw sensor log and replaced."
-                    : "Flight \(id) flown again from its raw sensor log and stored as flight \(written); the original is kept."
-            )
-            return 0
-        } catch let error as CLIError {
-            throw error
+            found = try body()
         } catch {
             throw CLIError.logbook(path, error)
         }
+        guard let found else { throw CLIError("logbook \(path) has no flight \(id)") }
+        return found
     }
 }
