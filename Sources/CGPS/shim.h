@@ -16,13 +16,15 @@
 
 typedef struct {
     int is_tpv;     /* MODE_SET was set by this read: it was a TPV */
+    int is_version; /* VERSION_SET: gpsd's greeting, the proof that the peer is gpsd */
     int mode;       /* 0 unknown, 1 no fix, 2 2D, 3 3D */
     double time;    /* seconds since the Unix epoch, NAN when the TPV had no time */
     double lat, lon, eph, epx, epy, speed, track, alt_msl;  /* NAN when absent */
 } rw_gps_report;
 
 /* Opens a session and asks for JSON watching. NULL on failure, with *error set to errno or to
- * libgps's own (negative) code. */
+ * libgps's own (negative) netlib code: NL_NOHOST (-2) when the name does not resolve,
+ * NL_NOCONNECT (-6) when nothing accepts the connection. */
 static inline struct gps_data_t *rw_gps_open(const char *host, const char *port, int *error) {
     struct gps_data_t *data = calloc(1, sizeof *data);
     if (data == NULL) { *error = ENOMEM; return NULL; }
@@ -59,6 +61,7 @@ static inline int rw_gps_read(struct gps_data_t *data, rw_gps_report *out) {
     if (status < 0) return -1;
     memset(out, 0, sizeof *out);
     out->is_tpv = (data->set & MODE_SET) != 0;
+    out->is_version = (data->set & VERSION_SET) != 0;
     if (!out->is_tpv) return status;
     const struct gps_fix_t *fix = &data->fix;
     out->mode = fix->mode;

@@ -1,4 +1,5 @@
 import Foundation
+import RunWayHardware
 
 /// Where commands write. Standard output for results, standard error for diagnostics.
 public struct Console: Sendable {
@@ -15,12 +16,47 @@ public struct Console: Sendable {
         self.isTerminal = isTerminal
     }
 
-    public static let standard = Console(
-        out: { text in
-            FileHandle.standardOutput.write(Data((text + "\n").utf8))
-        },
-        err: { text in
-            FileHandle.standardError.write(Data((text + "\n").utf8))
-        },
-        isTerminal: isatty(STDOUT_FILENO) == 1)
+    /// Standard output and error through `write(2)`. SIGPIPE is ignored (`ProcessSignals`), so a
+    /// reader that went away is an EPIPE: the command ends quietly with status 0, as
+    /// `runway logbook | head -1` expects. Any other failure (a full device) is said once on
+    /// standard error and ends the command with status 1 — never a crash.
+    public static let standard: Console = {
+        ProcessSignals.ignoreBrokenPipe()
+        return Console(
+            out: { StandardStream.write(text: $0 + "\n", to: STDOUT_FILENO) },
+            err: { StandardStream.write(text: $0 + "\n", to: STDERR_FILENO) },
+            isTerminal: isatty(STDOUT_FILENO) == 1)
+    }()
+}
+
+/// The one place that writes to the process's standard streams.
+enum StandardStream {
+    static func write(text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes {
+                Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset)
+            }
+            if n >= 0 {
+                offset += n
+                continue
+            }
+            let code = errno
+            if code == EINTR || code == EAGAIN { continue }
+            fail(errno: code, fd: fd)
+        }
+        bytes.removeAll()
+    }
+
+    /// Ends the process: quietly when the reader is gone, with one sentence otherwise.
+    static func fail(errno code: Int32, fd: Int32) -> Never {
+        if code == EPIPE { exit(0) }
+        if fd != STDERR_FILENO {
+            let name = fd == STDOUT_FILENO ? "standard output" : "fd \(fd)"
+            let message = "runway: cannot write to \(name): \(String(cString: strerror(code)))\n"
+            _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+        }
+        exit(1)
+    }
 }

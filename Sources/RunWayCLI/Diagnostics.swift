@@ -12,9 +12,31 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Text from a file (and the file's own name) can hold escape sequences and newlines: each
+    /// control character is shown as `\xNN`, so a hostile file can neither forge lines nor drive
+    /// the terminal.
     public var description: String {
-        if let line { return "\(file):\(line): \(message)" }
-        return "\(file): \(message)"
+        let file = Self.escaped(file)
+        if let line { return "\(file):\(line): \(Self.escaped(message))" }
+        return "\(file): \(Self.escaped(message))"
+    }
+
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }
 

@@ -5,16 +5,18 @@ import RunWayCore
 public enum FlightReport {
     // MARK: JSON
 
-    public static func json(_ flight: Flight, diagnostics: [Diagnostic] = [], bodyMass: Double? = nil)
-        -> JSONValue
-    {
-        .object(fields(flight, diagnostics: diagnostics, bodyMass: bodyMass))
+    /// - Parameter warningsCount: how many diagnostics there were in all, when `diagnostics`
+    ///   holds only the first of them.
+    public static func json(
+        _ flight: Flight, diagnostics: [Diagnostic] = [], warningsCount: Int? = nil, bodyMass: Double? = nil
+    ) -> JSONValue {
+        .object(fields(flight, diagnostics: diagnostics, warningsCount: warningsCount, bodyMass: bodyMass))
     }
 
     /// The fields of `json`, in order, for a caller that adds its own after them.
-    static func fields(_ flight: Flight, diagnostics: [Diagnostic] = [], bodyMass: Double? = nil)
-        -> [(String, JSONValue)]
-    {
+    static func fields(
+        _ flight: Flight, diagnostics: [Diagnostic] = [], warningsCount: Int? = nil, bodyMass: Double? = nil
+    ) -> [(String, JSONValue)] {
         func n(_ value: Double?, _ places: Int = 1) -> JSONValue { .number(value, places: places) }
         let splits: [JSONValue] = flight.splits.map { split in
             .object([
@@ -66,7 +68,7 @@ public enum FlightReport {
             ("route_points_simplified", .number(Double(flight.simplifiedRoute.points.count))),
             ("dropped_tail_m", n(flight.droppedTail)),
             ("warnings", .array(diagnostics.prefix(100).map { .string($0.description) })),
-            ("warnings_count", .number(Double(diagnostics.count))),
+            ("warnings_count", .number(Double(warningsCount ?? diagnostics.count))),
             ("calories_kcal", n(bodyMass.flatMap(flight.kilocalories(bodyMass:)), 0)),
         ]
     }

@@ -1,52 +1,186 @@
 import RunWayCore
+import RunWayStore
 
-/// `runway fly`: flies a recorded sensor trace through the same engine as a live run.
+/// `runway fly`: flies a recorded sensor trace through the same engine as a live run, streaming
+/// both files (merged by time), with the ticks a live run would have had (`ReplayTicker`).
 public enum FlyCommand {
     public struct Result: Sendable {
         public var flight: Flight
         public var callouts: [TimedCallout]
-        public var diagnostics: [Diagnostic]
         public var fixCount: Int
+        /// Pressure samples flown (within the run).
         public var pressureCount: Int
-        /// What the engine was given after START, for the logbook's raw sensor log.
+        /// Pressure samples before the first fix or after the last: not flown.
+        public var pressureBefore = 0
+        public var pressureAfter = 0
+        /// What the engine was given after START, for the logbook's raw sensor log (ticks are
+        /// not included: a replay makes them again). Empty unless asked for.
         public var inputs: [EngineInput]
     }
 
-    /// Flies the traces. Start is the first usable fix (mode ≥ 2), end the last.
+    /// `runway fly`: reads the GPS trace (its bad lines said first, so a trace that turns out
+    /// unusable says why), flies it with the pressure file streamed alongside, and prints the
+    /// result; with `saveTo`, stores it in that logbook.
+    public static func run(
+        gps gpsPath: String, pressure pressurePath: String?, mission: Mission?, json: Bool,
+        saveTo logbookPath: String?,
+        console: Console
+    ) throws(CLIError) -> Int32 {
+        let gps = try GPSTraceFile(LineReader(path: gpsPath))
+        report(gps.diagnostics, console: console)
+        let pressure = try pressurePath.map { path throws(CLIError) in
+            try PressureFile(LineReader(path: path))
+        }
+        let result = try fly(gps: gps, pressure: pressure, mission: mission, keepInputs: logbookPath != nil)
+        var warnings = gps.diagnostics
+        if let pressure {
+            report(pressure.diagnostics, console: console)
+            for diagnostic in pressure.diagnostics.kept { warnings.append(diagnostic) }
+            if let note = pressureNote(result, file: pressure) {
+                console.err("runway: \(note)")
+                warnings.append(note)
+            }
+        }
+        if let logbookPath {
+            do {
+                let logbook = try Logbook(path: logbookPath)
+                let id = try logbook.save(result.flight, inputs: result.inputs, source: "fly \(gpsPath)")
+                console.err("runway: saved as flight \(id) in \(logbookPath)")
+            } catch {
+                throw CLIError.logbook(logbookPath, error)
+            }
+        }
+        if json {
+            console.out(
+                FlightReport.json(result.flight, diagnostics: warnings.kept, warningsCount: warnings.total)
+                    .rendered())
+        } else {
+            console.out(
+                "Flew \(result.fixCount) fixes and \(result.pressureCount) pressure samples from \(gps.name)."
+            )
+            for callout in result.callouts {
+                console.out(
+                    "  \(FlightReport.padRight(UTCTime.duration(callout.time - result.flight.startTime), 7)) >> \(callout.callout.text)"
+                )
+            }
+            console.out(FlightReport.summary(result.flight))
+        }
+        return 0
+    }
+
+    /// What a pressure file that does not cover the run means for the flight, or nil when it
+    /// covers it.
+    static func pressureNote(_ result: Result, file: PressureFile) -> Diagnostic? {
+        let read = result.pressureCount + result.pressureBefore + result.pressureAfter
+        let span = "\(UTCTime.format(result.flight.startTime)) to \(UTCTime.format(result.flight.endTime))"
+        if read == 0 {
+            return Diagnostic(
+                file: file.name, line: nil, message: "has no pressure samples: the flight has no altitude")
+        }
+        if result.pressureCount == 0 {
+            return Diagnostic(
+                file: file.name, line: nil,
+                message:
+                    "none of its \(read) pressure samples falls within the run (\(span)): the flight has no altitude"
+            )
+        }
+        let outside = result.pressureBefore + result.pressureAfter
+        guard outside > 0 else { return nil }
+        return Diagnostic(
+            file: file.name, line: nil,
+            message:
+                "\(outside) of its \(read) pressure samples fall outside the run (\(span)): \(result.pressureBefore) before, \(result.pressureAfter) after — not used"
+        )
+    }
+
+    /// Flies the trace files. Start is the first usable fix (mode ≥ 2), end the last.
+    public static func fly(
+        gps: GPSTraceFile, pressure: PressureFile?, mission: Mission?,
+        configuration: EngineConfiguration = EngineConfiguration(), keepInputs: Bool = false
+    ) throws(CLIError) -> Result {
+        var reports = gps.reports()
+        guard let first = gps.firstFixTime, let last = gps.lastFixTime else {
+            let skipped = gps.diagnostics.total == 0 ? "" : " (\(gps.diagnostics.total) bad lines)"
+            throw CLIError(
+                "\(gps.name) has no usable fix: no TPV with mode ≥ 2, a time, lat and lon\(skipped)")
+        }
+        var result = try fly(
+            start: first, end: last, nextReport: { reports.next() },
+            nextPressure: { () throws(CLIError) in
+                try pressure?.next()
+            }, mission: mission, configuration: configuration, keepInputs: keepInputs, name: gps.name)
+        result.fixCount = gps.fixCount
+        return result
+    }
+
+    /// Flies traces held in memory (tests).
     public static func fly(
         gps: GPSTrace, gpsName: String, pressure: PressureTrace?, mission: Mission?,
         configuration: EngineConfiguration = EngineConfiguration()
     ) throws(CLIError) -> Result {
-        let diagnostics = gps.diagnostics + (pressure?.diagnostics ?? [])
         let fixes = gps.fixes
         guard let first = fixes.first, let last = fixes.last else {
-            let skipped = gps.diagnostics.isEmpty ? "" : " (\(gps.diagnostics.count) bad lines)"
-            throw CLIError(
-                "\(gpsName) has no usable fix: no TPV with mode ≥ 2, a time, lat and lon\(skipped)")
+            throw CLIError("\(gpsName) has no usable fix: no TPV with mode ≥ 2, a time, lat and lon")
         }
-        var inputs: [EngineInput] = gps.reports.filter { $0.time >= first.time }.map { .fix($0) }
-        if let samples = pressure?.samples {
-            inputs += samples.filter { $0.time <= last.time }.map { .pressure($0) }
-        }
-        // A stable merge by time: fixes before pressure samples of the same instant.
-        inputs = inputs.enumerated().sorted {
-            $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset
-        }.map(\.element)
+        var reports = gps.reports.makeIterator()
+        var samples = (pressure?.samples ?? []).makeIterator()
+        var result = try fly(
+            start: first.time, end: last.time, nextReport: { reports.next() },
+            nextPressure: { () throws(CLIError) in samples.next() }, mission: mission,
+            configuration: configuration, keepInputs: true, name: gpsName)
+        result.fixCount = fixes.count
+        return result
+    }
 
+    /// The merge: reports and pressure samples, each in time order, flown in one time order
+    /// (a fix before a pressure sample of the same instant), from the first fix to the last.
+    static func fly(
+        start: Double, end: Double, nextReport: () -> Fix?,
+        nextPressure: () throws(CLIError) -> PressureSample?, mission: Mission?,
+        configuration: EngineConfiguration, keepInputs: Bool, name: String
+    ) throws(CLIError) -> Result {
         var computer = FlightComputer(configuration: configuration)
         var callouts: [TimedCallout] = []
+        var inputs: [EngineInput] = []
+        var ticker = ReplayTicker()
         func take(_ outputs: [EngineOutput]) {
             for case .callout(let callout) in outputs { callouts.append(callout) }
         }
-        take(computer.handle(.start(at: first.time, mission: mission, countdown: false)))
-        for input in inputs { take(computer.handle(input)) }
-        let (result, outputs) = computer.end(sentAt: nil)
+        func fly(_ input: EngineInput) {
+            for tick in ticker.ticks(before: input.time) { take(computer.handle(.tick(tick))) }
+            take(computer.handle(input))
+            if keepInputs { inputs.append(input) }
+        }
+        take(computer.handle(.start(at: start, mission: mission, countdown: false)))
+        _ = ticker.ticks(before: start)
+        var (before, after, flown) = (0, 0, 0)
+        var sample = try nextPressure()
+        func flyPressure(through time: Double) throws(CLIError) {
+            while let s = sample, s.time <= time {
+                if s.time < start {
+                    before += 1
+                } else if s.time > end {
+                    after += 1
+                } else {
+                    fly(.pressure(s))
+                    flown += 1
+                }
+                sample = try nextPressure()
+            }
+        }
+        while let report = nextReport() {
+            guard report.time >= start else { continue }
+            try flyPressure(through: report.time.nextDown)
+            fly(.fix(report))
+        }
+        try flyPressure(through: .infinity)
+        let (landed, outputs) = computer.end(sentAt: nil)
         take(outputs)
-        guard let flight = result.flight else {
-            throw CLIError("\(gpsName): the engine did not land a flight (\(result))")
+        guard let flight = landed.flight else {
+            throw CLIError("\(name): the engine did not land a flight (\(landed))")
         }
         return Result(
-            flight: flight, callouts: callouts, diagnostics: diagnostics, fixCount: fixes.count,
-            pressureCount: pressure?.samples.count ?? 0, inputs: inputs)
+            flight: flight, callouts: callouts, fixCount: 0, pressureCount: flown, pressureBefore: before,
+            pressureAfter: after, inputs: inputs)
     }
 }

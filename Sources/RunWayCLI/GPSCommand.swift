@@ -1,12 +1,25 @@
 import RunWayCore
 import RunWayHardware
 
-/// `runway gps [HOST:PORT] [--count N] [--json]`: the fixes exactly as the client delivers them
-/// to the engine, for a maintainer wiring a board.
+/// `runway gps [HOST:PORT] [--count N] [--timeout SECONDS] [--json]`: the fixes exactly as the
+/// client delivers them to the engine, for a maintainer wiring a board.
 public enum GPSCommand {
-    public static func run(endpoint: GPSDEndpoint, count: Int?, json: Bool, console: Console) async -> Int32 {
-        let client = GPSDClient(endpoint: endpoint)
+    /// - Parameter timeout: give up (exit 1) when `count` fixes (or, without `count`, the first
+    ///   fix) have not arrived within this many seconds; nil waits for ever, as the daemon does.
+    public static func run(
+        endpoint: GPSDEndpoint, count: Int?, timeout: Double?, json: Bool, console: Console,
+        policy: ReconnectPolicy = ReconnectPolicy()
+    ) async -> Int32 {
+        let client = GPSDClient(endpoint: endpoint, policy: policy)
+        let timer = timeout.map { seconds in
+            Task {
+                try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                client.stop()
+            }
+        }
+        defer { timer?.cancel() }
         var delivered = 0
+        var lastProblem: GPSDError?
         for await event in client.events {
             switch event {
             case .fix(let fix):
@@ -16,6 +29,7 @@ public enum GPSCommand {
                     client.stop()
                     return 0
                 }
+                if count == nil { timer?.cancel() }
             case .noFix(let time):
                 if json {
                     console.out(
@@ -26,13 +40,24 @@ public enum GPSCommand {
                     console.out("\(time.map(UTCTime.format) ?? "--")  NO FIX")
                 }
             case .connected:
+                lastProblem = nil
                 console.err("runway: connected to gpsd at \(endpoint)")
-            case .disconnected(let reason):
-                console.err(
-                    "runway: \(reason) — is gpsd running? (systemctl status gpsd); retrying every second")
+            case .disconnected(let problem, let retryIn):
+                lastProblem = problem
+                console.err("runway: \(problem); retrying in \(Int(retryIn.rounded())) s")
             }
         }
-        return 0
+        guard let timeout else { return 0 }
+        let wanted = count.map { $0 > 1 ? "\($0) fixes" : "fix" } ?? "fix"
+        let got = count != nil && delivered > 0 ? " (got \(delivered))" : ""
+        let why = lastProblem.map { ": \($0)" } ?? ""
+        console.err(
+            "runway: no \(wanted) from gpsd at \(endpoint) within \(Self.seconds(timeout))\(got)\(why)")
+        return 1
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     static func line(_ fix: Fix) -> JSONValue {

@@ -1,37 +1,56 @@
 import RunWayCore
 
-/// `--mission pace=5:30,deviation=15,distance=5000`
+/// `--mission pace=5:30,deviation=15,distance=5000`: only what a runner means is accepted, and a
+/// refusal names the key, what was given and what is expected.
 public enum MissionOption {
+    /// Target pace: 2:00/km (faster than the marathon world record's 2:53) to 20:00/km (a walk).
+    public static let paceRange: ClosedRange<Double> = 120...1200
+    /// Allowed deviation, s/km: 1 s (the alert's own hysteresis is finer than that) to 2 minutes.
+    public static let deviationRange: ClosedRange<Double> = 1...120
+    /// Target distance: 100 m (the shortest flight that is recorded) to 500 km.
+    public static let distanceRange: ClosedRange<Double> = 100...500_000
+
     public static func parse(_ text: String) throws(CLIError) -> Mission {
         var pace: Double?
         var deviation: Double?
         var distance: Double?
-        for part in text.split(separator: ",") {
-            let pair = part.split(separator: "=", maxSplits: 1).map {
+        var seen: Set<String> = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
                 String($0).trimmingCharacters(in: .whitespaces)
             }
-            guard pair.count == 2 else {
+            guard pair.count == 2, !pair[0].isEmpty else {
                 throw .usage(
                     "--mission: \"\(part)\" is not key=value (e.g. pace=5:30,deviation=15,distance=5000)")
             }
-            switch pair[0] {
+            let (key, value) = (pair[0], pair[1])
+            guard seen.insert(key).inserted else { throw .usage("--mission: \(key) is given twice") }
+            switch key {
             case "pace":
-                pace = parsePace(pair[1])
-                if pace == nil {
-                    throw .usage("--mission: pace \"\(pair[1])\" is not min:sec per km (e.g. 5:30)")
+                guard let seconds = parsePace(value) else {
+                    throw .usage("--mission: pace \"\(value)\" is not M:SS per km (e.g. 5:30)")
                 }
+                guard paceRange.contains(seconds) else {
+                    throw .usage("--mission: pace \(value)/km is outside 2:00–20:00 per km")
+                }
+                pace = seconds
             case "deviation":
-                deviation = Double(pair[1].hasSuffix("s") ? String(pair[1].dropLast()) : pair[1])
-                if deviation.map({ !$0.isFinite || $0 < 0 }) ?? true {
-                    throw .usage("--mission: deviation \"\(pair[1])\" is not a number of seconds per km")
+                let digits = value.hasSuffix("s") ? String(value.dropLast()) : value
+                guard let seconds = DecimalText.number(digits), deviationRange.contains(seconds) else {
+                    throw .usage("--mission: deviation \"\(value)\" is not 1–120 seconds per km (e.g. 15)")
                 }
+                deviation = seconds
             case "distance":
-                distance = parseDistance(pair[1])
-                if distance == nil {
-                    throw .usage("--mission: distance \"\(pair[1])\" is not metres (e.g. 5000 or 5km)")
+                guard let metres = parseDistance(value) else {
+                    throw .usage(
+                        "--mission: distance \"\(value)\" is not metres or km (e.g. 5000, 5000m or 5km)")
                 }
+                guard distanceRange.contains(metres) else {
+                    throw .usage("--mission: distance \(value) is outside 100 m–500 km")
+                }
+                distance = metres
             default:
-                throw .usage("--mission: unknown key \"\(pair[0])\" (pace, deviation, distance)")
+                throw .usage("--mission: unknown key \"\(key)\" (pace, deviation, distance)")
             }
         }
         guard let pace, let distance else {
@@ -40,27 +59,21 @@ public enum MissionOption {
         return Mission(targetPace: pace, allowedDeviation: deviation ?? 15, targetDistance: distance)
     }
 
+    /// `M:SS` (seconds 00–59, two digits); nil for anything else.
     static func parsePace(_ text: String) -> Double? {
-        let parts = text.split(separator: ":")
-        if parts.count == 2, let m = Int(parts[0]), let s = Int(parts[1]), m >= 0, (0..<60).contains(s) {
-            let value = Double(m * 60 + s)
-            return value > 0 ? value : nil
-        }
-        if parts.count == 1, let seconds = Double(text), seconds.isFinite, seconds > 0 { return seconds }
-        return nil
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count == 2, (1...2).contains(parts[0].count),
+            let m = DecimalText.whole(parts[0]), let s = DecimalText.whole(parts[1]),
+            m >= 0, (0..<60).contains(s), !parts[0].hasPrefix("+"), !parts[0].hasPrefix("-")
+        else { return nil }
+        return Double(m * 60 + s)
     }
 
+    /// `5000`, `5000m`, `5km`, `5.2km`: decimal metres or kilometres.
     static func parseDistance(_ text: String) -> Double? {
         let lower = text.lowercased()
-        var value: Double?
-        if lower.hasSuffix("km") {
-            value = Double(lower.dropLast(2)).map { $0 * 1000 }
-        } else if lower.hasSuffix("m") {
-            value = Double(lower.dropLast())
-        } else {
-            value = Double(lower)
-        }
-        guard let value, value.isFinite, value > 0 else { return nil }
-        return value
+        if lower.hasSuffix("km") { return DecimalText.number(lower.dropLast(2)).map { $0 * 1000 } }
+        if lower.hasSuffix("m") { return DecimalText.number(lower.dropLast()) }
+        return DecimalText.number(lower)
     }
 }

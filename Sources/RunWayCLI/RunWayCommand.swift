@@ -26,8 +26,9 @@ public enum RunWayCommand {
           reprocess ID --logbook FILE [--replace]
                                     fly a stored flight again from its raw sensor log with this
                                     engine; stored as a new flight unless --replace
-          gps [HOST:PORT] [--count N] [--json]
-                                    print fixes as the gpsd client delivers them to the engine
+          gps [HOST:PORT] [--count N] [--timeout SECONDS] [--json]
+                                    print fixes as the gpsd client delivers them to the engine;
+                                    with --timeout, exit 1 when they do not come in time
           baro [--bus N] [--address 0x76] [--count N] [--json] [--simulated]
                                     print BMP280 readings (chip id, °C, Pa, relative altitude)
           buttons [--chip gpiochip0] [--start 17] [--pause 27] [--end 22] [--active-high] [--buzzer 18]
@@ -71,10 +72,11 @@ public enum RunWayCommand {
             if let speedText {
                 if speedText == "max" {
                     speed = nil
-                } else if let value = Double(speedText), value.isFinite, value > 0 {
+                } else if let value = DecimalText.number(speedText), value > 0, value <= 100_000 {
                     speed = value
                 } else {
-                    throw .usage("--speed takes a number above 0 or 'max', not \"\(speedText)\"")
+                    throw .usage(
+                        "--speed takes a number above 0 up to 100000, or 'max', not \"\(speedText)\"")
                 }
             }
             return await DemoCommand.run(speed: speed, logbook: logbook, progress: progress, console: console)
@@ -89,53 +91,30 @@ public enum RunWayCommand {
             let logbookPath = try options.value("--logbook")
             try options.finish()
             if save && logbookPath == nil { throw .usage("--save needs --logbook FILE") }
-            // Read first and report every bad line, so a trace that turns out unusable says why.
-            let gpsTrace = try TraceReader.gps(path: gps)
-            let pressureTrace = try pressure.map { path throws(CLIError) in
-                try TraceReader.pressure(path: path)
+            if gps == "-" && pressure == "-" {
+                throw .usage("--gps and --pressure cannot both read standard input")
             }
-            report(gpsTrace.diagnostics + (pressureTrace?.diagnostics ?? []), console: console)
-            let result = try FlyCommand.fly(
-                gps: gpsTrace, gpsName: gps, pressure: pressureTrace, mission: mission)
-            if save, let logbookPath {
-                do {
-                    let logbook = try Logbook(path: logbookPath)
-                    let id = try logbook.save(result.flight, inputs: result.inputs, source: "fly \(gps)")
-                    console.err("runway: saved as flight \(id) in \(logbookPath)")
-                } catch {
-                    throw CLIError.logbook(logbookPath, error)
-                }
-            }
-            if json {
-                console.out(FlightReport.json(result.flight, diagnostics: result.diagnostics).rendered())
-            } else {
-                console.out(
-                    "Flew \(result.fixCount) fixes and \(result.pressureCount) pressure samples from \(gps).")
-                for callout in result.callouts {
-                    console.out(
-                        "  \(FlightReport.padRight(UTCTime.duration(callout.time - result.flight.startTime), 7)) >> \(callout.callout.text)"
-                    )
-                }
-                console.out(FlightReport.summary(result.flight))
-            }
-            return 0
+            return try FlyCommand.run(
+                gps: gps, pressure: pressure, mission: mission, json: json, saveTo: save ? logbookPath : nil,
+                console: console)
         case "gps":
             let count = try options.count()
+            let timeout = try options.number("--timeout", in: 0.1...86_400, unit: "seconds")
             let json = options.flag("--json")
             let rest = options.positional()
             try options.finish()
             guard let endpoint = GPSDEndpoint(parsing: rest ?? "127.0.0.1:2947") else {
                 throw .usage("\"\(rest ?? "")\" is not HOST:PORT")
             }
-            return await GPSCommand.run(endpoint: endpoint, count: count, json: json, console: console)
+            return await GPSCommand.run(
+                endpoint: endpoint, count: count, timeout: timeout, json: json, console: console)
         case "baro":
-            let busText = try options.value("--bus") ?? "1"
+            let bus = try options.whole("--bus", in: 0...255, unit: "an I2C bus number") ?? 1
             let addressText = try options.value("--address") ?? "0x76"
             let count = try options.count()
             let json = options.flag("--json")
             let simulated = options.flag("--simulated")
             try options.finish()
-            guard let bus = Int(busText), bus >= 0 else { throw .usage("--bus takes a bus number, e.g. 1") }
             let hex =
                 addressText.lowercased().hasPrefix("0x") ? String(addressText.dropFirst(2)) : addressText
             guard let address = UInt8(hex, radix: 16), address == 0x76 || address == 0x77 else {
@@ -168,18 +147,11 @@ public enum RunWayCommand {
             guard let path = try options.value("--logbook") else {
                 throw .usage("logbook needs --logbook FILE")
             }
-            let offsetText = try options.value("--utc-offset") ?? "0"
+            let hours = try options.number("--utc-offset", in: -14...14, unit: "hours east of UTC") ?? 0
             let flightText = try options.value("--flight")
-            let massText = try options.value("--body-mass")
+            let bodyMass = try options.number("--body-mass", in: 20...300, unit: "kilograms")
             let json = options.flag("--json")
             try options.finish()
-            guard let hours = Double(offsetText), abs(hours) <= 14 else {
-                throw .usage("--utc-offset takes hours east of UTC, e.g. 9")
-            }
-            let bodyMass = massText.flatMap(Double.init)
-            if let massText, bodyMass.map({ (20...300).contains($0) }) != true {
-                throw .usage("--body-mass takes kilograms between 20 and 300, not \"\(massText)\"")
-            }
             if let flightText {
                 guard let id = Int64(flightText) else {
                     throw .usage("--flight takes a flight number from runway logbook, not \"\(flightText)\"")
@@ -216,10 +188,7 @@ public enum RunWayCommand {
                 throw .usage("simulate needs --scenario NAME")
             }
             let formatText = try options.value("--format") ?? "nmea"
-            let leadInText = try options.value("--lead-in") ?? "0"
-            guard let leadIn = Int(leadInText), leadIn >= 0 else {
-                throw .usage("--lead-in takes whole seconds, not \"\(leadInText)\"")
-            }
+            let leadIn = try options.whole("--lead-in", in: 0...3600, unit: "whole seconds") ?? 0
             guard let format = SimulateCommand.Format(rawValue: formatText) else {
                 throw .usage("--format is nmea or pressure, not \"\(formatText)\"")
             }
@@ -236,10 +205,10 @@ public enum RunWayCommand {
 
 /// Prints the first `limit` diagnostics and counts the rest, so a broken file says what is wrong
 /// without burying the result.
-func report(_ diagnostics: [Diagnostic], console: Console, limit: Int = 20) {
-    for diagnostic in diagnostics.prefix(limit) { console.err("runway: \(diagnostic)") }
-    if diagnostics.count > limit {
-        console.err("runway: … and \(diagnostics.count - limit) more lines skipped")
+func report(_ diagnostics: DiagnosticLog, console: Console, limit: Int = 20) {
+    for diagnostic in diagnostics.kept.prefix(limit) { console.err("runway: \(diagnostic)") }
+    if diagnostics.total > limit {
+        console.err("runway: … and \(diagnostics.total - limit) more problems")
     }
 }
 
@@ -267,16 +236,35 @@ struct Options {
 
     /// A GPIO line number given as `name`, or nil when absent.
     mutating func gpioLine(_ name: String) throws(CLIError) -> Int? {
-        try value(name).map { text throws(CLIError) -> Int in
-            guard let line = Int(text), line >= 0 else { throw .usage("\(name) takes a GPIO line number") }
-            return line
-        }
+        try whole(name, in: 0...1023, unit: "a GPIO line number")
     }
 
     /// `--count N`, a whole number above 0, or nil when absent.
     mutating func count() throws(CLIError) -> Int? {
-        try value("--count").map { text throws(CLIError) -> Int in
-            guard let n = Int(text), n > 0 else { throw .usage("--count takes a whole number above 0") }
+        try whole("--count", in: 1...10_000_000, unit: "a count")
+    }
+
+    /// A decimal number (no hex, exponent, inf or nan) within `range`, or nil when absent.
+    mutating func number(_ name: String, in range: ClosedRange<Double>, unit: String) throws(CLIError)
+        -> Double?
+    {
+        try value(name).map { text throws(CLIError) -> Double in
+            guard let n = DecimalText.number(text), range.contains(n) else {
+                throw .usage(
+                    "\(name) takes \(unit) from \(DecimalText.format(range.lowerBound)) to \(DecimalText.format(range.upperBound)), not \"\(text)\""
+                )
+            }
+            return n
+        }
+    }
+
+    /// A whole decimal number within `range`, or nil when absent.
+    mutating func whole(_ name: String, in range: ClosedRange<Int>, unit: String) throws(CLIError) -> Int? {
+        try value(name).map { text throws(CLIError) -> Int in
+            guard let n = DecimalText.whole(text), range.contains(n) else {
+                throw .usage(
+                    "\(name) takes \(unit) from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+            }
             return n
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import RunWayCore
 
-/// A recorded GPS trace: the reports gpsd gave, one per epoch, in time order.
+/// A recorded GPS trace held whole in memory: for tests and small tools. `runway fly` streams
+/// through `GPSTraceFile` instead.
 public struct GPSTrace: Sendable {
     /// Fixes (mode ≥ 2) and no-fix reports (mode 1), one per time.
     public var reports: [Fix]
@@ -10,7 +11,7 @@ public struct GPSTrace: Sendable {
     public var fixes: [Fix] { reports.filter(\.hasPosition) }
 }
 
-/// A recorded barometer trace.
+/// A recorded barometer trace held whole in memory (tests); `runway fly` streams the file.
 public struct PressureTrace: Sendable {
     public var samples: [PressureSample]
     public var diagnostics: [Diagnostic]
@@ -19,146 +20,68 @@ public struct PressureTrace: Sendable {
 /// Reads the files `runway fly` flies: gpsd JSON (as `gpspipe -w` prints it) and a pressure CSV.
 /// A bad line is reported with its number and skipped; the rest is still read.
 public enum TraceReader {
-    public static func readText(_ path: String) throws(CLIError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                throw CLIError("cannot read \(path): no such file")
-            }
-            throw CLIError(
-                isDirectory.boolValue
-                    ? "cannot read \(path): it is a directory" : "cannot read \(path): permission denied")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw CLIError("cannot read \(path): not UTF-8 text")
-        }
-        return text
-    }
-
-    // MARK: gpsd JSON
-
     public static func gps(path: String) throws(CLIError) -> GPSTrace {
-        gps(text: try readText(path), name: path)
+        try GPSTraceFile(LineReader(path: path)).collected()
     }
 
-    /// One JSON object per line; TPVs are used, every other class is ignored, and so are raw
-    /// NMEA sentences (`gpspipe -r -w` interleaves them). gpsd sends several TPVs per epoch with
-    /// the same time: the first with a position is kept. TPVs without a time (gpsd's partial
-    /// reports before the epoch's time is known) are skipped silently.
-    ///
-    /// Times must advance. When one does not, either it is wrong or the one before it was: a
-    /// receiver can report a bad date once (the bt451 capture starts a day ahead). The reader keeps
-    /// the longest run of reports whose times never go backwards and reports the others, so one
-    /// bad timestamp costs one line, never the rest of the trace.
     public static func gps(text: String, name: String) -> GPSTrace {
-        var candidates: [(line: Int, fix: Fix, timeText: String)] = []
-        var diagnostics: [Diagnostic] = []
-        var lineNumber = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            lineNumber += 1
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty || trimmed.hasPrefix("$") || trimmed.hasPrefix("!") || trimmed.hasPrefix("#") {
-                continue
-            }
-            func problem(_ message: String) {
-                diagnostics.append(Diagnostic(file: name, line: lineNumber, message: message))
-            }
-            guard let data = trimmed.data(using: .utf8),
-                let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-            else {
-                problem("not a JSON object — line skipped")
-                continue
-            }
-            guard object["class"] as? String == "TPV" else { continue }
-            guard let timeValue = object["time"] else { continue }
-            guard let timeText = timeValue as? String, let time = UTCTime.parse(timeText) else {
-                problem("time \(describe(timeValue)) is not an ISO-8601 UTC time — line skipped")
-                continue
-            }
-            let mode = number(object["mode"]).map { Int($0) } ?? 0
-            if mode < 2 {
-                let noFix = Fix(time: time, coordinate: Coordinate(latitude: 0, longitude: 0), mode: mode)
-                candidates.append((lineNumber, noFix, timeText))
-                continue
-            }
-            guard let lat = number(object["lat"]), let lon = number(object["lon"]) else {
-                problem("mode \(mode) TPV without a numeric lat and lon — line skipped")
-                continue
-            }
-            let coordinate = Coordinate(latitude: lat, longitude: lon)
-            guard coordinate.isValid else {
-                problem("position \(lat), \(lon) is not on Earth — line skipped")
-                continue
-            }
-            var fields: [String: Double] = [:]
-            for key in ["speed", "track", "eph", "epx", "epy", "altMSL", "alt"] {
-                guard let value = object[key] else { continue }
-                if let n = number(value), n.isFinite {
-                    fields[key] = n
-                } else {
-                    problem("\(key) \(describe(value)) is not a number — treated as unknown")
-                }
-            }
-            let accuracy = Fix.horizontalAccuracy(eph: fields["eph"], epx: fields["epx"], epy: fields["epy"])
-            let fix = Fix(
-                time: time, coordinate: coordinate, horizontalAccuracy: accuracy, speed: fields["speed"],
-                track: fields["track"], altitude: fields["altMSL"] ?? fields["alt"], mode: mode)
-            candidates.append((lineNumber, fix, timeText))
-        }
-
-        let kept = Set(longestNonDecreasing(candidates.map(\.fix.time)))
-        var reports: [Fix] = []
-        var previousKept: Double?
-        for (index, candidate) in candidates.enumerated() {
-            guard kept.contains(index) else {
-                let message =
-                    previousKept.map { candidate.fix.time < $0 } ?? false
-                    ? "time \(candidate.timeText) goes backwards (previous fix \(UTCTime.format(previousKept!))) — line skipped"
-                    : "time \(candidate.timeText) is ahead of the fixes that follow it — line skipped"
-                diagnostics.append(Diagnostic(file: name, line: candidate.line, message: message))
-                continue
-            }
-            previousKept = candidate.fix.time
-            if let last = reports.last, last.time == candidate.fix.time {
-                // One report per epoch: the first fix; a fix supersedes a no-fix report.
-                if last.hasPosition || !candidate.fix.hasPosition { continue }
-                reports.removeLast()
-            }
-            reports.append(candidate.fix)
-        }
-        diagnostics.sort { ($0.line ?? 0) < ($1.line ?? 0) }
-        return GPSTrace(
-            reports: contiguous(reports, name: name, diagnostics: &diagnostics), diagnostics: diagnostics)
+        // In memory: the only failure left is the spool, which a test machine always has.
+        (try? GPSTraceFile(LineReader(bytes: Array(text.utf8), name: name)).collected())
+            ?? GPSTrace(reports: [], diagnostics: [])
     }
 
-    /// A trace is one run: a forward jump longer than `maxGap` (a date error, or two sessions in
-    /// one file) splits it, and the part with the most fixes is kept; the rest is reported.
-    static func contiguous(
-        _ reports: [Fix], name: String, maxGap: Double = 1800, diagnostics: inout [Diagnostic]
-    ) -> [Fix] {
-        var parts: [ArraySlice<Fix>] = []
-        var start = 0
-        for i in reports.indices.dropFirst() where reports[i].time - reports[i - 1].time > maxGap {
-            parts.append(reports[start..<i])
-            start = i
+    /// One TPV line as a report, or why it is skipped; nil for lines that are quietly ignored
+    /// (other classes, raw NMEA, TPVs without a time: gpsd's partial reports before the epoch's
+    /// time is known). Field checks are `GPSReport.checked()`, the live client's.
+    static func report(line text: String, problem: (String) -> Void) -> Fix? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty || trimmed.hasPrefix("$") || trimmed.hasPrefix("!") || trimmed.hasPrefix("#") {
+            return nil
         }
-        parts.append(reports[start..<reports.endIndex])
-        guard parts.count > 1,
-            let best = parts.indices.max(by: {
-                parts[$0].filter(\.hasPosition).count < parts[$1].filter(\.hasPosition).count
-            })
-        else { return reports }
-        for (index, part) in parts.enumerated() where index != best {
-            guard let first = part.first, let last = part.last else { continue }
-            diagnostics.append(
-                Diagnostic(
-                    file: name, line: nil,
-                    message:
-                        "\(part.count) report\(part.count == 1 ? "" : "s") from \(UTCTime.format(first.time)) to \(UTCTime.format(last.time)) "
-                        + "are more than \(Int(maxGap / 60)) minutes away from the rest of the run — skipped")
-            )
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8))) as? [String: Any]
+        else {
+            problem("not a JSON object — line skipped")
+            return nil
         }
-        return Array(parts[best])
+        guard object["class"] as? String == "TPV" else { return nil }
+        guard let timeValue = object["time"] else { return nil }
+        guard let timeText = timeValue as? String, let time = UTCTime.parse(timeText) else {
+            problem("time \(describe(timeValue)) is not an ISO-8601 UTC time — line skipped")
+            return nil
+        }
+        var mode = 0
+        if let modeValue = object["mode"] {
+            guard let m = number(modeValue), m == m.rounded(), abs(m) < 1000 else {
+                problem("mode \(describe(modeValue)) is not a number — line skipped")
+                return nil
+            }
+            mode = Int(m)
+        }
+        var fields: [String: Double] = [:]
+        for key in ["speed", "track", "eph", "epx", "epy", "altMSL", "alt"] {
+            guard let value = object[key] else { continue }
+            if let n = number(value) {
+                fields[key] = n
+            } else {
+                problem("\(key) \(describe(value)) is not a number — treated as unknown")
+            }
+        }
+        let report = GPSReport(
+            time: time, mode: mode, latitude: object["lat"].flatMap(number),
+            longitude: object["lon"].flatMap(number), eph: fields["eph"], epx: fields["epx"],
+            epy: fields["epy"],
+            speed: fields["speed"], track: fields["track"], altitude: fields["altMSL"] ?? fields["alt"])
+        switch report.checked() {
+        case .rejected(let why):
+            problem("\(why) — line skipped")
+            return nil
+        case .noFix(let time):
+            guard let time else { return nil }
+            return Fix(time: time, coordinate: Coordinate(latitude: 0, longitude: 0), mode: mode)
+        case .fix(let fix, let dropped):
+            for why in dropped { problem("\(why)") }
+            return fix
+        }
     }
 
     /// Indices of a longest subsequence whose values never decrease (patience sorting,
@@ -185,12 +108,14 @@ public enum TraceReader {
         return result.reversed()
     }
 
-    /// A JSON number. (Foundation bridges 0 and 1 to `Bool` too, so no `Bool` test here: none
-    /// of the TPV fields read is a boolean.)
-    static func number(_ value: Any?) -> Double? {
-        guard let value, !(value is String) else { return nil }
-        if let n = value as? NSNumber { return n.doubleValue }
-        return value as? Double
+    /// A JSON number: not a string, and not `true`/`false` (Foundation bridges those to
+    /// NSNumber too; their type code is `c`). Infinite values (`1e400`) are not numbers.
+    static func number(_ value: Any) -> Double? {
+        guard !(value is String), let n = value as? NSNumber, String(cString: n.objCType) != "c" else {
+            return nil
+        }
+        let double = n.doubleValue
+        return double.isFinite ? double : nil
     }
 
     static func describe(_ value: Any) -> String {
@@ -201,50 +126,77 @@ public enum TraceReader {
     // MARK: Pressure CSV
 
     public static func pressure(path: String) throws(CLIError) -> PressureTrace {
-        pressure(text: try readText(path), name: path)
+        try PressureFile(LineReader(path: path)).collected()
     }
 
-    /// `time,pressure_pa` rows with ISO-8601 UTC times; a header line is optional.
     public static func pressure(text: String, name: String) -> PressureTrace {
-        var samples: [PressureSample] = []
-        var diagnostics: [Diagnostic] = []
-        var lineNumber = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            lineNumber += 1
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            func problem(_ message: String) {
-                diagnostics.append(Diagnostic(file: name, line: lineNumber, message: message))
+        (try? PressureFile(LineReader(bytes: Array(text.utf8), name: name)).collected())
+            ?? PressureTrace(samples: [], diagnostics: [])
+    }
+}
+
+/// A pressure CSV streamed row by row: `time,pressure_pa` with ISO-8601 UTC times; a header line
+/// is optional. Rows that are bad or whose time does not advance are reported and skipped.
+public final class PressureFile {
+    public let name: String
+    public private(set) var diagnostics = DiagnosticLog()
+    /// Samples delivered so far.
+    public private(set) var count = 0
+    private let reader: LineReader
+    private var last: PressureSample?
+
+    public init(_ reader: LineReader) {
+        self.reader = reader
+        name = reader.name
+    }
+
+    public func next() throws(CLIError) -> PressureSample? {
+        while let line = try reader.next() {
+            if let sample = take(line) {
+                count += 1
+                last = sample
+                return sample
             }
-            let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
-            if samples.isEmpty, diagnostics.isEmpty, fields.first?.lowercased() == "time" { continue }
-            guard fields.count == 2 else {
-                problem("expected 2 fields (time,pressure_pa), found \(fields.count) — row skipped")
-                continue
-            }
-            guard let time = UTCTime.parse(fields[0]) else {
-                problem("time \"\(fields[0])\" is not an ISO-8601 UTC time — row skipped")
-                continue
-            }
-            guard let pascals = Double(fields[1]), pascals.isFinite else {
-                problem("pressure \"\(fields[1])\" is not a number — row skipped")
-                continue
-            }
-            let sample = PressureSample(time: time, pascals: pascals)
-            guard sample.isPlausible else {
-                problem("pressure \(fields[1]) Pa is outside 300–1100 hPa — row skipped")
-                continue
-            }
-            if let last = samples.last, time <= last.time {
-                problem(
-                    "time \(fields[0]) does not advance (previous \(UTCTime.format(last.time))) — row skipped"
-                )
-                continue
-            }
-            samples.append(sample)
         }
-        return PressureTrace(samples: samples, diagnostics: diagnostics)
+        return nil
+    }
+
+    private func take(_ line: LineReader.Line) -> PressureSample? {
+        func problem(_ message: String) -> PressureSample? {
+            diagnostics.append(Diagnostic(file: name, line: line.number, message: message))
+            return nil
+        }
+        if let why = line.problem { return problem(why) }
+        guard let text = line.text else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        if count == 0, diagnostics.total == 0, fields.first?.lowercased() == "time" { return nil }
+        guard fields.count == 2 else {
+            return problem("expected 2 fields (time,pressure_pa), found \(fields.count) — row skipped")
+        }
+        guard let time = UTCTime.parse(fields[0]) else {
+            return problem("time \"\(fields[0])\" is not an ISO-8601 UTC time — row skipped")
+        }
+        guard let pascals = DecimalText.number(fields[1]) else {
+            return problem("pressure \"\(fields[1])\" is not a number — row skipped")
+        }
+        let sample = PressureSample(time: time, pascals: pascals)
+        guard sample.isPlausible else {
+            return problem("pressure \(fields[1]) Pa is outside 300–1100 hPa — row skipped")
+        }
+        if let last, time <= last.time {
+            return problem(
+                "time \(fields[0]) does not advance (previous \(UTCTime.format(last.time))) — row skipped")
+        }
+        return sample
+    }
+
+    func collected() throws(CLIError) -> PressureTrace {
+        var samples: [PressureSample] = []
+        while let sample = try next() { samples.append(sample) }
+        return PressureTrace(samples: samples, diagnostics: diagnostics.kept)
     }
 }

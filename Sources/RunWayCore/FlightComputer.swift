@@ -294,7 +294,11 @@ struct FlightInProgress: Sendable {
 
     // MARK: Sensors
 
-    mutating func add(_ fix: Fix, _ out: inout [EngineOutput]) {
+    mutating func add(_ reported: Fix, _ out: inout [EngineOutput]) {
+        // A speed no runner reaches is a receiver glitch (a Doppler spike), not a pace: it is
+        // treated as unknown everywhere, so pace and OVERSPEED come from positions instead.
+        var fix = reported
+        if let speed = fix.speed, speed > configuration.movement.maxSpeed { fix.speed = nil }
         let previousAnchor = movement.anchor
         let verdict = movement.assess(fix)
         var chord = 0.0
@@ -304,6 +308,9 @@ struct FlightInProgress: Sendable {
             return
         case .first:
             break
+        case .reanchored:
+            // The flight's first position was an outlier: this fix takes its place.
+            if route.count == 1 { route.removeAll() }
         case .held(let distance):
             lastHeld = fix
             if let anchor = previousAnchor, fix.time > anchor.time {
@@ -342,7 +349,7 @@ struct FlightInProgress: Sendable {
             heading = Geodesy.bearing(from: anchor.coordinate, to: fix.coordinate)
         }
         switch verdict {
-        case .first, .counted:
+        case .first, .counted, .reanchored:
             if !manuallyPaused {
                 route.append(RoutePoint(elapsed: fix.time - rotateAt, coordinate: fix.coordinate))
             }

@@ -5,6 +5,15 @@
 /// counted fix (the anchor). Fixes whose accuracy is poor, or that would need the runner to move
 /// faster than any runner can, are rejected outright. The jump test measures against the anchor
 /// over the time since the anchor, so a rejected spell heals by itself as time passes.
+///
+/// The flight's first anchor is provisional until a later fix agrees with it (stays inside it or
+/// counts a possible step from it). A receiver's first fixes after a cold start can be stale or
+/// far off, and an outlier that anchored the flight would either add its offset to the distance
+/// (once the jump guard healed) or, hundreds of kilometres off, reject every fix that followed.
+/// So while the anchor is provisional, two successive fixes that agree with each other (a
+/// possible speed between them) but not with the anchor outvote it: the second becomes the
+/// anchor, and no step is counted. Once confirmed, an anchor is never replaced this way: mid-run
+/// a jump is the fix's fault, not the anchor's.
 public struct MovementFilter: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Distance from the anchor at which a fix counts (the seed's distanceFilter).
@@ -31,6 +40,9 @@ public struct MovementFilter: Sendable {
         case first
         /// Moved `step` metres (great circle) from the previous anchor, which this fix replaces.
         case counted(step: Double)
+        /// The provisional anchor was an outlier that this fix and the one before it contradict:
+        /// this fix replaces it as the flight's first position, with no step counted.
+        case reanchored(outlier: Fix)
         /// Usable, but still within `anchorDistance` of the anchor.
         case held(distanceFromAnchor: Double)
         case rejected(Rejection)
@@ -44,6 +56,9 @@ public struct MovementFilter: Sendable {
     public let configuration: Configuration
     public private(set) var anchor: Fix?
     private var lastAcceptedTime: Double?
+    private var anchorConfirmed = false
+    /// The latest fix rejected as a jump from a provisional anchor.
+    private var contradiction: Fix?
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -63,12 +78,33 @@ public struct MovementFilter: Sendable {
         let distance = Geodesy.distance(anchor.coordinate, fix.coordinate)
         if distance < configuration.anchorDistance {
             lastAcceptedTime = fix.time
+            confirm()
             return .held(distanceFromAnchor: distance)
         }
         let speed = distance / (fix.time - anchor.time)
-        if speed > configuration.maxSpeed { return .rejected(.impossibleJump(metresPerSecond: speed)) }
+        if speed > configuration.maxSpeed {
+            if !anchorConfirmed {
+                if let previous = contradiction, fix.time > previous.time,
+                    Geodesy.distance(previous.coordinate, fix.coordinate) / (fix.time - previous.time)
+                        <= configuration.maxSpeed
+                {
+                    self.anchor = fix
+                    lastAcceptedTime = fix.time
+                    contradiction = nil
+                    return .reanchored(outlier: anchor)
+                }
+                contradiction = fix
+            }
+            return .rejected(.impossibleJump(metresPerSecond: speed))
+        }
         self.anchor = fix
         lastAcceptedTime = fix.time
+        confirm()
         return .counted(step: distance)
+    }
+
+    private mutating func confirm() {
+        anchorConfirmed = true
+        contradiction = nil
     }
 }

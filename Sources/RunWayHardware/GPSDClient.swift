@@ -4,13 +4,14 @@ import RunWayCore
 
 /// What the gpsd client reports.
 public enum GPSEvent: Sendable, Equatable {
-    /// A TPV with mode ≥ 2: one per epoch, the first with a position.
+    /// A TPV with mode ≥ 2: one per epoch, the first with a valid position.
     case fix(Fix)
     /// A mode-1 TPV: no fix. It counts toward signal loss; `time` is nil when gpsd gave none.
     case noFix(time: Double?)
+    /// gpsd greeted the client (its VERSION report): the peer is gpsd and reports will follow.
     case connected
-    /// The connection failed or closed; the client tries again every `reconnectInterval`.
-    case disconnected(reason: String)
+    /// The connection failed or closed; the client tries again after `retryIn` seconds.
+    case disconnected(GPSDError, retryIn: Double)
 }
 
 /// Where gpsd listens.
@@ -50,28 +51,37 @@ public struct GPSDEndpoint: Sendable, Equatable, CustomStringConvertible {
 
 /// Delivers one report per epoch: gpsd sends several TPVs with the same time as sentences of
 /// an epoch arrive; the first with a position is the fix. Times that go backwards are dropped.
+/// Every report is checked by `GPSReport.checked()` first (the trace reader's check too), so a
+/// report with an impossible value never reaches the engine nor takes a valid report's epoch.
 public struct EpochFilter: Sendable {
     private var lastTime: Double?
+    /// Reports dropped by the check, for a maintainer's diagnostics.
+    public private(set) var rejected = 0
 
     public init() {}
 
-    public mutating func admit(_ report: rw_gps_report) -> GPSEvent? {
-        guard report.is_tpv != 0 else { return nil }
-        let time: Double? = report.time.isFinite ? report.time : nil
-        if report.mode < 2 {
-            return .noFix(time: time)
-        }
-        guard let time, report.lat.isFinite, report.lon.isFinite else { return nil }
-        if let lastTime, time <= lastTime { return nil }
-        lastTime = time
+    public mutating func admit(_ raw: rw_gps_report) -> GPSEvent? {
+        guard raw.is_tpv != 0 else { return nil }
         func value(_ v: Double) -> Double? { v.isFinite ? v : nil }
-        let accuracy = Fix.horizontalAccuracy(
-            eph: value(report.eph), epx: value(report.epx), epy: value(report.epy))
-        return .fix(
-            Fix(
-                time: time, coordinate: Coordinate(latitude: report.lat, longitude: report.lon),
-                horizontalAccuracy: accuracy, speed: value(report.speed), track: value(report.track),
-                altitude: value(report.alt_msl), mode: Int(report.mode)))
+        let report = GPSReport(
+            time: value(raw.time), mode: Int(raw.mode), latitude: value(raw.lat), longitude: value(raw.lon),
+            eph: value(raw.eph), epx: value(raw.epx), epy: value(raw.epy), speed: value(raw.speed),
+            track: value(raw.track), altitude: value(raw.alt_msl))
+        return admit(report)
+    }
+
+    public mutating func admit(_ report: GPSReport) -> GPSEvent? {
+        switch report.checked() {
+        case .rejected:
+            rejected += 1
+            return nil
+        case .noFix(let time):
+            return .noFix(time: time)
+        case .fix(let fix, _):
+            if let lastTime, fix.time <= lastTime { return nil }
+            lastTime = fix.time
+            return .fix(fix)
+        }
     }
 }
 
@@ -88,11 +98,36 @@ final class WakeSignal: Sendable {
     deinit { rw_fd_close(fd) }
 }
 
+/// How the client retries: after the first failure it waits `initial` seconds, doubling after
+/// each further failure up to `maximum`; a greeting from gpsd starts over. It never gives up:
+/// the flight must get its GPS back whenever gpsd returns.
+public struct ReconnectPolicy: Sendable, Equatable {
+    public var initial: Double
+    public var maximum: Double
+    /// How long a newly accepted connection may take to send gpsd's VERSION greeting (gpsd
+    /// sends it at once).
+    public var greetingTimeout: Double
+
+    public init(initial: Double = 1, maximum: Double = 8, greetingTimeout: Double = 3) {
+        self.initial = initial
+        self.maximum = max(initial, maximum)
+        self.greetingTimeout = greetingTimeout
+    }
+
+    /// The wait after `failures` consecutive failures (1 → `initial`).
+    public func delay(afterFailures failures: Int) -> Double {
+        var delay = initial
+        for _ in 1..<max(1, failures) where delay < maximum { delay *= 2 }
+        return min(delay, maximum)
+    }
+}
+
 /// A gpsd client on libgps. One dedicated thread polls the gpsd socket and a wake eventfd,
 /// drains every buffered line after each wake-up, and yields `GPSEvent`s; it never blocks the
-/// cooperative pool. The libgps session lives and dies on that thread. When gpsd goes away (read
-/// −1 / EOF) the client reconnects every `reconnectInterval` and re-sends WATCH; nothing here
-/// ends a flight.
+/// cooperative pool. The libgps session lives and dies on that thread. A peer that does not greet
+/// like gpsd within `ReconnectPolicy.greetingTimeout`, a closed connection, a name that does not
+/// resolve: each is reported once, then retried with back-off; nothing here ends a flight.
+/// SIGPIPE is ignored process-wide (`ProcessSignals`), since libgps writes with plain `write`.
 public final class GPSDClient: Sendable {
     public let events: AsyncStream<GPSEvent>
     public let endpoint: GPSDEndpoint
@@ -100,7 +135,8 @@ public final class GPSDClient: Sendable {
 
     /// - Parameter buffering: events kept for a slow consumer; the oldest are dropped beyond it
     ///   (a consumer that falls this far behind wants the present).
-    public init(endpoint: GPSDEndpoint, reconnectInterval: Double = 1, buffering: Int = 1024) {
+    public init(endpoint: GPSDEndpoint, policy: ReconnectPolicy = ReconnectPolicy(), buffering: Int = 1024) {
+        ProcessSignals.ignoreBrokenPipe()
         self.endpoint = endpoint
         let (stream, continuation) = AsyncStream.makeStream(
             of: GPSEvent.self, bufferingPolicy: .bufferingNewest(buffering))
@@ -108,9 +144,7 @@ public final class GPSDClient: Sendable {
         let wake = self.wake
         continuation.onTermination = { _ in wake.signal() }
         let thread = Thread {
-            Self.run(
-                endpoint: endpoint, reconnectInterval: reconnectInterval, wake: wake,
-                continuation: continuation)
+            Self.run(endpoint: endpoint, policy: policy, wake: wake, continuation: continuation)
         }
         thread.name = "gpsd \(endpoint)"
         thread.start()
@@ -122,58 +156,91 @@ public final class GPSDClient: Sendable {
     deinit { wake.signal() }
 
     private static func run(
-        endpoint: GPSDEndpoint, reconnectInterval: Double, wake: WakeSignal,
+        endpoint: GPSDEndpoint, policy: ReconnectPolicy, wake: WakeSignal,
         continuation: AsyncStream<GPSEvent>.Continuation
     ) {
         defer { continuation.finish() }
-        let waitMs = Int32(max(1, reconnectInterval * 1000))
-        var lastFailure: String?
+        var failures = 0
+        var lastFailure: GPSDError?
         // Kept across reconnections: a restarted gpsd must not deliver an epoch twice.
         var filter = EpochFilter()
         while true {
-            var error: Int32 = 0
-            guard let session = rw_gps_open(endpoint.host, String(endpoint.port), &error) else {
-                let reason = "cannot reach gpsd at \(endpoint): \(describe(error))"
-                if reason != lastFailure {
-                    continuation.yield(.disconnected(reason: reason))
-                    lastFailure = reason
+            var code: Int32 = 0
+            let failure: GPSDError
+            if let session = rw_gps_open(endpoint.host, String(endpoint.port), &code) {
+                let outcome = read(
+                    session, endpoint: endpoint, policy: policy, filter: &filter, wake: wake,
+                    continuation: continuation)
+                rw_gps_close(session)
+                switch outcome {
+                case .stopped: return
+                case .failed(let error, let greeted):
+                    if greeted {
+                        failures = 0
+                        lastFailure = nil
+                    }
+                    failure = error
                 }
-                if rw_poll2(-1, wake.fd, waitMs) != 0 { return }
-                continue
+            } else {
+                failure = GPSDError.opening(code, endpoint: endpoint)
             }
-            lastFailure = nil
-            continuation.yield(.connected)
-            let reason = read(session, filter: &filter, wake: wake, continuation: continuation)
-            rw_gps_close(session)
-            guard let reason else { return }  // woken: stop
-            continuation.yield(.disconnected(reason: reason))
-            if rw_poll2(-1, wake.fd, waitMs) != 0 { return }
+            failures += 1
+            let delay = policy.delay(afterFailures: failures)
+            if failure != lastFailure {
+                continuation.yield(.disconnected(failure, retryIn: delay))
+                lastFailure = failure
+            }
+            if rw_poll2(-1, wake.fd, Int32(max(1, delay * 1000))) != 0 { return }
         }
     }
 
-    /// Reads until gpsd goes away (returns why) or the wake fd fires (returns nil).
+    private enum ReadOutcome {
+        case stopped
+        case failed(GPSDError, greeted: Bool)
+    }
+
+    /// Reads until the connection fails (says why) or the wake fd fires.
     private static func read(
-        _ session: UnsafeMutablePointer<gps_data_t>, filter: inout EpochFilter, wake: WakeSignal,
-        continuation: AsyncStream<GPSEvent>.Continuation
-    ) -> String? {
+        _ session: UnsafeMutablePointer<gps_data_t>, endpoint: GPSDEndpoint, policy: ReconnectPolicy,
+        filter: inout EpochFilter, wake: WakeSignal, continuation: AsyncStream<GPSEvent>.Continuation
+    ) -> ReadOutcome {
         let fd = rw_gps_fd(session)
         var report = rw_gps_report()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(policy.greetingTimeout * 1000))
+        var greeted = false
         while true {
-            switch rw_poll2(fd, wake.fd, -1) {
+            var timeout: Int32 = -1
+            if !greeted {
+                let left = clock.now.duration(to: deadline)
+                guard left > .zero else {
+                    return .failed(.noGreeting(endpoint, seconds: policy.greetingTimeout), greeted: false)
+                }
+                timeout = Int32(
+                    max(
+                        1,
+                        left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            }
+            switch rw_poll2(fd, wake.fd, timeout) {
+            case 0:
+                continue  // the greeting deadline is checked above
             case 1:
                 repeat {
-                    if rw_gps_read(session, &report) < 0 { return "gpsd closed the connection" }
+                    if rw_gps_read(session, &report) < 0 {
+                        return .failed(.closed(endpoint), greeted: greeted)
+                    }
+                    if report.is_version != 0, !greeted {
+                        greeted = true
+                        continuation.yield(.connected)
+                    }
+                    guard greeted else { continue }
                     if let event = filter.admit(report) { continuation.yield(event) }
                 } while rw_gps_waiting(session, 0) != 0
             case 2:
-                return nil
+                return .stopped
             default:
-                return "polling the gpsd socket failed: \(describe(errno))"
+                return .failed(.system(operation: "polling the gpsd socket", errno: errno), greeted: greeted)
             }
         }
-    }
-
-    static func describe(_ code: Int32) -> String {
-        code > 0 ? String(cString: strerror(code)) : "libgps error \(code)"
     }
 }

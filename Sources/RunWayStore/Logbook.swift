@@ -356,7 +356,7 @@ public final class Logbook {
     ) -> FlightComputer {
         var computer = FlightComputer(configuration: configuration)
         _ = computer.handle(.start(at: start, mission: mission, countdown: false))
-        for input in inputs { _ = computer.handle(input) }
+        ReplayTicker.fly(inputs, into: &computer)
         return computer
     }
 

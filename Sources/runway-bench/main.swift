@@ -241,7 +241,9 @@ func gpsdPath() {
         print("  skipped: gpsfake did not start")
         return
     }
-    let client = GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), reconnectInterval: 0.05)
+    let client = GPSDClient(
+        endpoint: GPSDEndpoint(host: "127.0.0.1", port: port),
+        policy: ReconnectPolicy(initial: 0.05, maximum: 0.05))
     let engine = FlightEngine()
     let box = ResultBox()
     let counter = ResultBox()

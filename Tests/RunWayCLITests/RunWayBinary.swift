@@ -50,6 +50,27 @@ struct RunWayBinary {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Runs a bash script in which `$RUNWAY` is the built executable: pipes, FIFOs, redirections.
+    static func shell(_ script: String) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["RUNWAY"] = executable.path
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
     static func fixture(_ name: String) throws -> String {
         let url = try #require(Bundle.module.resourceURL?.appendingPathComponent("Fixtures/traces/\(name)"))
         return url.path

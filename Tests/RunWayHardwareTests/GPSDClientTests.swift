@@ -54,6 +54,8 @@ struct GPSDClientTests {
         }
     }
 
+    static let fast = ReconnectPolicy(initial: 0.1, maximum: 0.2, greetingTimeout: 1)
+
     static func fixes(_ events: [GPSEvent]) -> [Fix] {
         events.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
     }
@@ -64,7 +66,7 @@ struct GPSDClientTests {
         let fake = try GPSFake(log: try Self.fixture("gpsd/\(log).log"))
         defer { fake.stop() }
         let client = GPSDClient(
-            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), reconnectInterval: 0.2)
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast)
         let count = expected.count
         let events = await Self.collect(client, seconds: 60) { Self.fixes($0).count >= count }
         let got = Self.fixes(events)
@@ -93,7 +95,7 @@ struct GPSDClientTests {
         let fake = try GPSFake(log: path)
         defer { fake.stop() }
         let client = GPSDClient(
-            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), reconnectInterval: 0.2)
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast)
         // Done at the last epoch, or when gpsd goes away after the run (not before it began).
         let events = await Self.collect(client, seconds: 120) { events in
             Self.fixes(events).count >= epochs
@@ -124,7 +126,7 @@ struct GPSDClientTests {
         let first = try write(lines[..<half])
         let second = try write(lines[half...])
         let port = try GPSFake.freePort()
-        let client = GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), reconnectInterval: 0.2)
+        let client = GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), policy: Self.fast)
         let engine = FlightEngine()
         let feeder = Task {
             var started = false
@@ -164,13 +166,14 @@ struct GPSDClientTests {
 
     @Test func nobodyListeningIsReportedAndRetried() async throws {
         let port = try GPSFake.freePort()
-        let client = GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), reconnectInterval: 0.1)
+        let client = GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), policy: Self.fast)
         let events = await Self.collect(client, seconds: 3) { !$0.isEmpty }
-        guard case .disconnected(let reason) = try #require(events.first) else {
+        guard case .disconnected(let error, _) = try #require(events.first) else {
             Issue.record("expected a disconnected report, got \(events)")
             return
         }
-        #expect(reason.contains("cannot reach gpsd at 127.0.0.1:\(port)"))
+        #expect(error == .connectionRefused(GPSDEndpoint(host: "127.0.0.1", port: port)))
+        #expect("\(error)".contains("127.0.0.1:\(port)"))
     }
 
     @Test func endpoints() {
