@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build demo test bench soak lint format clean
+.PHONY: all deps test-deps build demo test bench soak fuzz sanitize lint format clean
 
 all: build
 
@@ -36,6 +36,33 @@ bench: build
 soak: test-deps
 	$(SWIFT) build --build-tests
 	@RUNWAY_KILL_ITERATIONS=500 $(SWIFT) test --skip-build --filter KillTests 2>&1 | grep -E 'kill test|Test run|✘'
+
+## libFuzzer on each parser that takes outside bytes, FUZZ_SECONDS each (default 60), seeded from
+## Tests/Fixtures/fuzz; findings land in .build/fuzz/findings. Copy a finding into the seed
+## folder once fixed: the test suite replays every seed.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(SWIFT) build --product runway-fuzz --scratch-path .build/fuzz \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+	@mkdir -p .build/fuzz/findings
+	@for target in trace pressure mission; do \
+	  mkdir -p .build/fuzz/corpus/$$target; \
+	  echo "== fuzzing $$target for $(FUZZ_SECONDS) s"; \
+	  .build/fuzz/debug/runway-fuzz $$target .build/fuzz/corpus/$$target Tests/Fixtures/fuzz/$$target \
+	    -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -rss_limit_mb=1024 -timeout=10 \
+	    -artifact_prefix=.build/fuzz/findings/$$target- -print_final_stats=1 2>&1 \
+	    | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY)' \
+	    || exit 1; \
+	done
+
+## The test suite under ThreadSanitizer, then AddressSanitizer (each in its own build folder).
+sanitize: test-deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan 2>&1 | tee .build/tsan.log \
+	  | grep -E 'ThreadSanitizer|Test run with|✘' ; exit $${PIPESTATUS[0]}
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan 2>&1 | tee .build/asan.log \
+	  | grep -E 'AddressSanitizer|LeakSanitizer|Test run with|✘' ; exit $${PIPESTATUS[0]}
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

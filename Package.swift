@@ -38,6 +38,7 @@ let package = Package(
             name: "runway-bench",
             dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore"],
             swiftSettings: strict),
+        .executableTarget(name: "runway-fuzz", dependencies: ["RunWayCLI"], swiftSettings: strict),
         .testTarget(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],
             swiftSettings: strict),

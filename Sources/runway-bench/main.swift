@@ -434,3 +434,4 @@ func openingCost(path: String, logbook: Logbook, hours: Int) throws {
 
 storageBudget(gpsRate: 1)
 storageBudget(gpsRate: 10)
+traceMemory()
