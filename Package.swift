@@ -52,7 +52,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunWayCLITests",
-            dependencies: ["RunWayCLI", "RunWayCore", "RunWaySimulator", "RunWayStore"],
+            dependencies: ["RunWayCLI", "RunWayCore", "RunWaySimulator", "RunWayStore", "RunWayHardware"],
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import RunWayCore
+import RunWayHardware
 import Testing
 
 @testable import RunWayCLI
@@ -149,5 +150,49 @@ struct HostileCLITests {
         let m = try MissionOption.parse("pace=5:30,deviation=15s,distance=5.2km")
         #expect(m.targetPace == 330 && m.allowedDeviation == 15 && m.targetDistance == 5200)
         #expect(try MissionOption.parse("distance=10000m,pace=12:05").targetPace == 725)
+    }
+}
+
+/// The live client and the trace reader judge a report by the same check (`GPSReport`).
+@Suite("One report check for live and replay")
+struct ReportCheckParityTests {
+    static let lines = [
+        #"{"class":"TPV","mode":3,"time":"2026-10-03T07:00:00Z","lat":91,"lon":8}"#,
+        #"{"class":"TPV","mode":3,"time":"2026-10-03T07:00:00Z","lat":47,"lon":8,"speed":true,"eph":"3"}"#,
+        #"{"class":"TPV","mode":3,"time":"2026-10-03T07:00:01Z","lat":47.00001,"lon":8,"speed":1e308,"eph":-3}"#,
+        #"{"class":"TPV","mode":9,"time":"2026-10-03T07:00:02Z","lat":47.00002,"lon":8}"#,
+        #"{"class":"TPV","mode":3,"time":"2026-10-03T07:00:03Z","lat":47.00003,"lon":181}"#,
+        #"{"class":"TPV","mode":3,"time":"2026-10-03T07:00:04Z","lat":47.00004,"lon":8,"speed":3.2,"eph":12}"#,
+    ]
+
+    @Test func jsonBooleansAndStringsAreNotNumbers() throws {
+        let trace = TraceReader.gps(text: Self.lines[1], name: "t")
+        let fix = try #require(trace.fixes.first)
+        #expect(fix.speed == nil && fix.horizontalAccuracy == nil)
+        #expect(
+            trace.diagnostics.map(\.message) == [
+                "speed true is not a number — treated as unknown",
+                "eph \"3\" is not a number — treated as unknown",
+            ])
+    }
+
+    @Test func theTraceReaderAndTheLiveFilterDeliverTheSameFixes() {
+        let trace = TraceReader.gps(text: Self.lines.joined(separator: "\n"), name: "t")
+        var filter = EpochFilter()
+        var live: [Fix] = []
+        for line in Self.lines {
+            // What libgps would hand the live client for this line (it parses JSON itself;
+            // a field of the wrong type is left unset, as NaN).
+            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+            func n(_ key: String) -> Double? { object[key].flatMap(TraceReader.number) }
+            let report = GPSReport(
+                time: (object["time"] as? String).flatMap(UTCTime.parse), mode: Int(n("mode") ?? 0),
+                latitude: n("lat"), longitude: n("lon"), eph: n("eph"), speed: n("speed"))
+            if case .fix(let fix) = filter.admit(report) { live.append(fix) }
+        }
+        #expect(trace.fixes == live)
+        #expect(live.map(\.coordinate.latitude) == [47, 47.00001, 47.00004])
+        #expect(live[1].speed == nil && live[1].horizontalAccuracy == nil)
+        #expect(filter.rejected == 3)
     }
 }
