@@ -120,7 +120,9 @@ public enum TraceReader {
 
     static func describe(_ value: Any) -> String {
         if let s = value as? String { return "\"\(s)\"" }
-        if let n = value as? NSNumber, String(cString: n.objCType) == "c" { return n.boolValue ? "true" : "false" }
+        if let n = value as? NSNumber, String(cString: n.objCType) == "c" {
+            return n.boolValue ? "true" : "false"
+        }
         return "\(value)"
     }
 
