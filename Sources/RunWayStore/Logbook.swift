@@ -73,6 +73,12 @@ public final class Logbook {
             guard error.isCorrupt else { throw error }
             throw Self.damaged(error.message, path: path)
         }
+        if version < 0 {
+            // Four bytes of the header, written by something that is not RunWay.
+            throw StoreError(
+                code: 0, message: "not a RunWay logbook (schema version \(version)); nothing was changed",
+                context: path)
+        }
         if version > Schema.version {
             throw StoreError(
                 code: 0,

@@ -97,6 +97,24 @@ struct LogbookSchemaTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    /// Four header bytes must not crash runway: a negative schema version is "not a logbook".
+    @Test(arguments: [-1, Int(Int32.min)])
+    func aNegativeSchemaVersionIsRefusedNotACrash(_ version: Int) throws {
+        let path = temporaryLogbookPath()
+        do {
+            let db = try Database(path: path)
+            try db.execute("CREATE TABLE other (x); PRAGMA user_version = \(version)")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try Logbook(path: path)
+        } throws: { error in
+            (error as? StoreError)?.message.contains("not a RunWay logbook (schema version \(version))")
+                == true
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
     @Test func aLogbookWithDamagedPagesIsRefusedAndKeptByteForByte() throws {
         let path = temporaryLogbookPath()
         do {
