@@ -61,7 +61,8 @@ sanitize: test-deps
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan 2>&1 | tee .build/tsan.log \
 	  | grep -E 'ThreadSanitizer|Test run with|✘' ; exit $${PIPESTATUS[0]}
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan 2>&1 | tee .build/asan.log \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan 2>&1 | tee .build/asan.log \
 	  | grep -E 'AddressSanitizer|LeakSanitizer|Test run with|✘' ; exit $${PIPESTATUS[0]}
 
 lint:
