@@ -36,6 +36,11 @@ struct RunWayBinary {
             process.executableURL = executable
             process.arguments = arguments
         }
+        return try collect(process)
+    }
+
+    /// Runs `process` to its end, capturing both streams.
+    private static func collect(_ process: Process) throws -> Output {
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -58,17 +63,7 @@ struct RunWayBinary {
         var environment = ProcessInfo.processInfo.environment
         environment["RUNWAY"] = executable.path
         process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        return try collect(process)
     }
 
     static func fixture(_ name: String) throws -> String {
