@@ -10,6 +10,31 @@ public enum DemoCommand {
     ///   - logbook: record the flight into this logbook as it flies (recovering any flight a
     ///     power cut left open first).
     ///   - progress: print `at <elapsed>` each simulated second (the kill test reads it).
+    /// Touchdown in the logbook, and exactly what a failure there costs the runner.
+    static func landing(_ flight: Flight, recorder: FlightRecorder, console: Console) {
+        do {
+            switch try recorder.land(flight) {
+            case .saved(let id): console.err("runway: saved as flight \(id) in \(recorder.logbook.path)")
+            case .notRecorded: console.err("runway: not recorded: a flight under 100 m is not saved")
+            case nil: break
+            }
+        } catch {
+            let kept = recorder.committedUntil ?? flight.startTime
+            let lost = flight.endTime - kept
+            if lost <= 0 {
+                console.err(
+                    "runway: the flight's summary could not be written (\(error)); its raw sensor log is whole, "
+                        + "and the next start with room recovers all of it")
+            } else {
+                console.err(
+                    "runway: the flight could not be stored (\(error)): its raw sensor log is kept up to "
+                        + "\(UTCTime.duration(kept - flight.startTime)) of \(UTCTime.duration(flight.elapsed)); "
+                        + "the last \(UTCTime.duration(lost)) could not be written and are lost. The next start "
+                        + "with room recovers the rest")
+            }
+        }
+    }
+
     public static func run(
         speed: Double?, logbook path: String? = nil, progress: Bool = false, console: Console
     )
@@ -21,8 +46,8 @@ public enum DemoCommand {
         if let path {
             do {
                 let logbook = try Logbook(path: path)
-                for id in try logbook.recoverInterruptedFlights() {
-                    console.out("Recovered flight \(id), left open by a power cut, from its raw sensor log.")
+                for recovered in try logbook.recoverInterruptedFlights() {
+                    console.out(LogbookCommands.describe(recovered).capitalizedFirst + ".")
                 }
                 if let failure = logbook.prepareJournal() {
                     console.err(
@@ -83,13 +108,7 @@ public enum DemoCommand {
             case .end(let sentAt):
                 result = await engine.end(sentAt: sentAt)
                 if let recorder, let flight = result.flight {
-                    do {
-                        try recorder.land(flight)
-                    } catch {
-                        console.err(
-                            "runway: the flight could not be stored in the logbook (\(error)); its raw sensor "
-                                + "log is kept, and the next start with room recovers it")
-                    }
+                    landing(flight, recorder: recorder, console: console)
                 }
             }
             if progress, t - rotate >= nextSecond {

@@ -55,8 +55,15 @@ public struct CLIError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A logbook failure, naming the logbook once.
     static func logbook(_ path: String, _ error: any Error) -> CLIError {
-        CLIError((error as? StoreError)?.context == path ? "logbook \(error)" : "logbook \(path): \(error)")
+        guard let error = error as? StoreError else { return CLIError("logbook \(path): \(error)") }
+        if case .noLogbook = error { return CLIError("\(error)") }
+        return CLIError(error.path == path ? "logbook \(error)" : "logbook \(path): \(error)")
     }
 
     public var description: String { message }
+}
+
+extension String {
+    /// The text with its first letter in upper case (a sentence that starts with a word).
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

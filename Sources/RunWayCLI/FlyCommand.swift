@@ -43,9 +43,13 @@ public enum FlyCommand {
         }
         if let logbookPath {
             do {
-                let logbook = try Logbook(path: logbookPath)
-                let id = try logbook.save(result.flight, inputs: result.inputs, source: "fly \(gpsPath)")
-                console.err("runway: saved as flight \(id) in \(logbookPath)")
+                let logbook = try LogbookCommands.open(logbookPath, access: .readWrite, console: console)
+                switch try logbook.save(result.flight, inputs: result.inputs, source: "fly \(gpsPath)") {
+                case .saved(let id): console.err("runway: saved as flight \(id) in \(logbookPath)")
+                case .tooShort: console.err("runway: not saved: a flight under 100 m is not recorded")
+                case .alreadySaved(let id):
+                    console.err("runway: not saved: \(logbookPath) already holds this run as flight \(id)")
+                }
             } catch {
                 throw CLIError.logbook(logbookPath, error)
             }

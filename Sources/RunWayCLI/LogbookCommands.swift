@@ -4,24 +4,42 @@ import RunWayStore
 
 /// `runway logbook` and `runway reprocess`.
 public enum LogbookCommands {
-    static func open(_ path: String) throws(CLIError) -> Logbook {
+    /// Read-only commands open read-only: nothing is created, recovered or written, so a
+    /// mistyped path is "no logbook" and a logbook on read-only storage still lists. Commands that
+    /// write close the flights a power cut left open first.
+    static func open(_ path: String, access: Logbook.Access, console: Console) throws(CLIError) -> Logbook {
         do {
-            let logbook = try Logbook(path: path)
-            try logbook.recoverInterruptedFlights()
+            let logbook = try Logbook(path: path, access: access)
+            if access == .readWrite {
+                for recovered in try logbook.recoverInterruptedFlights() {
+                    console.err("runway: \(Self.describe(recovered))")
+                }
+            }
             return logbook
         } catch {
             throw CLIError.logbook(path, error)
         }
     }
 
+    /// What recovery did with a flight a power cut left open, said once.
+    static func describe(_ recovered: RecoveredFlight) -> String {
+        recovered.kept
+            ? "flight \(recovered.id), left open by a power cut, was recovered from its raw sensor log "
+                + "(\(FlightReport.km(recovered.distance)) km)"
+            : "flight \(recovered.id), left open by a power cut, flew \(Int(recovered.distance)) m: "
+                + "under 100 m, it is not recorded and was removed"
+    }
+
     /// Most recent first, each with its date and time of day (two runs on one day).
-    public static func list(path: String, utcOffset: Int, json: Bool, console: Console) throws(CLIError)
-        -> Int32
+    /// - Parameter all: also the flights a reprocessed one supersedes (they count once, as
+    ///   their newest version, in the plain list and in totals).
+    public static func list(path: String, utcOffset: Int, all: Bool = false, json: Bool, console: Console)
+        throws(CLIError) -> Int32
     {
-        let logbook = try open(path)
+        let logbook = try open(path, access: .readOnly, console: console)
         let entries: [LogbookEntry]
         do {
-            entries = try logbook.entries()
+            entries = try logbook.entries(includingSuperseded: all)
         } catch {
             throw CLIError.logbook(path, error)
         }
@@ -38,13 +56,16 @@ public enum LogbookCommands {
                         ("elapsed_s", .number(entry.elapsed, places: 1)),
                         ("moving_s", .number(entry.movingTime, places: 1)),
                         ("avg_pace_s_per_km", .number(pace, places: 1)),
+                        ("replaces", entry.replaces.map { .number(Double($0)) } ?? .null),
+                        ("superseded_by", entry.supersededBy.map { .number(Double($0)) } ?? .null),
                     ]).rendered())
             } else {
                 console.out(
                     "\(FlightReport.padRight("#\(entry.id)", 6))\(date) \(time.prefix(5))  "
                         + "\(FlightReport.padRight("\(FlightReport.km(entry.distance)) km", 10))"
                         + "\(FlightReport.padRight(UTCTime.duration(entry.movingTime), 9))"
-                        + "\(FlightReport.padRight("\(Pace.format(pace)) /km", 11))\(entry.status.rawValue)")
+                        + "\(FlightReport.padRight("\(Pace.format(pace)) /km", 11))\(entry.status.rawValue)"
+                        + (entry.supersededBy.map { ", superseded by #\($0)" } ?? ""))
             }
         }
         return 0
@@ -55,7 +76,7 @@ public enum LogbookCommands {
     public static func show(
         path: String, id: Int64, utcOffset: Int, bodyMass: Double?, json: Bool, console: Console
     ) throws(CLIError) -> Int32 {
-        let logbook = try open(path)
+        let logbook = try open(path, access: .readOnly, console: console)
         let logged = try answer(for: id, in: path) { () throws(StoreError) in try logbook.flight(id: id) }
         let flight = logged.flight
         if json {
@@ -116,8 +137,19 @@ public enum LogbookCommands {
         guard !FileManager.default.fileExists(atPath: target) else {
             throw CLIError("\(target) exists; salvage writes a new logbook and never writes over one")
         }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError("no logbook at \(path)")
+        }
+        guard !isDirectory.boolValue else { throw CLIError("\(path) is a directory, not a logbook file") }
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw CLIError("\(path) cannot be read")
+            throw CLIError("\(path) cannot be read: permission denied")
+        }
+        // A salvage that saves nothing leaves nothing behind, so trying again is not "exists".
+        func removeTarget() {
+            for suffix in ["", "-rawlog", "-journal"] {
+                try? FileManager.default.removeItem(atPath: target + suffix)
+            }
         }
         let flights: [SalvagedFlight]
         let note: String?
@@ -125,7 +157,12 @@ public enum LogbookCommands {
             let logbook = try Logbook(path: target, journalCapacity: 0)
             (flights, note) = try logbook.salvage(from: path)
         } catch {
-            throw CLIError("salvage of \(path): nothing could be read (\(error.message))")
+            removeTarget()
+            if case .sqlite(let code, let message, _, _) = error, error.path != target {
+                throw CLIError(
+                    "salvage of \(path): nothing could be read (\(message), SQLite \(code.rawValue))")
+            }
+            throw CLIError("salvage of \(path): nothing was saved: \(error)")
         }
         for flight in flights {
             let when = flight.startTime.map { UTCTime.format($0) } ?? "?"
@@ -148,18 +185,20 @@ public enum LogbookCommands {
         }
         if let note { console.out("Note: \(note).") }
         let saved = flights.filter { $0.newID != nil }.count
+        if saved == 0 { removeTarget() }
         console.out(
-            "Salvaged \(saved) of \(flights.count) flight\(flights.count == 1 ? "" : "s") into \(target); "
-                + "\(path) was only read.")
+            "Salvaged \(saved) of \(flights.count) flight\(flights.count == 1 ? "" : "s")"
+                + (saved > 0 ? " into \(target)" : "; nothing was written") + "; \(path) was only read.")
         return saved > 0 ? 0 : 1
     }
 
     public static func reprocess(path: String, id: Int64, replace: Bool, console: Console) throws(CLIError)
         -> Int32
     {
-        let logbook = try open(path)
-        let written = try answer(for: id, in: path) { () throws(StoreError) in
-            try logbook.reprocess(flight: id, replace: replace)
+        let logbook = try open(path, access: .readWrite, console: console)
+        let written = try answer(for: id, in: path) { () throws(StoreError) -> Int64? in
+            guard try logbook.flight(id: id) != nil else { return nil }
+            return try logbook.reprocess(flight: id, replace: replace)
         }
         console.out(
             replace

@@ -16,8 +16,9 @@ public enum RunWayCommand {
               [--save --logbook FILE]
                                     fly a recorded trace: FILE is gpsd JSON (gpspipe -w);
                                     the pressure CSV is time,pressure_pa with ISO-8601 UTC times
-          logbook --logbook FILE [--utc-offset HOURS] [--json]
-                                    the flights, most recent first, with date and time of day
+          logbook --logbook FILE [--utc-offset HOURS] [--all] [--json]
+                                    the flights, most recent first, with date and time of day;
+                                    --all also lists flights a reprocessed one supersedes
           logbook --logbook FILE --flight ID [--body-mass KG] [--utc-offset HOURS] [--json]
                                     one flight: summary, splits, alerts, calories; with --json
                                     also its FDR samples and simplified route
@@ -151,6 +152,7 @@ public enum RunWayCommand {
             let flightText = try options.value("--flight")
             let bodyMass = try options.number("--body-mass", in: 20...300, unit: "kilograms")
             let json = options.flag("--json")
+            let all = options.flag("--all")
             try options.finish()
             if let flightText {
                 guard let id = Int64(flightText) else {
@@ -162,7 +164,7 @@ public enum RunWayCommand {
             }
             if bodyMass != nil { throw .usage("--body-mass goes with --flight ID") }
             return try LogbookCommands.list(
-                path: path, utcOffset: Int(hours * 3600), json: json, console: console)
+                path: path, utcOffset: Int(hours * 3600), all: all, json: json, console: console)
         case "salvage":
             guard let target = try options.value("--to") else {
                 throw .usage("salvage needs --to NEW, the new logbook to write")

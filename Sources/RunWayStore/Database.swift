@@ -1,25 +1,5 @@
 import CSQLite
 
-/// A SQLite failure: the result code and SQLite's own message, plus what we were doing.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var code: Int32
-    public var message: String
-    public var context: String
-
-    public init(code: Int32, message: String, context: String) {
-        self.code = code
-        self.message = message
-        self.context = context
-    }
-
-    public var description: String { "\(context): \(message) (SQLite \(code))" }
-
-    /// The disk is full: recording pauses, the flight keeps flying in memory.
-    public var isDiskFull: Bool { code & 0xFF == SQLITE_FULL }
-    /// Not a database, or damaged: keep the file, open nothing over it.
-    public var isCorrupt: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
-}
-
 /// A value bound to or read from a statement. Values are always bound, never spliced into SQL.
 public enum SQLValue: Sendable, Equatable {
     case null
@@ -46,6 +26,26 @@ public enum SQLValue: Sendable, Equatable {
     }
 }
 
+/// One result row: values by column name (as GRDB reads them) or by position.
+public struct Row: Sendable, RandomAccessCollection {
+    public let values: [SQLValue]
+    let columns: [String]
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { values.count }
+    public subscript(position: Int) -> SQLValue { values[position] }
+
+    /// The value of the column named `column` (as the statement names it); NULL when the
+    /// statement has no such column.
+    public subscript(column: String) -> SQLValue {
+        guard let i = columns.firstIndex(of: column) else {
+            assertionFailure("no column \(column) in \(columns)")
+            return .null
+        }
+        return values[i]
+    }
+}
+
 /// A small, typed SQLite connection: prepared statements with bound parameters, and typed
 /// errors carrying SQLite's message. The C handle never leaves this class.
 public final class Database {
@@ -62,7 +62,7 @@ public final class Database {
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let db { sqlite3_close_v2(db) }
-            throw StoreError(code: status, message: message, context: "opening \(path)")
+            throw .sqlite(SQLiteCode(rawValue: status), message: message, operation: "opening", path: path)
         }
         handle = db
         sqlite3_busy_timeout(db, 2000)
@@ -74,8 +74,38 @@ public final class Database {
         sqlite3_close_v2(handle)
     }
 
-    func error(_ status: Int32, _ context: String) -> StoreError {
-        StoreError(code: status, message: String(cString: sqlite3_errmsg(handle)), context: context)
+    func error(_ status: Int32, _ sql: String) -> StoreError {
+        .sqlite(
+            SQLiteCode(rawValue: status), message: String(cString: sqlite3_errmsg(handle)),
+            operation: Self.operation(sql), path: path)
+    }
+
+    /// What a statement does, in a few words for an error message ("writing splits"): errors
+    /// name the table and the kind of work, never the SQL.
+    static func operation(_ sql: String) -> String {
+        let words = sql.split(whereSeparator: { " \n(;,=".contains($0) }).map(String.init)
+        func after(_ keyword: String) -> String? {
+            guard let i = words.firstIndex(where: { $0.uppercased() == keyword }), i + 1 < words.count else {
+                return nil
+            }
+            return words[i + 1]
+        }
+        switch words.first?.uppercased() ?? "" {
+        case "SELECT": return "reading \(after("FROM") ?? "the logbook")"
+        case "INSERT": return "writing \(after("INTO") ?? "the logbook")"
+        case "UPDATE": return "updating \(words.count > 1 ? words[1] : "the logbook")"
+        case "DELETE": return "deleting from \(after("FROM") ?? "the logbook")"
+        case "PRAGMA":
+            let name = words.count > 1 ? words[1] : "pragma"
+            return name == "quick_check" || name == "integrity_check"
+                ? "checking the file" : "reading \(name)"
+        case "BEGIN": return "starting a transaction"
+        case "COMMIT": return "committing"
+        case "ROLLBACK": return "rolling back"
+        case "SAVEPOINT", "RELEASE": return "nesting a transaction"
+        case "CREATE", "ALTER", "DROP": return "changing the schema"
+        default: return "running a statement"
+        }
     }
 
     /// Runs SQL without parameters (schema, pragmas, transactions).
@@ -86,7 +116,7 @@ public final class Database {
 
     /// Runs one statement with bound parameters; returns the rows.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StoreError) -> [[SQLValue]] {
+    public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StoreError) -> [Row] {
         let (rows, failure) = try run(sql, parameters)
         if let failure { throw failure }
         return rows
@@ -95,7 +125,7 @@ public final class Database {
     /// The rows a query yields before it fails, and the failure: reading a damaged file keeps
     /// everything up to the damage.
     public func readableRows(_ sql: String, _ parameters: [SQLValue] = []) -> (
-        rows: [[SQLValue]], failure: StoreError?
+        rows: [Row], failure: StoreError?
     ) {
         do {
             return try run(sql, parameters)
@@ -105,7 +135,7 @@ public final class Database {
     }
 
     private func run(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> (
-        rows: [[SQLValue]], failure: StoreError?
+        rows: [Row], failure: StoreError?
     ) {
         let statement = try prepared(sql)
         defer {
@@ -121,23 +151,25 @@ public final class Database {
             case .real(let v): status = sqlite3_bind_double(statement, index, v)
             case .text(let s): status = rw_sqlite_bind_text(statement, index, s)
             }
-            guard status == SQLITE_OK else { throw error(status, "binding \(index) of \(sql)") }
+            guard status == SQLITE_OK else { throw error(status, sql) }
         }
-        var rows: [[SQLValue]] = []
+        var rows: [Row] = []
+        let count = sqlite3_column_count(statement)
+        let columns = (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { break }
             guard status == SQLITE_ROW else { return (rows, error(status, sql)) }
-            let count = sqlite3_column_count(statement)
             rows.append(
-                (0..<count).map { column in
-                    switch sqlite3_column_type(statement, column) {
-                    case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
-                    case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
-                    case SQLITE_TEXT: .text(String(cString: sqlite3_column_text(statement, column)))
-                    default: .null
-                    }
-                })
+                Row(
+                    values: (0..<count).map { column in
+                        switch sqlite3_column_type(statement, column) {
+                        case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
+                        case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
+                        case SQLITE_TEXT: .text(String(cString: sqlite3_column_text(statement, column)))
+                        default: .null
+                        }
+                    }, columns: columns))
         }
         return (rows, nil)
     }
@@ -149,13 +181,24 @@ public final class Database {
 
     private var transactionDepth = 0
 
-    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws. Nested
-    /// calls join the outer transaction.
+    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws. A nested
+    /// call is a savepoint, as GRDB does it: its failure rolls back its own work only, and the
+    /// outer transaction decides about the rest.
     public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         if transactionDepth > 0 {
+            let name = "nested\(transactionDepth)"
+            try execute("SAVEPOINT \(name)")
             transactionDepth += 1
             defer { transactionDepth -= 1 }
-            return try body()
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+                throw error
+            }
         }
         try execute("BEGIN IMMEDIATE")
         transactionDepth = 1

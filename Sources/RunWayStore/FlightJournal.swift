@@ -1,5 +1,6 @@
 import CZlib
 import Glibc
+import RunWayCore
 
 /// The in-flight half of the raw sensor log: a preallocated file beside the logbook
 /// (`<logbook>-rawlog`) that each commit appends one deflated, checksummed record to, written
@@ -116,15 +117,11 @@ final class FlightJournal {
         static let oDirect: Int32 = 0o40000
     #endif
 
-    /// SQLITE_BUSY: another process is recording into this logbook.
-    static func busy(_ path: String) -> StoreError {
-        StoreError(code: 5, message: "another RunWay is recording a flight into this logbook", context: path)
-    }
+    /// The journal's lock is held: another process is recording into this logbook.
+    static func busy(_ path: String) -> StoreError { .recordingElsewhere(path: path) }
 
     static func failure(_ code: Int32, _ doing: String, _ path: String) -> StoreError {
-        let reason = String(cString: strerror(code))
-        // SQLITE_FULL for a full disk, so the recorder treats it as it treats SQLite's.
-        return StoreError(code: code == ENOSPC ? 13 : 10, message: "\(doing): \(reason)", context: path)
+        .io(Errno(rawValue: code), operation: doing, path: path)
     }
 
     private func preallocate() throws(StoreError) {

@@ -13,6 +13,9 @@ public final class FlightRecorder {
     public let commitInterval: Double
     public private(set) var flightID: Int64?
     public private(set) var pending: [EngineInput] = []
+    /// The flight time up to which the raw log is durably committed: what a power cut now would
+    /// leave for recovery.
+    public private(set) var committedUntil: Double?
     private var lastCommit: Double = -.infinity
     private var failing = false
     private let onWriteFailure: (StoreError) -> Void
@@ -30,6 +33,7 @@ public final class FlightRecorder {
     public func begin(at time: Double, mission: Mission?, source: String = "live") throws(StoreError) {
         flightID = try logbook.begin(startTime: time, mission: mission, source: source)
         lastCommit = time
+        committedUntil = time
         pending.removeAll()
     }
 
@@ -37,6 +41,7 @@ public final class FlightRecorder {
     public func resume(flight id: Int64, at time: Double) {
         flightID = id
         lastCommit = time
+        committedUntil = time
         pending.removeAll()
     }
 
@@ -76,6 +81,7 @@ public final class FlightRecorder {
             try logbook.append(flight: id, inputs: pending, until: time)
             pending.removeAll(keepingCapacity: true)
             lastCommit = time
+            committedUntil = time
             failing = false
             return true
         } catch {
@@ -86,14 +92,32 @@ public final class FlightRecorder {
         }
     }
 
+    /// What became of a landed flight.
+    public enum Landing: Sendable, Equatable {
+        case saved(Int64)
+        /// Under 100 m: not recorded (SPEC); the row and its raw log were removed.
+        case notRecorded
+    }
+
     /// Touchdown: the rest of the raw log, then the derived data. If this throws (a full disk),
-    /// the flight stays open with its raw log committed, and the next start recovers it.
-    public func land(_ flight: Flight) throws(StoreError) {
-        guard let id = flightID else { return }
+    /// the flight stays open with its raw log committed up to `committedUntil`, and the next
+    /// start recovers that much; the inputs after it are still `pending` here.
+    @discardableResult
+    public func land(_ flight: Flight) throws(StoreError) -> Landing? {
+        guard let id = flightID else { return nil }
+        if flight.status == .tooShort {
+            try logbook.discard(flight: id)
+            flightID = nil
+            pending.removeAll()
+            return .notRecorded
+        }
         if !commit(until: flight.endTime), let id = flightID {
             try logbook.append(flight: id, inputs: pending, until: flight.endTime)
+            pending.removeAll()
+            committedUntil = flight.endTime
         }
         try logbook.finish(flight: id, with: flight)
         flightID = nil
+        return .saved(id)
     }
 }

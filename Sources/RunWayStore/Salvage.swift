@@ -51,18 +51,23 @@ extension Logbook {
                 + "FROM flights ORDER BY id")
         if rows.isEmpty, let failure { throw failure }
         let note = failure.map {
-            "the list of flights is damaged after flight \(rows.last?[0].int ?? 0): \($0.message)"
+            "the list of flights is damaged after flight \(rows.last?["id"].int ?? 0): \(Self.reason($0))"
         }
         let journal = journalRecords(besideLogbook: path)
         var result: [SalvagedFlight] = []
         for row in rows {
-            guard let id = row[0].int.map(Int64.init) else { continue }
+            guard let id = row["id"].int.map(Int64.init) else { continue }
+            let start = LogbookRow(row, path: path, flight: id).optional("start_time", in: LogbookRow.time)
             var salvaged = SalvagedFlight(
-                originalID: id, newID: nil, startTime: row[2].double, distance: nil, outcome: .derivedOnly)
-            let start = row[2].double ?? 0
-            let mission = Self.mission(pace: row[3], deviation: row[4], distance: row[5])
-            let source = "\(row[6].string ?? "live"), salvaged from #\(id)"
-            let status = LogbookStatus(rawValue: row[1].string ?? "") ?? .flying
+                originalID: id, newID: nil, startTime: start, distance: nil, outcome: .derivedOnly)
+            guard let start else {
+                salvaged.outcome = .unreadable("its start time does not read")
+                result.append(salvaged)
+                continue
+            }
+            let mission = Self.mission(row)
+            let source = "\(row["source"].string ?? "live"), salvaged from #\(id)"
+            let status = row["status"].string.flatMap(LogbookStatus.init(rawValue:)) ?? .flying
             do {
                 let batches = damaged.readableBatches(flight: id, journal: journal)
                 var computer = Self.flown(
@@ -99,11 +104,17 @@ extension Logbook {
                 }
             } catch {
                 salvaged.newID = nil
-                salvaged.outcome = .unreadable(error.message)
+                salvaged.outcome = .unreadable(Self.reason(error))
             }
             result.append(salvaged)
         }
         return (result, note)
+    }
+
+    /// Why a part of a damaged file could not be read, in a few words.
+    static func reason(_ error: StoreError) -> String {
+        if case .sqlite(let code, let message, _, _) = error { return "\(message) (SQLite \(code.rawValue))" }
+        return "\(error)"
     }
 
     /// The raw-log batches of a flight that read, in order, up to the first gap or damage;
@@ -115,12 +126,10 @@ extension Logbook {
             "SELECT seq, until, inputs FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)])
         var batches: [FlightJournal.Record] = []
         for row in rows {
-            guard let seq = row[0].int.map(Int64.init), seq == (batches.last?.seq ?? seq - 1) + 1 else {
-                break
-            }
-            batches.append(
-                FlightJournal.Record(
-                    flight: id, seq: seq, until: row[1].double ?? 0, inputs: row[2].string ?? ""))
+            guard let seq = row["seq"].int.map(Int64.init), seq == (batches.last?.seq ?? seq - 1) + 1,
+                let until = row["until"].double, let inputs = row["inputs"].string
+            else { break }
+            batches.append(FlightJournal.Record(flight: id, seq: seq, until: until, inputs: inputs))
         }
         let complete = failure == nil && batches.count == rows.count
         guard complete else { return (batches, false) }
@@ -133,7 +142,7 @@ extension Logbook {
     /// The records of the damaged logbook's raw-log journal, read without creating one.
     private func journalRecords(besideLogbook path: String) -> [FlightJournal.Record] {
         let journalPath = Self.journalPath(forLogbook: path)
-        guard access(journalPath, R_OK) == 0,
+        guard Glibc.access(journalPath, R_OK) == 0,
             let journal = try? FlightJournal(reading: journalPath)
         else { return [] }
         return (try? journal.records()) ?? []

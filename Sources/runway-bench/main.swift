@@ -367,10 +367,8 @@ func storageBudget(gpsRate: Double) {
         }
         let during = bytesWritten() - before
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Double) ?? .nan
-        let tables = ["raw_log", "samples", "route_points", "splits"].map { table -> String in
-            let count = (try? logbook.database.query("SELECT COUNT(*) FROM \(table)").first?.first?.int) ?? 0
-            return "\(table) \(count)"
-        }
+        let sizes = (try? logbook.tableSizes()) ?? [:]
+        let tables = ["raw_log", "samples", "route_points", "splits"].map { "\($0) \(sizes[$0] ?? 0)" }
         print(
             "  \(commits) commits; written to storage while recording and landing: \(format(during / 1_048_576, 2)) MiB per hour "
                 + "(\(format(flying / 1_048_576, 2)) MiB in flight, \(format((during - flying) / 1_048_576, 2)) MiB at touchdown)"
@@ -393,30 +391,8 @@ func storageBudget(gpsRate: Double) {
 /// every page. The 1-hour flight is copied to make `hours` of runs; the file is dropped from the
 /// page cache first, so the cold figure includes reading it from storage.
 func openingCost(path: String, logbook: Logbook, hours: Int) throws {
-    let db = logbook.database
-    try db.transaction { () throws(StoreError) in
-        for _ in 1..<hours {
-            try db.query(
-                "INSERT INTO flights (status, start_time, end_time, distance_m, elapsed_s, moving_s, source) "
-                    + "SELECT status, start_time, end_time, distance_m, elapsed_s, moving_s, source FROM flights WHERE id = 1"
-            )
-            let id = SQLValue.integer(db.lastInsertID)
-            for (table, columns) in [
-                (
-                    "splits",
-                    "ord, distance_m, moving_s, elapsed_s, elapsed_end_s, heart_rate, cadence, elevation_gain_m"
-                ),
-                ("samples", "elapsed_s, distance_m, pace, heart_rate, cadence, altitude, heading, paused"),
-                ("route_points", "simplified, seq, elapsed_s, lat, lon"),
-                ("alerts", "kind, start_elapsed_s, end_elapsed_s, lat, lon"),
-                ("raw_log", "seq, until, inputs"),
-            ] {
-                try db.query(
-                    "INSERT INTO \(table) (flight_id, \(columns)) SELECT ?, \(columns) FROM \(table) WHERE flight_id = 1",
-                    [id])
-            }
-        }
-    }
+    // Each reprocess stores one more copy of the flight: its raw log and all its derived rows.
+    for _ in 1..<hours { try logbook.reprocess(flight: 1) }
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Double) ?? .nan
     let descriptor = open(path, O_RDONLY)
     if descriptor >= 0 {

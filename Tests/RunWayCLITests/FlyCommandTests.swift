@@ -216,11 +216,18 @@ struct LogbookCommandTests {
         let again = try RunWayBinary.run(["reprocess", "1", "--logbook", path])
         #expect(again.status == 0)
         #expect(again.stdout.contains("stored as flight 2; the original is kept"))
+        // One run counts once: the reprocessed flight stands for the original, which --all shows.
         let list = try RunWayBinary.run(["logbook", "--logbook", path, "--utc-offset", "9"])
         #expect(list.status == 0)
         let lines = list.stdout.split(separator: "\n")
-        #expect(lines.count == 2)
-        #expect(lines.allSatisfy { $0.contains("2026-10-03 15:59") && $0.contains("5.18 km") })
+        #expect(lines.count == 1)
+        #expect(
+            lines.allSatisfy {
+                $0.contains("#2") && $0.contains("2026-10-03 15:59") && $0.contains("5.18 km")
+            })
+        let all = try RunWayBinary.run(["logbook", "--logbook", path, "--all"]).stdout.split(separator: "\n")
+        #expect(all.count == 2)
+        #expect(all.last?.contains("superseded by #2") == true)
         #expect(try RunWayBinary.run(["reprocess", "9", "--logbook", path]).status == 1)
     }
 
@@ -264,8 +271,12 @@ struct LogbookCommandTests {
         let path = NSTemporaryDirectory() + "runway-damaged-\(UUID().uuidString).sqlite"
         let target = NSTemporaryDirectory() + "runway-salvaged-\(UUID().uuidString).sqlite"
         let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
-        for _ in 0..<2 {
-            #expect(try RunWayBinary.run(["fly", "--gps", gps, "--save", "--logbook", path]).status == 0)
+        // Two runs: the recorded trace, and the same course a day later.
+        let nextDay = try RunWayBinary.temporary(
+            try String(contentsOfFile: gps, encoding: .utf8).replacingOccurrences(
+                of: "2026-10-03T", with: "2026-10-04T"), suffix: ".json")
+        for trace in [gps, nextDay] {
+            #expect(try RunWayBinary.run(["fly", "--gps", trace, "--save", "--logbook", path]).status == 0)
         }
         // The card loses the file's last quarter.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -301,8 +312,12 @@ struct LogbookCommandTests {
     }
 
     @Test func aLogbookThatCannotBeWrittenIsOneSentence() throws {
-        let result = try RunWayBinary.run(["logbook", "--logbook", "/proc/nope/runway.sqlite"])
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        let result = try RunWayBinary.run([
+            "fly", "--gps", gps, "--save", "--logbook", "/proc/nope/runway.sqlite",
+        ])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("cannot be written"))
+        #expect(result.stderr.contains("/proc/nope/runway.sqlite: cannot be written"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
     }
 }

@@ -174,7 +174,7 @@ struct FlightJournalTests {
             #expect(throws: StoreError.self) {
                 try logbook.database.transaction { () throws(StoreError) in
                     _ = try logbook.rawInputs(flight: id)  // takes the journal in…
-                    throw StoreError(code: 13, message: "disk full", context: "test")  // …and rolls back
+                    throw StoreError.io(.noSpace, operation: "test", path: path)  // …and rolls back
                 }
             }
             try logbook.append(flight: id, inputs: [.tick(4)], until: 4)
@@ -212,7 +212,7 @@ struct FlightJournalTests {
         // The raw log waited in the journal: the next start closes the flight from it.
         let logbook = try Logbook(path: path)
         let id = try #require(try logbook.entries().first?.id)
-        #expect(try logbook.recoverInterruptedFlights() == [id])
+        #expect(try logbook.recoverInterruptedFlights().map(\.id) == [id])
         let recovered = try #require(try logbook.flight(id: id))
         #expect(recovered.status == .recovered)
         #expect(recovered.flight.splits == landed.splits)

@@ -1,8 +1,9 @@
 import Foundation
 import RunWayCore
 import RunWaySimulator
-import RunWayStore
 import Testing
+
+@testable import RunWayStore
 
 @Suite("Salvage: a damaged logbook gives up every flight that can still be read")
 struct SalvageTests {
@@ -33,7 +34,8 @@ struct SalvageTests {
         #expect {
             _ = try Logbook(path: path)
         } throws: { error in
-            (error as? StoreError)?.message.contains("runway salvage") == true
+            "\(error)".contains("runway salvage \(path) --to NEW")
+                && (error as? StoreError)?.isCorrupt == true
         }
         let target = temporaryLogbookPath()
         let logbook = try Logbook(path: target)

@@ -1,0 +1,109 @@
+import Glibc
+import RunWayCore
+
+/// The raw sensor log: every engine input a flight was given, committed as it flies into the
+/// raw-log journal and taken into `raw_log` later; what recovery and reprocessing fly again.
+extension Logbook {
+    /// Opens the raw-log journal, creating it the first time (a one-time write of its whole
+    /// size, so recording never grows a file; the daemon does this before takeoff). Returns why
+    /// it cannot be had, if so — the raw log then commits straight into SQLite.
+    @discardableResult
+    public func prepareJournal() -> StoreError? {
+        guard access == .readWrite, journal == nil, journalFailure == nil, journalCapacity > 0 else {
+            return journalFailure
+        }
+        do {
+            journal = try FlightJournal(path: journalPath, capacity: journalCapacity)
+        } catch {
+            journalFailure = error
+        }
+        return journalFailure
+    }
+
+    /// Whether raw-log commits bypass the page cache (nil: no journal).
+    public var journalIsDirect: Bool? { journal?.direct }
+
+    /// Moves every record the journal holds into `raw_log` (a record already there, or of a
+    /// flight since deleted, is skipped), durably, then reuses the journal from its start —
+    /// unless this runs inside a larger transaction, which may yet roll back: then the records
+    /// stay in the journal too, and a later absorb takes them again (skipped as already there).
+    func absorbJournal() throws(StoreError) {
+        guard let journal else { return }
+        let records = try journal.records()
+        guard !records.isEmpty else { return }
+        try database.transaction { () throws(StoreError) in
+            for record in records {
+                try database.query(
+                    "INSERT OR IGNORE INTO raw_log (flight_id, seq, until, inputs) SELECT ?, ?, ?, ? "
+                        + "WHERE EXISTS (SELECT 1 FROM flights WHERE id = ?)",
+                    [
+                        .integer(record.flight), .integer(record.seq), .real(record.until),
+                        .text(record.inputs), .integer(record.flight),
+                    ])
+            }
+        }
+        if !database.inTransaction { try journal.restart() }
+    }
+
+    /// Commits one batch of raw inputs durably: one record in the raw-log journal (absorbed into
+    /// SQLite first when the journal is full), or one `raw_log` row where there is no journal.
+    public func append(flight id: Int64, inputs: [EngineInput], until: Double) throws(StoreError) {
+        try requireWritable()
+        guard !inputs.isEmpty else { return }
+        let seq: Int64
+        if let next = nextSeq[id] { seq = next } else { seq = try nextRawLogSeq(flight: id) }
+        let record = FlightJournal.Record(flight: id, seq: seq, until: until, inputs: RawLog.encode(inputs))
+        prepareJournal()
+        for attempt in 0..<2 {
+            guard let journal else { break }
+            // Full: its records move into SQLite, and it starts over.
+            if attempt == 1 { try absorbJournal() }
+            do {
+                if try journal.append(record) {
+                    nextSeq[id] = seq + 1
+                    return
+                }
+            } catch {
+                guard !error.isDiskFull else { throw error }
+                // The journal's device failed: what it holds goes into SQLite if it still
+                // reads (else it waits in the file for the next open), and the raw log
+                // commits straight into SQLite from now on.
+                try? absorbJournal()
+                self.journal = nil
+                journalFailure = error
+            }
+        }
+        try insertRawLog(flight: id, seq: seq, until: until, inputs: record.inputs)
+        nextSeq[id] = seq + 1
+    }
+
+    func insertRawLog(flight id: Int64, seq: Int64, until: Double, inputs: String) throws(StoreError) {
+        try database.query(
+            "INSERT INTO raw_log (flight_id, seq, until, inputs) VALUES (?, ?, ?, ?)",
+            [.integer(id), .integer(seq), .real(until), .text(inputs)])
+    }
+
+    private func nextRawLogSeq(flight id: Int64) throws(StoreError) -> Int64 {
+        let rows = try database.query(
+            "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM raw_log WHERE flight_id = ?", [.integer(id)])
+        return Int64(rows.first?["next"].int ?? 1)
+    }
+
+    /// The flight time up to which a flight's raw log is committed (its start when nothing is).
+    public func recordedUntil(flight id: Int64) throws(StoreError) -> Double? {
+        if access == .readWrite { try absorbJournal() }
+        return try database.query(
+            "SELECT COALESCE((SELECT MAX(until) FROM raw_log WHERE flight_id = f.id), f.start_time) AS until "
+                + "FROM flights f WHERE f.id = ?", [.integer(id)]
+        ).first?["until"].double
+    }
+
+    /// The raw inputs recorded for a flight, in order.
+    public func rawInputs(flight id: Int64) throws(StoreError) -> [EngineInput] {
+        if access == .readWrite { try absorbJournal() }
+        return try database.query(
+            "SELECT inputs FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)]
+        )
+        .flatMap { RawLog.decode($0["inputs"].string ?? "") }
+    }
+}

@@ -1,0 +1,148 @@
+import RunWayCore
+
+/// A flight that a power cut left open, closed from its raw log.
+public struct RecoveredFlight: Sendable, Equatable {
+    public var id: Int64
+    public var distance: Double
+    /// False when the raw log flew under 100 m: such a flight is not recorded, and was removed.
+    public var kept: Bool
+}
+
+/// What the logbook held when the device came up (see `Logbook.startUp`).
+public struct StartUp {
+    /// The flight a restart mid-run continues, with its engine rebuilt from the raw log.
+    public var resumed: (id: Int64, computer: FlightComputer)?
+    /// Open flights too old to continue, closed as recovered (or removed as too short).
+    public var recovered: [RecoveredFlight]
+}
+
+/// Recovery, reprocessing and continuation: each flies a stored raw log through the engine again,
+/// so a recovered flight has exactly the splits the engine computes for the recorded part.
+extension Logbook {
+    /// Flies a stored flight again from its raw log with `configuration`'s engine.
+    public func replay(flight id: Int64, configuration: EngineConfiguration = EngineConfiguration())
+        throws(StoreError) -> Flight?
+    {
+        guard var computer = try rebuiltEngine(flight: id, configuration: configuration) else { return nil }
+        return computer.end(sentAt: nil).result.flight
+    }
+
+    /// An engine that has flown a stored flight's raw log from its start (with its mission),
+    /// not yet landed: what recovery, reprocessing and resuming all start from.
+    func rebuiltEngine(flight id: Int64, configuration: EngineConfiguration) throws(StoreError)
+        -> FlightComputer?
+    {
+        guard
+            let row = try database.query(
+                "SELECT start_time, target_pace, allowed_deviation, target_distance FROM flights WHERE id = ?",
+                [.integer(id)]
+            ).first
+        else { return nil }
+        return Self.flown(
+            start: try LogbookRow(row, path: path, flight: id).number("start_time"),
+            mission: Self.mission(row), inputs: try rawInputs(flight: id), configuration: configuration)
+    }
+
+    /// An engine that took off at `start` and was given `inputs`, not yet landed.
+    static func flown(
+        start: Double, mission: Mission?, inputs: [EngineInput], configuration: EngineConfiguration
+    ) -> FlightComputer {
+        var computer = FlightComputer(configuration: configuration)
+        _ = computer.handle(.start(at: start, mission: mission, countdown: false))
+        ReplayTicker.fly(inputs, into: &computer)
+        return computer
+    }
+
+    /// A flight row's mission columns (no target pace: a free flight).
+    static func mission(_ row: Row) -> Mission? {
+        row["target_pace"].double.map {
+            Mission(
+                targetPace: $0, allowedDeviation: row["allowed_deviation"].double ?? 15,
+                targetDistance: row["target_distance"].double ?? 0)
+        }
+    }
+
+    /// Closes every flight left "flying" by a power cut: its raw log is flown again and stored as
+    /// recovered — or, when it flew under 100 m, removed (a flight that short is not recorded).
+    @discardableResult
+    public func recoverInterruptedFlights(
+        except kept: Int64? = nil, configuration: EngineConfiguration = EngineConfiguration()
+    ) throws(StoreError) -> [RecoveredFlight] {
+        guard !recordingElsewhere, access == .readWrite else { return [] }
+        let rows = try database.query("SELECT id FROM flights WHERE status = 'flying' ORDER BY id")
+        var ids: [Int64] = []
+        for row in rows {
+            if let id = row["id"].int.map(Int64.init), id != kept { ids.append(id) }
+        }
+        var result: [RecoveredFlight] = []
+        for id in ids {
+            if let flight = try replay(flight: id, configuration: configuration), flight.status != .tooShort {
+                try finish(flight: id, with: flight, status: .recovered)
+                result.append(RecoveredFlight(id: id, distance: flight.distance, kept: true))
+            } else {
+                let distance = try replay(flight: id, configuration: configuration)?.distance ?? 0
+                try discard(flight: id)
+                result.append(RecoveredFlight(id: id, distance: distance, kept: false))
+            }
+        }
+        return result
+    }
+
+    /// Flies a stored flight again with the current engine. By default the result is stored as a
+    /// new flight that `replaces` the original — which stays reachable by its id but no longer
+    /// counts in listings and totals — with a copy of its raw log; with `replace` the original's
+    /// derived data is rewritten in place. Returns the id written.
+    @discardableResult
+    public func reprocess(
+        flight id: Int64, replace: Bool = false, configuration: EngineConfiguration = EngineConfiguration()
+    ) throws(StoreError) -> Int64 {
+        try requireWritable()
+        guard let flight = try replay(flight: id, configuration: configuration) else {
+            throw .noFlight(id, path: path)
+        }
+        if replace {
+            try finish(flight: id, with: flight)
+            return id
+        }
+        return try database.transaction { () throws(StoreError) -> Int64 in
+            let copy = try begin(
+                startTime: flight.startTime, mission: flight.mission, source: "reprocess of \(id)")
+            try database.query(
+                "UPDATE flights SET replaces = ? WHERE id = ?", [.integer(id), .integer(copy)])
+            try database.query(
+                "INSERT INTO raw_log (flight_id, seq, until, inputs) SELECT ?, seq, until, inputs FROM raw_log "
+                    + "WHERE flight_id = ?", [.integer(copy), .integer(id)])
+            try finish(flight: copy, with: flight)
+            return copy
+        }
+    }
+
+    /// The start-up decision for flights a power cut left open, in one call so they cannot be
+    /// taken in the wrong order: the newest open flight whose raw log reaches within `window`
+    /// seconds of `now` (GPS time, so call it once the first fix is in) is continued; every
+    /// other open flight is closed from its raw log. Record the continued flight with
+    /// `FlightRecorder.resume(flight:at:)` and feed its engine from the next input on.
+    public func startUp(
+        now: Double, window: Double = 600, configuration: EngineConfiguration = EngineConfiguration()
+    ) throws(StoreError) -> StartUp {
+        let resumed = try resumableFlight(now: now, window: window, configuration: configuration)
+        let recovered = try recoverInterruptedFlights(except: resumed?.id, configuration: configuration)
+        return StartUp(resumed: resumed, recovered: recovered)
+    }
+
+    /// A flight left "flying" whose raw log reaches within `window` seconds of `now` — the device
+    /// restarted mid-run — can be continued: its engine is rebuilt by flying the raw log again,
+    /// without landing. Older open flights are for `recoverInterruptedFlights`.
+    public func resumableFlight(
+        now: Double, window: Double = 600, configuration: EngineConfiguration = EngineConfiguration()
+    ) throws(StoreError) -> (id: Int64, computer: FlightComputer)? {
+        guard
+            let id = try database.query(
+                "SELECT id FROM flights WHERE status = 'flying' ORDER BY id DESC LIMIT 1"
+            ).first?["id"].int.map(Int64.init),
+            let until = try recordedUntil(flight: id), now - until <= window, now >= until,
+            let computer = try rebuiltEngine(flight: id, configuration: configuration)
+        else { return nil }
+        return (id, computer)
+    }
+}
