@@ -23,11 +23,24 @@ public enum LogbookCommands {
 
     /// What recovery did with a flight a power cut left open, said once.
     static func describe(_ recovered: RecoveredFlight) -> String {
-        recovered.kept
-            ? "flight \(recovered.id), left open by a power cut, was recovered from its raw sensor log "
-                + "(\(FlightReport.km(recovered.distance)) km)"
-            : "flight \(recovered.id), left open by a power cut, flew \(Int(recovered.distance)) m: "
+        guard recovered.kept else {
+            return "flight \(recovered.id), left open by a power cut, flew \(Int(recovered.distance)) m: "
                 + "under 100 m, it is not recorded and was removed"
+        }
+        return "flight \(recovered.id), left open by a power cut, was recovered from its raw sensor log "
+            + "(\(FlightReport.km(recovered.distance)) km)\(gapNote(recovered.gaps))"
+    }
+
+    /// What damaged raw-log records cost a flight, or "" when nothing is missing.
+    static func gapNote(_ gaps: [RawLogGap]) -> String {
+        guard !gaps.isEmpty else { return "" }
+        let seconds = gaps.reduce(0) { $0 + $1.seconds }
+        let spans = gaps.prefix(3).map {
+            "\(UTCTime.duration($0.fromElapsed))–\(UTCTime.duration($0.toElapsed))"
+        }
+        return "; \(Int(seconds.rounded())) s of its raw log were damaged on the card and are missing ("
+            + spans.joined(separator: ", ") + (gaps.count > 3 ? ", …" : "")
+            + "), flown across as a signal loss"
     }
 
     /// Most recent first, each with its date and time of day (two runs on one day).
@@ -88,6 +101,17 @@ public enum LogbookCommands {
                     ("replaces", logged.replaces.map { .number(Double($0)) } ?? .null),
                     ("engine_version", .number(Double(logged.engineVersion))),
                     (
+                        "raw_log_gaps",
+                        .array(
+                            logged.rawLogGaps.map { gap in
+                                .object([
+                                    ("from_elapsed_s", .number(gap.fromElapsed, places: 1)),
+                                    ("to_elapsed_s", .number(gap.toElapsed, places: 1)),
+                                    ("records", .number(Double(gap.records))),
+                                ])
+                            })
+                    ),
+                    (
                         "fdr_samples",
                         .array(
                             flight.samples.map { s in
@@ -122,6 +146,7 @@ public enum LogbookCommands {
         console.out(
             "Flight #\(logged.id)  \(date) \(time.prefix(5)) (UTC\(utcOffset >= 0 ? "+" : "")\(utcOffset / 3600))  "
                 + "\(logged.status.rawValue), from \(logged.source)\(replaces)")
+        if !logged.rawLogGaps.isEmpty { console.out("  Raw log incomplete\(gapNote(logged.rawLogGaps)).") }
         console.out(FlightReport.summary(flight, bodyMass: bodyMass))
         if bodyMass == nil {
             console.out("  (calories: give --body-mass KG)")

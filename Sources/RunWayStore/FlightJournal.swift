@@ -225,47 +225,79 @@ final class FlightJournal {
         return true
     }
 
-    /// Every record of the epoch that starts the file, in order, up to the first that is torn,
-    /// out of sequence or from another epoch. Reads only as far as the records go: a journal
-    /// that was started over costs one read.
+    /// How far past a damaged record the reader looks for the next good one: a zeroed sector,
+    /// a flipped bit or a few garbage bytes spoil one record (one or two sectors), and 64 KiB
+    /// (the I/O buffer) holds well over a minute of records.
+    static let resyncWindow = 64 * 1024
+
+    /// Every record of the journal's current epoch, in order. A damaged record (torn, flipped,
+    /// overwritten) is skipped: the reader looks up to `resyncWindow` further, sector by sector,
+    /// for a valid record of the same epoch with a later index, and reads on from there; the
+    /// raw log then has a hole in its sequence numbers, which the flight reports
+    /// (`Logbook.rawLogGaps`). The records end where nothing valid follows. A journal whose
+    /// first sector is zero was started over and is empty (one read); when the first record is
+    /// damaged, the epoch is taken from the first valid record after it.
     func records() throws(StoreError) -> [Record] {
         var file: [UInt8] = []
         /// Reads on, in aligned chunks, until `count` bytes are in or the file ends.
         func read(upTo count: Int) throws(StoreError) {
-            while file.count < min(count, capacity) {
+            while file.count < Swift.min(count, capacity) {
                 let result = pread(
-                    descriptor, buffer, min(Self.bufferSize, capacity - file.count), off_t(file.count))
+                    descriptor, buffer, Swift.min(Self.bufferSize, capacity - file.count), off_t(file.count))
                 if result < 0 && errno == EINTR { continue }
                 if result < 0 { throw Self.failure(errno, "reading", path) }
                 if result == 0 { return }
                 file.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: result))
             }
         }
-        var found: [Record] = []
-        var position = 0
-        var epoch: UInt64?
-        while true {
+        /// The valid record at `position` of `epoch` (any epoch when nil), if there is one.
+        func record(at position: Int, epoch: UInt64?) throws(StoreError) -> (Header, Record)? {
             try read(upTo: position + Self.headerSize)
             guard position + Self.headerSize <= file.count,
                 let header = file.withUnsafeBytes({ Header(loading: $0.baseAddress!.advanced(by: position)) }
                 ),
                 header.span >= Self.headerSize, Int(header.length) <= Int(header.span) - Self.headerSize,
-                header.epoch == (epoch ?? header.epoch),
-                header.index == UInt32(truncatingIfNeeded: found.count)
-            else { break }
+                header.epoch == (epoch ?? header.epoch)
+            else { return nil }
             try read(upTo: position + Int(header.span))
-            guard position + Int(header.span) <= file.count else { break }
+            guard position + Int(header.span) <= file.count else { return nil }
             let stored = Array(
                 file[position + Self.headerSize..<position + Self.headerSize + Int(header.length)])
             guard header.crc(stored) == header.checksum,
                 let text = header.plain ? stored : Self.unpacked(stored, length: Int(header.textLength))
-            else { break }
-            epoch = header.epoch
-            found.append(
-                Record(
-                    flight: header.flight, seq: header.seq, until: header.until,
-                    inputs: String(decoding: text, as: UTF8.self)))
-            position += Int(header.span)
+            else { return nil }
+            let record = Record(
+                flight: header.flight, seq: header.seq, until: header.until,
+                inputs: String(decoding: text, as: UTF8.self))
+            return (header, record)
+        }
+        try read(upTo: 512)
+        if file.prefix(512).allSatisfy({ $0 == 0 }) { return [] }
+        var found: [Record] = []
+        var position = 0
+        var epoch: UInt64?
+        var nextIndex: UInt32 = 0
+        scanning: while position < capacity {
+            if let (header, record) = try record(at: position, epoch: epoch), header.index == nextIndex {
+                found.append(record)
+                epoch = header.epoch
+                nextIndex = header.index &+ 1
+                position += Int(header.span)
+                continue
+            }
+            // Damaged, or the end: a later record of the same epoch means damage.
+            var probe = position + 512
+            while probe < Swift.min(capacity, position + Self.resyncWindow) {
+                if let (header, _) = try record(at: probe, epoch: epoch), header.index > nextIndex,
+                    header.index &- nextIndex < UInt32(Self.resyncWindow / 512)
+                {
+                    nextIndex = header.index
+                    position = probe
+                    continue scanning
+                }
+                probe += 512
+            }
+            break
         }
         return found
     }

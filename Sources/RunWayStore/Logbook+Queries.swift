@@ -35,6 +35,8 @@ public struct LoggedFlight: Sendable, Equatable {
     /// The engine whose rules computed the derived data.
     public var engineVersion: Int
     public var flight: Flight
+    /// Holes in the raw log (records damaged on the card): the flight flew across them.
+    public var rawLogGaps: [RawLogGap] = []
 }
 
 /// A stored row read back by column name, each value checked as a live one is: a required value
@@ -181,6 +183,12 @@ extension Logbook {
     /// One flight, whole; nil when there is no such flight. A flight still flying has its start
     /// and mission but no derived data yet (that comes at touchdown or recovery).
     public func flight(id: Int64) throws(StoreError) -> LoggedFlight? {
+        try flight(id: id, readingRawLog: true)
+    }
+
+    /// `flight(id:)`; without `readingRawLog` its raw-log gaps are not looked for (salvage reads
+    /// the derived data of a flight whose raw log is damaged).
+    func flight(id: Int64, readingRawLog: Bool) throws(StoreError) -> LoggedFlight? {
         guard
             let row = try database.query(
                 "SELECT status, target_pace, allowed_deviation, target_distance, start_time, end_time, "
@@ -254,6 +262,6 @@ extension Logbook {
         return LoggedFlight(
             id: id, status: try r.status(), source: row["source"].string ?? "",
             replaces: row["replaces"].int.map(Int64.init), engineVersion: row["engine_version"].int ?? 1,
-            flight: flight)
+            flight: flight, rawLogGaps: readingRawLog ? try rawLogGaps(flight: id) : [])
     }
 }

@@ -1,6 +1,16 @@
 import Glibc
 import RunWayCore
 
+/// A hole in a flight's raw log: `records` commits that were damaged on the card.
+public struct RawLogGap: Sendable, Equatable {
+    /// Seconds from ROTATE: the last input before the hole, and the first after it.
+    public var fromElapsed: Double
+    public var toElapsed: Double
+    public var records: Int
+
+    public var seconds: Double { toElapsed - fromElapsed }
+}
+
 /// The raw sensor log: every engine input a flight was given, committed as it flies into the
 /// raw-log journal and taken into `raw_log` later; what recovery and reprocessing fly again.
 extension Logbook {
@@ -24,7 +34,8 @@ extension Logbook {
     public var journalIsDirect: Bool? { journal?.direct }
 
     /// Moves every record the journal holds into `raw_log` (a record already there, or of a
-    /// flight since deleted, is skipped), durably, then reuses the journal from its start —
+    /// flight since deleted — or of an older flight whose id a newer one took: it ends before
+    /// that flight began — is skipped), durably, then reuses the journal from its start —
     /// unless this runs inside a larger transaction, which may yet roll back: then the records
     /// stay in the journal too, and a later absorb takes them again (skipped as already there).
     func absorbJournal() throws(StoreError) {
@@ -35,10 +46,10 @@ extension Logbook {
             for record in records {
                 try database.query(
                     "INSERT OR IGNORE INTO raw_log (flight_id, seq, until, inputs) SELECT ?, ?, ?, ? "
-                        + "WHERE EXISTS (SELECT 1 FROM flights WHERE id = ?)",
+                        + "WHERE EXISTS (SELECT 1 FROM flights WHERE id = ? AND start_time <= ?)",
                     [
                         .integer(record.flight), .integer(record.seq), .real(record.until),
-                        .text(record.inputs), .integer(record.flight),
+                        .text(record.inputs), .integer(record.flight), .real(record.until),
                     ])
             }
         }
@@ -96,6 +107,35 @@ extension Logbook {
             "SELECT COALESCE((SELECT MAX(until) FROM raw_log WHERE flight_id = f.id), f.start_time) AS until "
                 + "FROM flights f WHERE f.id = ?", [.integer(id)]
         ).first?["until"].double
+    }
+
+    /// Where a flight's raw log has holes: records that were damaged on the card (their sequence
+    /// numbers are missing), in seconds of flight time from ROTATE. A replay flies across a hole
+    /// as across a signal loss; the flight says what was missing.
+    public func rawLogGaps(flight id: Int64) throws(StoreError) -> [RawLogGap] {
+        if access == .readWrite { try absorbJournal() }
+        guard
+            let start = try database.query("SELECT start_time FROM flights WHERE id = ?", [.integer(id)])
+                .first?[
+                    "start_time"
+                ].double
+        else { return [] }
+        var gaps: [RawLogGap] = []
+        var previous: (seq: Int64, until: Double) = (0, start)
+        for row in try database.query(
+            "SELECT seq, until, inputs FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)])
+        {
+            guard let seq = row["seq"].int.map(Int64.init), let until = row["until"].double else { continue }
+            if seq > previous.seq + 1 {
+                let resumed = RawLog.decode(row["inputs"].string ?? "").first?.time ?? until
+                gaps.append(
+                    RawLogGap(
+                        fromElapsed: previous.until - start, toElapsed: max(previous.until, resumed) - start,
+                        records: Int(seq - previous.seq - 1)))
+            }
+            previous = (seq, until)
+        }
+        return gaps
     }
 
     /// The raw inputs recorded for a flight, in order.

@@ -6,6 +6,8 @@ public struct RecoveredFlight: Sendable, Equatable {
     public var distance: Double
     /// False when the raw log flew under 100 m: such a flight is not recorded, and was removed.
     public var kept: Bool
+    /// Holes in its raw log (records damaged on the card), flown across.
+    public var gaps: [RawLogGap] = []
 }
 
 /// What the logbook held when the device came up (see `Logbook.startUp`).
@@ -78,7 +80,9 @@ extension Logbook {
         for id in ids {
             if let flight = try replay(flight: id, configuration: configuration), flight.status != .tooShort {
                 try finish(flight: id, with: flight, status: .recovered)
-                result.append(RecoveredFlight(id: id, distance: flight.distance, kept: true))
+                result.append(
+                    RecoveredFlight(
+                        id: id, distance: flight.distance, kept: true, gaps: try rawLogGaps(flight: id)))
             } else {
                 let distance = try replay(flight: id, configuration: configuration)?.distance ?? 0
                 try discard(flight: id)

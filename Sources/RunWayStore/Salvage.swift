@@ -92,7 +92,7 @@ extension Logbook {
                     }
                     salvaged.distance = flight.distance
                     salvaged.outcome = .flownAgain(batches: batches.rows.count, complete: batches.complete)
-                } else if let logged = try damaged.flight(id: id), status != .flying {
+                } else if let logged = try damaged.flight(id: id, readingRawLog: false), status != .flying {
                     salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
                         let copy = try begin(startTime: start, mission: mission, source: source)
                         try finish(flight: copy, with: logged.flight, status: status)
