@@ -2,11 +2,25 @@ import CGPS
 import Foundation
 import RunWayCore
 
+/// Why the barometer gives no readings: the bus could not be opened (with its errno), or the
+/// chip failed (a transfer's errno, a wrong chip id, a stuck conversion…).
+public enum BarometerFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    case bus(LinuxI2CBus.OpenError)
+    case chip(BMP280Error)
+
+    public var description: String {
+        switch self {
+        case .bus(let error): "\(error)"
+        case .chip(let error): "\(error)"
+        }
+    }
+}
+
 /// What the barometer source reports.
 public enum BarometerEvent: Sendable, Equatable {
     case sample(PressureSample)
     /// The barometer stopped giving readings: said once per loss, with the reason.
-    case lost(reason: String)
+    case lost(BarometerFailure)
     /// Readings are back.
     case recovered
 }
@@ -22,7 +36,7 @@ public final class BarometerSource: Sendable {
     /// - Parameter open: makes the driver on the reader thread (the I2C handle never leaves it).
     public init(
         interval: Double = 0.5, clock: @escaping @Sendable () -> Double,
-        open: @escaping @Sendable () throws -> BMP280
+        open: @escaping @Sendable () throws(BarometerFailure) -> BMP280
     ) {
         let (stream, continuation) = AsyncStream.makeStream(
             of: BarometerEvent.self, bufferingPolicy: .bufferingNewest(256))
@@ -35,13 +49,14 @@ public final class BarometerSource: Sendable {
             var lost = false
             let waitMs = Int32(max(1, interval * 1000))
             repeat {
-                do {
+                do throws(BarometerFailure) {
                     if driver == nil {
                         let opened = try open()
-                        try opened.start()
+                        do throws(BMP280Error) { try opened.start() } catch { throw .chip(error) }
                         driver = opened
                     }
-                    let reading = try driver!.read()
+                    let reading: BarometerReading
+                    do throws(BMP280Error) { reading = try driver!.read() } catch { throw .chip(error) }
                     if lost {
                         lost = false
                         continuation.yield(.recovered)
@@ -50,7 +65,7 @@ public final class BarometerSource: Sendable {
                 } catch {
                     if !lost {
                         lost = true
-                        continuation.yield(.lost(reason: "\(error)"))
+                        continuation.yield(.lost(error))
                     }
                 }
             } while rw_poll2(-1, wake.fd, waitMs) == 0

@@ -1,41 +1,58 @@
 import CGpiod
 import Foundation
+import RunWayCore
 
 /// A GPIO chip opened through libgpiod v1; the chip and its lines stay inside this wrapper.
 public final class GpiodChip {
     public let name: String
     let chip: OpaquePointer
 
-    public struct OpenError: Error, CustomStringConvertible {
-        public var description: String
+    /// Why a chip or a line could not be had: the errno, what was being opened, and words a
+    /// runner wiring a board can act on.
+    public struct OpenError: Error, Sendable, Equatable, CustomStringConvertible {
+        public enum What: Sendable, Equatable {
+            case chip
+            /// A line, with the role it was wanted for ("start", "buzzer").
+            case line(Int, role: String)
+        }
+
+        public var errno: Errno
+        public var chip: String
+        public var what: What
+
+        public var description: String {
+            switch (what, errno) {
+            case (.chip, .noSuchFile):
+                "/dev/\(chip): no such GPIO chip — is this a Raspberry Pi-class board?"
+            case (.chip, .permissionDenied), (.chip, .notPermitted):
+                "/dev/\(chip): permission denied — add the user to the gpio group (sudo adduser $USER gpio)"
+            case (.chip, _):
+                "/dev/\(chip): \(errno)"
+            case (.line(let offset, _), .invalidArgument):
+                "\(chip) has no line \(offset)"
+            case (.line(let offset, let role), Errno(rawValue: EBUSY)):
+                "\(chip) line \(offset) (\(role)): in use — by another program or an overlay?"
+            case (.line(let offset, let role), _):
+                "\(chip) line \(offset) (\(role)): \(errno)"
+            }
+        }
     }
 
     /// - Parameter name: `gpiochip0`, or a path under /dev.
     public init(_ name: String = "gpiochip0") throws(OpenError) {
         self.name = name
         guard let chip = gpiod_chip_open_lookup(name) else {
-            let code = errno
-            switch code {
-            case ENOENT:
-                throw OpenError(
-                    description: "/dev/\(name): no such GPIO chip — is this a Raspberry Pi-class board?")
-            case EACCES, EPERM:
-                throw OpenError(
-                    description:
-                        "/dev/\(name): permission denied — add the user to the gpio group (sudo adduser $USER gpio)"
-                )
-            default:
-                throw OpenError(description: "/dev/\(name): \(String(cString: strerror(code)))")
-            }
+            throw OpenError(errno: .current, chip: name, what: .chip)
         }
         self.chip = chip
     }
 
     deinit { gpiod_chip_close(chip) }
 
-    func line(_ offset: Int) throws(OpenError) -> OpaquePointer {
-        guard let line = gpiod_chip_get_line(chip, UInt32(offset)) else {
-            throw OpenError(description: "\(name) has no line \(offset)")
+    func line(_ offset: Int, role: String) throws(OpenError) -> OpaquePointer {
+        guard offset >= 0, offset <= Int(UInt32.max), let line = gpiod_chip_get_line(chip, UInt32(offset))
+        else {
+            throw OpenError(errno: .invalidArgument, chip: name, what: .line(offset, role: role))
         }
         return line
     }
@@ -56,13 +73,13 @@ public final class GpiodButtonLines: GPIOLines {
         var lines: [OpaquePointer] = []
         var fds: [Int32] = []
         for button in buttons {
-            let line = try chip.line(button.line)
+            let line = try chip.line(button.line, role: button.role.rawValue)
             let fd = rw_gpiod_request_button(line, consumer, button.activeLow ? 1 : 0)
             guard fd >= 0 else {
                 for line in lines { gpiod_line_release(line) }
                 throw GpiodChip.OpenError(
-                    description: "\(chip.name) line \(button.line) (\(button.role.rawValue)): "
-                        + "\(String(cString: strerror(-fd))) — is it used by another program or overlay?")
+                    errno: Errno(rawValue: -fd), chip: chip.name,
+                    what: .line(button.line, role: button.role.rawValue))
             }
             lines.append(line)
             fds.append(fd)
@@ -106,11 +123,11 @@ public final class GpiodOutputLine {
 
     public init(chip: GpiodChip, line offset: Int, consumer: String = "runway") throws(GpiodChip.OpenError) {
         self.chip = chip
-        line = try chip.line(offset)
+        line = try chip.line(offset, role: "buzzer")
         let status = rw_gpiod_request_output(line, consumer)
         guard status == 0 else {
             throw GpiodChip.OpenError(
-                description: "\(chip.name) line \(offset): \(String(cString: strerror(-status)))")
+                errno: Errno(rawValue: -status), chip: chip.name, what: .line(offset, role: "buzzer"))
         }
     }
 

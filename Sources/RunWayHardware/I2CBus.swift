@@ -1,14 +1,16 @@
-/// A failed I2C transfer: the operation and the errno (or negative return) behind it.
+import RunWayCore
+
+/// A failed I2C transfer: the operation and the errno behind it.
 public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     public var operation: String
-    public var code: Int32
+    public var errno: Errno
 
-    public init(_ operation: String, code: Int32) {
+    public init(_ operation: String, errno: Errno) {
         self.operation = operation
-        self.code = code
+        self.errno = errno
     }
 
-    public var description: String { "\(operation) failed (\(code))" }
+    public var description: String { "\(operation) failed: \(errno) (errno \(errno.rawValue))" }
 }
 
 /// Register access to one device on an I2C bus: what the BMP280 driver needs, and all it

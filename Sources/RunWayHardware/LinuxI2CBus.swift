@@ -1,5 +1,6 @@
 import CI2C
 import Foundation
+import RunWayCore
 
 /// One device on a Linux I2C bus (`/dev/i2c-N`), through libi2c's SMBus calls.
 public final class LinuxI2CBus: I2CBus {
@@ -7,9 +8,31 @@ public final class LinuxI2CBus: I2CBus {
     public let address: UInt8
     private let fd: Int32
 
-    /// Why a bus could not be opened, in words a runner wiring a board can act on.
-    public struct OpenError: Error, CustomStringConvertible {
-        public var description: String
+    /// Why a bus could not be opened: the errno, the device, and words a runner wiring a board
+    /// can act on.
+    public struct OpenError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var errno: Errno
+        public var path: String
+        public var address: UInt8
+
+        public init(errno: Errno, path: String, address: UInt8) {
+            self.errno = errno
+            self.path = path
+            self.address = address
+        }
+
+        public var description: String {
+            switch errno {
+            case .noSuchFile:
+                "\(path): no such device — is dtparam=i2c_arm=on set in config.txt?"
+            case .permissionDenied, .notPermitted:
+                "\(path): permission denied — add the user to the i2c group (sudo adduser $USER i2c)"
+            case Errno(rawValue: EBUSY):
+                "\(path): address 0x\(String(address, radix: 16)) is claimed by a kernel driver (bmp280 overlay?)"
+            default:
+                "\(path): \(errno)"
+            }
+        }
     }
 
     public init(bus: Int, address: UInt8) throws(OpenError) {
@@ -17,23 +40,7 @@ public final class LinuxI2CBus: I2CBus {
         self.address = address
         let result = rw_i2c_open(path, Int32(address))
         guard result >= 0 else {
-            let code = -result
-            switch code {
-            case ENOENT:
-                throw OpenError(
-                    description: "\(path): no such device — is dtparam=i2c_arm=on set in config.txt?")
-            case EACCES, EPERM:
-                throw OpenError(
-                    description:
-                        "\(path): permission denied — add the user to the i2c group (sudo adduser $USER i2c)")
-            case EBUSY:
-                throw OpenError(
-                    description:
-                        "\(path): address 0x\(String(address, radix: 16)) is claimed by a kernel driver (bmp280 overlay?)"
-                )
-            default:
-                throw OpenError(description: "\(path): \(String(cString: strerror(code)))")
-            }
+            throw OpenError(errno: Errno(rawValue: -result), path: path, address: address)
         }
         fd = result
     }
@@ -46,13 +53,17 @@ public final class LinuxI2CBus: I2CBus {
             rw_i2c_read_block(fd, start, UInt8(count), $0.baseAddress)
         }
         guard n == count else {
-            throw I2CError("read 0x\(String(start, radix: 16)) from \(path)", code: n < 0 ? -n : 0)
+            // A short read is the device's fault, not the kernel's: EIO.
+            throw I2CError(
+                "read 0x\(String(start, radix: 16)) from \(path)", errno: Errno(rawValue: n < 0 ? -n : EIO))
         }
         return Array(buffer.prefix(count))
     }
 
     public func writeRegister(_ register: UInt8, _ value: UInt8) throws(I2CError) {
         let n = rw_i2c_write_byte(fd, register, value)
-        guard n == 0 else { throw I2CError("write 0x\(String(register, radix: 16)) to \(path)", code: -n) }
+        guard n == 0 else {
+            throw I2CError("write 0x\(String(register, radix: 16)) to \(path)", errno: Errno(rawValue: -n))
+        }
     }
 }

@@ -85,7 +85,7 @@ public final class SimulatedBMP280: I2CBus {
     private func maybeFail(_ operation: String) throws(I2CError) {
         if failuresLeft > 0 {
             failuresLeft -= 1
-            throw I2CError(operation, code: 5)  // EIO
+            throw I2CError(operation, errno: .ioError)
         }
     }
 
