@@ -32,10 +32,13 @@ test: test-deps lint
 bench: build
 	$(RELEASE)/runway-bench
 
-## 500 power cuts: a child records the demo flight and is SIGKILLed at a random moment.
+## 500 power cuts: a child records the demo flight and is SIGKILLed at a random moment; then 300
+## flights with a damaged journal sector and 300 whose card fills mid-run.
 soak: test-deps
 	$(SWIFT) build --build-tests
 	@RUNWAY_KILL_ITERATIONS=500 $(SWIFT) test --skip-build --filter KillTests 2>&1 | grep -E 'kill test|Test run|✘'
+	@RUNWAY_CARD_SOAK_ITERATIONS=300 $(SWIFT) test --skip-build --filter CardSoakTests 2>&1 \
+	  | grep -E 'soak:|Test run|✘'
 
 ## libFuzzer on each parser that takes outside bytes, FUZZ_SECONDS each (default 60), seeded from
 ## Tests/Fixtures/fuzz; findings land in .build/fuzz/findings. Copy a finding into the seed

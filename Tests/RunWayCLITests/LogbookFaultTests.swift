@@ -121,3 +121,33 @@ struct LogbookFaultTests {
         #expect(!listed.stderr.contains("SELECT"))
     }
 }
+
+/// A card too full even for the raw-log journal: the runner is told exactly which seconds were
+/// lost, and the next start recovers exactly the rest.
+@Suite("A full card: exactly what was lost is said")
+struct FullCardTests {
+    @Test func aCardTooFullForTheJournalSaysWhatWasLostAndRecoversTheRest() throws {
+        let path = NSTemporaryDirectory() + "runway-full-card-\(UUID().uuidString).sqlite"
+        let result = try RunWayBinary.run(
+            ["demo", "--speed", "max", "--logbook", path], fileSizeLimit: 120 << 10)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("no raw-log journal"))
+        let said = try #require(
+            result.stderr.split(separator: "\n").first { $0.contains("its raw sensor log is kept up to") },
+            "\(result.stderr)")
+        #expect(said.contains("could not be written and are lost"))
+        // "kept up to M:SS of M:SS": the next start with room recovers exactly that much.
+        let kept = try #require(said.firstRange(of: "kept up to ").map { said[$0.upperBound...] })
+        let keptText = String(kept.prefix { $0 != " " })
+        let parts = keptText.split(separator: ":").compactMap { Double($0) }
+        let keptSeconds = parts.reduce(0) { $0 * 60 + $1 }
+        let logbook = try Logbook(path: path)
+        let recovered = try logbook.recoverInterruptedFlights()
+        #expect(recovered.count == 1 && recovered.first?.kept == true)
+        let recoveredID = try #require(recovered.first).id
+        let flight = try #require(try logbook.flight(id: recoveredID))
+        #expect(
+            abs(flight.flight.elapsed - keptSeconds) <= 5,
+            "said \(keptText), recovered \(flight.flight.elapsed) s")
+    }
+}
