@@ -55,6 +55,7 @@ public struct CLIError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A logbook failure, naming the logbook once.
     static func logbook(_ path: String, _ error: any Error) -> CLIError {
+        if let said = error as? CLIError { return said }
         guard let error = error as? StoreError else { return CLIError("logbook \(path): \(error)") }
         if case .noLogbook = error { return CLIError("\(error)") }
         return CLIError(error.path == path ? "logbook \(error)" : "logbook \(path): \(error)")

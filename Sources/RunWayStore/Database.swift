@@ -176,6 +176,10 @@ public final class Database {
 
     public var lastInsertID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Whether SQLite opened the file read-only (asked to, or because the storage is read-only:
+    /// SQLite then falls back without an error).
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     /// Whether a transaction is open (what it writes is not durable until it commits).
     public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -82,6 +82,7 @@ public final class Logbook {
         } catch {
             throw Self.unwritable(error, path: path)
         }
+        if access == .readWrite && database.isReadOnly { throw .unwritable(path: path) }
         let version = try checkHealth()
         if access == .readOnly {
             guard version == Schema.version else {

@@ -151,3 +151,32 @@ struct FullCardTests {
             "said \(keptText), recovered \(flight.flight.elapsed) s")
     }
 }
+
+/// A logbook on storage mounted read-only (a card whose lock switch is on, a full filesystem
+/// remounted read-only by the kernel): it lists, and recording says it cannot be written.
+@Suite("A logbook on read-only storage", .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+struct ReadOnlyStorageTests {
+    @Test func itListsAndRecordingSaysItCannotBeWritten() throws {
+        let mountPoint = NSTemporaryDirectory() + "runway-ro-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        defer {
+            _ = try? RunWayBinary.shell("umount '\(mountPoint)'; rmdir '\(mountPoint)'")
+        }
+        let mounted = try RunWayBinary.shell("mount -t tmpfs -o size=16m tmpfs '\(mountPoint)'")
+        try #require(mounted.status == 0, "mount: \(mounted.stderr)")
+        let path = mountPoint + "/runway.sqlite"
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        #expect(try RunWayBinary.run(["fly", "--gps", gps, "--save", "--logbook", path]).status == 0)
+        try #require(try RunWayBinary.shell("mount -o remount,ro '\(mountPoint)'").status == 0)
+        let listed = try RunWayBinary.run(["logbook", "--logbook", path])
+        #expect(listed.status == 0 && listed.stdout.contains("5.18 km"), "\(listed.stderr)")
+        let other = try RunWayBinary.temporary(
+            try String(contentsOfFile: gps, encoding: .utf8).replacingOccurrences(
+                of: "2026-10-03T", with: "2026-10-05T"), suffix: ".json")
+        let saved = try RunWayBinary.run(["fly", "--gps", other, "--save", "--logbook", path])
+        #expect(saved.status == 1)
+        #expect(
+            saved.stderr == "runway: logbook \(path): cannot be written (read-only storage, or a folder "
+                + "that does not exist or is not writable); nothing can be recorded there\n")
+    }
+}
