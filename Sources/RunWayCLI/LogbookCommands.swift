@@ -221,9 +221,13 @@ public enum LogbookCommands {
         -> Int32
     {
         let logbook = try open(path, access: .readWrite, console: console)
-        let written = try answer(for: id, in: path) { () throws(StoreError) -> Int64? in
+        let written = try answer(for: id, in: path) { () throws(StoreError) -> Int64?? in
             guard try logbook.flight(id: id) != nil else { return nil }
-            return try logbook.reprocess(flight: id, replace: replace)
+            return .some(try logbook.reprocess(flight: id, replace: replace))
+        }
+        guard let written else {
+            console.out("Flight \(id) flies under 100 m with this engine: not recorded, nothing was written.")
+            return 0
         }
         console.out(
             replace

@@ -95,15 +95,17 @@ extension Logbook {
     /// Flies a stored flight again with the current engine. By default the result is stored as a
     /// new flight that `replaces` the original — which stays reachable by its id but no longer
     /// counts in listings and totals — with a copy of its raw log; with `replace` the original's
-    /// derived data is rewritten in place. Returns the id written.
+    /// derived data is rewritten in place. Returns the id written, or nil when the flight flies
+    /// under 100 m with this engine: nothing is written then (such a flight is not recorded).
     @discardableResult
     public func reprocess(
         flight id: Int64, replace: Bool = false, configuration: EngineConfiguration = EngineConfiguration()
-    ) throws(StoreError) -> Int64 {
+    ) throws(StoreError) -> Int64? {
         try requireWritable()
         guard let flight = try replay(flight: id, configuration: configuration) else {
             throw .noFlight(id, path: path)
         }
+        if flight.status == .tooShort { return nil }
         if replace {
             try finish(flight: id, with: flight)
             return id

@@ -274,6 +274,18 @@ struct LogbookQueryTests {
             alerts: [], averageHeartRate: nil, averageCadence: nil)
     }
 
+    /// A stored flight whose raw log flies under 100 m with this engine is not stored again as a
+    /// "too short" phantom.
+    @Test func reprocessingIntoAFlightUnder100mWritesNothing() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        let id = try logbook.begin(startTime: 1_000, mission: nil)
+        try logbook.append(flight: id, inputs: [.tick(1_001), .tick(1_002)], until: 1_002)
+        try logbook.finish(flight: id, with: flight(start: 1_000, distance: 5_000))
+        #expect(try logbook.reprocess(flight: id) == nil)
+        #expect(try logbook.reprocess(flight: id, replace: true) == nil)
+        #expect(try logbook.entries(includingSuperseded: true).map(\.distance) == [5_000])
+    }
+
     @Test func twoRunsOnOneDayAreTwoEntriesMostRecentFirstAndOneCalendarDay() throws {
         let logbook = try Logbook(path: temporaryLogbookPath())
         let morning = try #require(UTCTime.parse("2026-10-03T06:00:00Z"))
@@ -316,7 +328,7 @@ struct LogbookMaintenanceTests {
     @Test func reprocessKeepsTheOriginalUnlessAskedToReplaceIt() throws {
         let logbook = try Logbook(path: temporaryLogbookPath())
         let (id, _, landed) = try record(.flat5k.ending(at: 1500), into: logbook)
-        let copy = try logbook.reprocess(flight: id)
+        let copy = try #require(try logbook.reprocess(flight: id))
         #expect(copy != id)
         // One run counts once: the copy supersedes the original in listings and totals, and the
         // original stays reachable.
