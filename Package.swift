@@ -33,12 +33,18 @@ let package = Package(
             name: "RunWayCLI",
             dependencies: ["RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore"],
             swiftSettings: strict),
+        .target(
+            name: "RunWayDaemon", dependencies: ["RunWayCore", "RunWayHardware", "RunWayStore"],
+            swiftSettings: strict),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"], swiftSettings: strict),
         .executableTarget(
             name: "runway-bench",
             dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore"],
             swiftSettings: strict),
         .executableTarget(name: "runway-fuzz", dependencies: ["RunWayCLI"], swiftSettings: strict),
+        .testTarget(
+            name: "RunWayDaemonTests", dependencies: ["RunWayDaemon", "RunWayCore", "RunWayHardware"],
+            swiftSettings: strict),
         .testTarget(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],
             swiftSettings: strict),

@@ -1,0 +1,220 @@
+import Foundation
+import RunWayCore
+import RunWayHardware
+
+/// The daemon's one configuration file (`/etc/runway/runway.json` by default). No file at all
+/// means the documented defaults; a file with an unknown key, a wrong type or an impossible value
+/// is refused at start with the key's path and what was expected, so a typo never silently
+/// becomes a default.
+public struct DaemonConfiguration: Sendable, Equatable {
+    public static let defaultPath = "/etc/runway/runway.json"
+
+    public var gpioChip = "gpiochip0"
+    public var buttons = ButtonConfiguration.defaultBoard
+    public var buzzerLine = 18
+    public var i2cBus = 1
+    public var i2cAddress: UInt8 = 0x76
+    public var gpsd = GPSDEndpoint()
+    public var logbook = "/var/lib/runway/logbook.sqlite"
+    /// For calories; nil leaves them out.
+    public var bodyMass: Double?
+    /// The mission START flies when the runner gives none; nil is a Free Flight.
+    public var mission: Mission?
+    /// An IANA zone for local times (file names, listings); nil uses the system's.
+    public var timeZone: String?
+
+    public init() {}
+
+    /// One mistake in the file: where (`board.buttons.end`), what was expected and what was found.
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        public var path: String
+        public var message: String
+
+        public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    }
+
+    /// Reads `path`; a missing file is the defaults (`nil` problem), anything else wrong is one
+    /// sentence naming the key.
+    public static func load(path: String) throws(Problem) -> DaemonConfiguration {
+        guard FileManager.default.fileExists(atPath: path) else { return DaemonConfiguration() }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(path: "", message: "\(path) cannot be read (permission denied, or a directory)")
+        }
+        return try parse(data, name: path)
+    }
+
+    public static func parse(_ data: Data, name: String = "configuration") throws(Problem)
+        -> DaemonConfiguration
+    {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw Problem(path: "", message: "\(name) is not valid JSON (\(Self.jsonReason(error)))")
+        }
+        var reader = Reader(value: root, path: "")
+        return try reader.configuration()
+    }
+
+    static func jsonReason(_ error: Error) -> String {
+        let text = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error.localizedDescription)"
+        return text.isEmpty ? "unreadable" : text
+    }
+}
+
+/// Walks the JSON with the key path in hand.
+struct Reader {
+    typealias Problem = DaemonConfiguration.Problem
+    let value: Any
+    let path: String
+
+    func child(_ key: String, _ value: Any) -> Reader {
+        Reader(value: value, path: path.isEmpty ? key : "\(path).\(key)")
+    }
+
+    func fail(_ expected: String) -> Problem {
+        Problem(path: path, message: "expected \(expected), got \(Self.describe(value))")
+    }
+
+    static func describe(_ value: Any) -> String {
+        switch value {
+        case let s as String: "\"\(s)\""
+        case let n as NSNumber where String(cString: n.objCType) == "c": n.boolValue ? "true" : "false"
+        case let n as NSNumber: "\(n)"
+        case is NSNull: "null"
+        case is [Any]: "a list"
+        case is [String: Any]: "an object"
+        default: "\(value)"
+        }
+    }
+
+    /// The object's keys, refusing any not in `known`.
+    func object(known: [String]) throws(Problem) -> [String: Reader] {
+        guard let object = value as? [String: Any] else { throw fail("an object") }
+        var result: [String: Reader] = [:]
+        for (key, value) in object {
+            guard known.contains(key) else {
+                let at = path.isEmpty ? key : "\(path).\(key)"
+                throw Problem(path: at, message: "unknown key (known here: \(known.joined(separator: ", ")))")
+            }
+            result[key] = child(key, value)
+        }
+        return result
+    }
+
+    var isNull: Bool { value is NSNull }
+
+    func number(_ expected: String, in range: ClosedRange<Double>) throws(Problem) -> Double {
+        guard let n = value as? NSNumber, String(cString: n.objCType) != "c", !(value is String),
+            range.contains(n.doubleValue)
+        else { throw fail(expected) }
+        return n.doubleValue
+    }
+
+    func whole(_ expected: String, in range: ClosedRange<Int>) throws(Problem) -> Int {
+        let n = try number(expected, in: Double(range.lowerBound)...Double(range.upperBound))
+        guard n == n.rounded() else { throw fail(expected) }
+        return Int(n)
+    }
+
+    func string(_ expected: String) throws(Problem) -> String {
+        guard let s = value as? String, !s.isEmpty else { throw fail(expected) }
+        return s
+    }
+
+    func bool(_ expected: String) throws(Problem) -> Bool {
+        guard let n = value as? NSNumber, String(cString: n.objCType) == "c" else { throw fail(expected) }
+        return n.boolValue
+    }
+
+    static let gpioLine = "a GPIO line 0–53"
+
+    mutating func configuration() throws(Problem) -> DaemonConfiguration {
+        var config = DaemonConfiguration()
+        let top = try object(known: ["board", "gpsd", "logbook", "runner", "mission", "time_zone"])
+        if let board = top["board"] {
+            let keys = try board.object(known: ["gpiochip", "buttons", "buzzer", "i2c"])
+            if let chip = keys["gpiochip"] {
+                config.gpioChip = try chip.string("a gpiochip name, e.g. \"gpiochip0\"")
+            }
+            if let buzzer = keys["buzzer"] { config.buzzerLine = try buzzer.whole(Self.gpioLine, in: 0...53) }
+            if let buttons = keys["buttons"] {
+                let roles = ButtonRole.allCases.map(\.rawValue)
+                let entries = try buttons.object(known: roles + ["active_low"])
+                let activeLow = try entries["active_low"]?.bool("true or false") ?? true
+                config.buttons = try ButtonConfiguration.defaultBoard.map { board throws(Problem) in
+                    let line =
+                        try entries[board.role.rawValue]?.whole(Self.gpioLine, in: 0...53) ?? board.line
+                    return ButtonConfiguration(role: board.role, line: line, activeLow: activeLow)
+                }
+                let lines = config.buttons.map(\.line)
+                if Set(lines).count != lines.count {
+                    throw Problem(path: buttons.path, message: "two buttons share one GPIO line (\(lines))")
+                }
+            }
+            if config.buttons.contains(where: { $0.line == config.buzzerLine }) {
+                throw Problem(
+                    path: (keys["buzzer"] ?? board).path,
+                    message: "the buzzer shares GPIO \(config.buzzerLine) with a button")
+            }
+            if let i2c = keys["i2c"] {
+                let entries = try i2c.object(known: ["bus", "address"])
+                if let bus = entries["bus"] {
+                    config.i2cBus = try bus.whole("an I2C bus number 0–255", in: 0...255)
+                }
+                if let address = entries["address"] {
+                    let text = try address.string("\"0x76\" or \"0x77\"").lowercased()
+                    guard text == "0x76" || text == "0x77" else { throw address.fail("\"0x76\" or \"0x77\"") }
+                    config.i2cAddress = text == "0x76" ? 0x76 : 0x77
+                }
+            }
+        }
+        if let gpsd = top["gpsd"] {
+            let text = try gpsd.string("HOST:PORT, e.g. \"127.0.0.1:2947\"")
+            guard let endpoint = GPSDEndpoint(parsing: text) else {
+                throw gpsd.fail("HOST:PORT, e.g. \"127.0.0.1:2947\"")
+            }
+            config.gpsd = endpoint
+        }
+        if let logbook = top["logbook"] {
+            let path = try logbook.string("an absolute path to the logbook file")
+            guard path.hasPrefix("/") else { throw logbook.fail("an absolute path to the logbook file") }
+            config.logbook = path
+        }
+        if let runner = top["runner"] {
+            let entries = try runner.object(known: ["body_mass_kg"])
+            if let mass = entries["body_mass_kg"], !mass.isNull {
+                config.bodyMass = try mass.number("kilograms 20–300", in: 20...300)
+            }
+        }
+        if let mission = top["mission"], !mission.isNull {
+            config.mission = try mission.mission()
+        }
+        if let zone = top["time_zone"], !zone.isNull {
+            let name = try zone.string("an IANA time zone, e.g. \"Asia/Seoul\"")
+            guard TimeZone(identifier: name) != nil else {
+                throw zone.fail("an IANA time zone, e.g. \"Asia/Seoul\"")
+            }
+            config.timeZone = name
+        }
+        return config
+    }
+
+    /// `{"pace": "5:30", "deviation": 15, "distance": 5000}` with the `--mission` option's ranges.
+    func mission() throws(Problem) -> Mission {
+        let entries = try object(known: ["pace", "deviation", "distance"])
+        guard let paceEntry = entries["pace"], let distanceEntry = entries["distance"] else {
+            throw Problem(
+                path: path,
+                message: "a mission needs pace and distance, e.g. {\"pace\": \"5:30\", \"distance\": 5000}")
+        }
+        let paceText = try paceEntry.string("a pace as M:SS per km, e.g. \"5:30\"")
+        let parts = paceText.split(separator: ":")
+        guard parts.count == 2, parts[1].count == 2, let m = Int(parts[0]), let s = Int(parts[1]), m >= 0,
+            (0..<60).contains(s), (120...1200).contains(m * 60 + s)
+        else { throw paceEntry.fail("a pace as M:SS per km from 2:00 to 20:00, e.g. \"5:30\"") }
+        let deviation = try entries["deviation"]?.number("seconds per km 1–120", in: 1...120) ?? 15
+        let distance = try distanceEntry.number("metres 100–500000", in: 100...500_000)
+        return Mission(targetPace: Double(m * 60 + s), allowedDeviation: deviation, targetDistance: distance)
+    }
+}

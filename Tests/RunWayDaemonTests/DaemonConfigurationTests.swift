@@ -1,0 +1,117 @@
+import Foundation
+import RunWayCore
+import RunWayDaemon
+import RunWayHardware
+import Testing
+
+/// The configuration file: defaults without one, and one test per kind of mistake, each
+/// checking the message a runner reads.
+@Suite("Daemon configuration: defaults, and every mistake named by its key")
+struct DaemonConfigurationTests {
+    static func parse(_ json: String) throws(DaemonConfiguration.Problem) -> DaemonConfiguration {
+        try DaemonConfiguration.parse(Data(json.utf8))
+    }
+
+    static func problem(_ json: String) -> String {
+        do {
+            _ = try parse(json)
+            return "accepted"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func noFileMeansTheDocumentedDefaults() throws {
+        let config = try DaemonConfiguration.load(path: "/nonexistent/runway.json")
+        #expect(config == DaemonConfiguration())
+        #expect(config.buttons.map(\.line) == [17, 27, 22] && config.buzzerLine == 18)
+        #expect(config.i2cBus == 1 && config.i2cAddress == 0x76)
+        #expect(config.gpsd == GPSDEndpoint(host: "127.0.0.1", port: 2947))
+        #expect(config.logbook == "/var/lib/runway/logbook.sqlite")
+        #expect(config.mission == nil && config.bodyMass == nil && config.timeZone == nil)
+    }
+
+    @Test func aFullFileReads() throws {
+        let config = try Self.parse(
+            """
+            {"board": {"gpiochip": "gpiochip4", "buttons": {"start": 5, "pause": 6, "end": 13, "active_low": false},
+                       "buzzer": 19, "i2c": {"bus": 3, "address": "0x77"}},
+             "gpsd": "[::1]:2948", "logbook": "/data/runs.sqlite", "runner": {"body_mass_kg": 68.5},
+             "mission": {"pace": "5:30", "deviation": 10, "distance": 10000}, "time_zone": "Asia/Seoul"}
+            """)
+        #expect(config.gpioChip == "gpiochip4" && config.buzzerLine == 19)
+        #expect(config.buttons.map(\.line) == [5, 6, 13] && config.buttons.allSatisfy { !$0.activeLow })
+        #expect(config.i2cBus == 3 && config.i2cAddress == 0x77)
+        #expect(config.gpsd == GPSDEndpoint(host: "::1", port: 2948))
+        #expect(config.logbook == "/data/runs.sqlite" && config.bodyMass == 68.5)
+        #expect(config.mission == Mission(targetPace: 330, allowedDeviation: 10, targetDistance: 10_000))
+        #expect(config.timeZone == "Asia/Seoul")
+    }
+
+    @Test(arguments: [
+        // A line that is not a number.
+        (
+            #"{"board": {"buttons": {"end": "22a"}}}"#,
+            #"board.buttons.end: expected a GPIO line 0–53, got "22a""#
+        ),
+        // Out of range.
+        (#"{"board": {"buzzer": 54}}"#, "board.buzzer: expected a GPIO line 0–53, got 54"),
+        // A boolean is not a number.
+        (#"{"board": {"i2c": {"bus": true}}}"#, "board.i2c.bus: expected an I2C bus number 0–255, got true"),
+        // Unknown keys, at any depth.
+        (
+            #"{"bord": {}}"#,
+            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone)"
+        ),
+        (
+            #"{"board": {"buttons": {"stop": 3}}}"#,
+            "board.buttons.stop: unknown key (known here: start, pause, end, active_low)"
+        ),
+        // Wrong types.
+        (#"{"board": []}"#, "board: expected an object, got a list"),
+        (#"{"gpsd": 2947}"#, #"gpsd: expected HOST:PORT, e.g. "127.0.0.1:2947", got 2947"#),
+        (
+            #"{"board": {"buttons": {"active_low": 1}}}"#,
+            "board.buttons.active_low: expected true or false, got 1"
+        ),
+        // Impossible values.
+        (
+            #"{"board": {"i2c": {"address": "0x40"}}}"#,
+            #"board.i2c.address: expected "0x76" or "0x77", got "0x40""#
+        ),
+        (
+            #"{"board": {"buttons": {"start": 22}}}"#,
+            "board.buttons: two buttons share one GPIO line ([22, 27, 22])"
+        ),
+        (#"{"board": {"buzzer": 17}}"#, "board.buzzer: the buzzer shares GPIO 17 with a button"),
+        (
+            #"{"logbook": "runs.sqlite"}"#,
+            #"logbook: expected an absolute path to the logbook file, got "runs.sqlite""#
+        ),
+        (#"{"runner": {"body_mass_kg": 5}}"#, "runner.body_mass_kg: expected kilograms 20–300, got 5"),
+        (
+            #"{"mission": {"pace": "5", "distance": 5000}}"#,
+            #"mission.pace: expected a pace as M:SS per km from 2:00 to 20:00, e.g. "5:30", got "5""#
+        ),
+        (
+            #"{"mission": {"pace": "5:30"}}"#,
+            #"mission: a mission needs pace and distance, e.g. {"pace": "5:30", "distance": 5000}"#
+        ),
+        (
+            #"{"time_zone": "Mars/Olympus"}"#,
+            #"time_zone: expected an IANA time zone, e.g. "Asia/Seoul", got "Mars/Olympus""#
+        ),
+        (
+            #"{"gpsd": "host:notaport"}"#,
+            #"gpsd: expected HOST:PORT, e.g. "127.0.0.1:2947", got "host:notaport""#
+        ),
+    ])
+    func eachMistakeNamesItsKeyAndWhatWasExpected(_ json: String, _ message: String) {
+        #expect(Self.problem(json) == message)
+    }
+
+    @Test func notJSONAtAllIsSaidAsSuch() {
+        #expect(Self.problem("{board: 1").hasPrefix("configuration is not valid JSON"))
+        #expect(Self.problem("[1, 2]") == "expected an object, got a list")
+    }
+}
