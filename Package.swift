@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "RunWaySimulator", dependencies: ["RunWayCore"], swiftSettings: strict),
         .target(
             name: "RunWayCLI",
-            dependencies: ["RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore"],
+            dependencies: ["RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore", "RunWayDaemon"],
             swiftSettings: strict),
         .target(
             name: "RunWayDaemon", dependencies: ["RunWayCore", "RunWayHardware", "RunWayStore"],
@@ -43,7 +43,8 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "runway-fuzz", dependencies: ["RunWayCLI"], swiftSettings: strict),
         .testTarget(
-            name: "RunWayDaemonTests", dependencies: ["RunWayDaemon", "RunWayCore", "RunWayHardware"],
+            name: "RunWayDaemonTests",
+            dependencies: ["RunWayDaemon", "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator"],
             swiftSettings: strict),
         .testTarget(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],

@@ -1,4 +1,5 @@
 import RunWayCore
+import RunWayDaemon
 import RunWaySimulator
 import RunWayStore
 
@@ -10,16 +11,18 @@ public enum DemoCommand {
     ///   - logbook: record the flight into this logbook as it flies (recovering any flight a
     ///     power cut left open first).
     ///   - progress: print `at <elapsed>` each simulated second (the kill test reads it).
-    /// Touchdown in the logbook, and exactly what a failure there costs the runner.
-    static func landing(_ flight: Flight, recorder: FlightRecorder, console: Console) {
-        do {
-            switch try recorder.land(flight) {
-            case .saved(let id): console.err("runway: saved as flight \(id) in \(recorder.logbook.path)")
-            case .notRecorded: console.err("runway: not recorded: a flight under 100 m is not saved")
-            case nil: break
-            }
-        } catch {
-            let kept = recorder.committedUntil ?? flight.startTime
+    /// What the session did with the logbook, said to the runner: the flight's number, a
+    /// recording that paused, and exactly what a failure at touchdown costs.
+    static func say(_ report: FlightSession.Report, logbook: String, console: Console) {
+        switch report {
+        case .stored(.saved(let id)):
+            console.err("runway: saved as flight \(id) in \(logbook)")
+        case .stored(.notRecorded):
+            console.err("runway: not recorded: a flight under 100 m is not saved")
+        case .recordingFailed(let error):
+            console.err("runway: recording paused, the flight goes on: \(error)")
+        case .storeFailed(let error, let flight, let committedUntil):
+            let kept = committedUntil ?? flight.startTime
             let lost = flight.endTime - kept
             if lost <= 0 {
                 console.err(
@@ -41,22 +44,20 @@ public enum DemoCommand {
         async -> Int32
     {
         let scenario = Scenario.demoMission
-        let engine = FlightEngine()
-        var recorder: FlightRecorder?
+        var logbook: Logbook?
         if let path {
             do {
-                let logbook = try Logbook(path: path)
-                for recovered in try logbook.recoverInterruptedFlights() {
+                let opened = try Logbook(path: path)
+                for recovered in try opened.recoverInterruptedFlights() {
                     console.out(LogbookCommands.describe(recovered).capitalizedFirst + ".")
                 }
-                if let failure = logbook.prepareJournal() {
+                // Made before takeoff: with the journal in place, a card that fills loses nothing.
+                if let failure = opened.prepareJournal() {
                     console.err(
                         "runway: no raw-log journal (\(failure)); the flight is recorded straight into the logbook, "
                             + "as safely but with more writes")
                 }
-                recorder = FlightRecorder(logbook: logbook) { error in
-                    console.err("runway: recording paused, the flight goes on: \(error)")
-                }
+                logbook = opened
             } catch {
                 console.err("runway: \(CLIError.logbook(path, error))")
                 return 1
@@ -71,8 +72,11 @@ public enum DemoCommand {
             speed.map { "Flying at \(Int($0))× real time; Ctrl-C to stop." }
                 ?? "Flying as fast as the engine can.")
         let clear = console.isTerminal ? "\r\u{1B}[K" : ""
-        let listener = Task {
-            for await callout in engine.callouts {
+        let session = LiveFlightSession(logbook: logbook, source: "demo") { report in
+            say(report, logbook: path ?? "", console: console)
+        }
+        func show(_ outputs: [EngineOutput]) {
+            for case .callout(let callout) in outputs {
                 let at = callout.time - rotate
                 let stamp = at < 0 ? "T\(Int((at).rounded()))" : UTCTime.duration(at)
                 console.out("\(clear)  \(FlightReport.padRight(stamp, 7)) >> \(callout.callout.text)")
@@ -95,29 +99,19 @@ public enum DemoCommand {
             }
             switch event {
             case .input(let input):
-                await engine.handle(input)
-                if let recorder {
-                    do {
-                        try recorder.record(
-                            input, flying: await engine.isFlying, rotateTime: await engine.rotateTime,
-                            mission: await engine.mission, source: "demo")
-                    } catch {
-                        console.err("runway: cannot record: \(error)")
-                    }
-                }
+                show(await session.handle(input))
             case .end(let sentAt):
-                result = await engine.end(sentAt: sentAt)
-                if let recorder, let flight = result.flight {
-                    landing(flight, recorder: recorder, console: console)
-                }
+                let outputs = await session.handle(.end(at: t, sentAt: sentAt))
+                show(outputs)
+                for case .ended(let ended) in outputs { result = ended }
             }
             if progress, t - rotate >= nextSecond {
                 console.out("at \(Int((t - rotate).rounded(.down)))")
                 nextSecond = (t - rotate).rounded(.down) + 1
             }
-            if t >= nextProgress, await engine.phase != .touchdown {
+            if t >= nextProgress, await session.phase != .touchdown {
                 nextProgress += console.isTerminal ? 1 : 60
-                let line = FlightReport.pfdLine(await engine.pfd)
+                let line = FlightReport.pfdLine(await session.pfd)
                 if console.isTerminal {
                     console.out("\(clear)  \(line)\u{1B}[1A")
                 } else {
@@ -125,8 +119,7 @@ public enum DemoCommand {
                 }
             }
         }
-        await engine.close()
-        await listener.value
+        await session.close()
         guard let flight = result.flight else {
             console.err("runway demo: the simulated flight did not land (\(result))")
             return 1

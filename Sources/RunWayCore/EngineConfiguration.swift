@@ -36,6 +36,10 @@ public enum EngineInput: Sendable, Equatable {
     /// The barometer stopped giving readings: the flight goes on without altitude until
     /// pressure samples return.
     case barometerLost(at: Double)
+    /// END at `at` (the long press, the control socket's stop), sent at `sentAt` — the stale-stop
+    /// rule compares that with the flight's START; `nil` is always obeyed. The engine answers
+    /// with `.ended`, and `.landed` when a flight touched down.
+    case end(at: Double, sentAt: Double?)
 
     public var time: Double {
         switch self {
@@ -44,7 +48,7 @@ public enum EngineInput: Sendable, Equatable {
         case .body(let sample): sample.time
         case .tick(let time): time
         case .start(let time, _, _), .pause(let time), .resume(let time), .togglePause(let time),
-            .barometerLost(let time):
+            .barometerLost(let time), .end(let time, _):
             time
         }
     }

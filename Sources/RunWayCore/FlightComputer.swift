@@ -58,6 +58,10 @@ public struct FlightComputer: Sendable {
         case .resume: resume(&out)
         case .togglePause:
             if flight?.pause.isPaused == true { resume(&out) } else { pause(&out) }
+        case .end(_, let sentAt):
+            let (result, outputs) = end(sentAt: sentAt)
+            out += outputs.filter { if case .state = $0 { false } else { true } }
+            out.append(.ended(result))
         }
         out.append(.state(pfd))
         return out
@@ -140,6 +144,7 @@ public struct FlightComputer: Sendable {
         phase = .cruise
         flight = FlightInProgress(
             rotateAt: time, pressedAt: pressedAt, mission: pendingMission, configuration: configuration)
+        out.append(.began(rotate: time, pressedAt: pressedAt, mission: pendingMission))
         pendingMission = nil
         out.append(.callout(TimedCallout(.rotate, at: time)))
         flight?.advance(to: max(now, time), &out)

@@ -34,8 +34,12 @@ public actor FlightEngine {
     public var rotateTime: Double? { computer.rotateTime }
     public var mission: Mission? { computer.mission }
 
-    public func handle(_ input: EngineInput) {
-        publish(computer.handle(input))
+    /// Handles one input; returns what it caused (the streams carry the callouts and states too).
+    @discardableResult
+    public func handle(_ input: EngineInput) -> [EngineOutput] {
+        let outputs = computer.handle(input)
+        publish(outputs)
+        return outputs
     }
 
     public func handle(contentsOf inputs: [EngineInput]) {
@@ -60,6 +64,7 @@ public actor FlightEngine {
             switch output {
             case .state(let state): stateContinuation.yield(state)
             case .callout(let callout): calloutContinuation.yield(callout)
+            case .began, .ended: break
             }
         }
     }

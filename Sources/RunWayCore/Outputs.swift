@@ -89,6 +89,11 @@ public struct PFD: Sendable, Equatable {
 public enum EngineOutput: Sendable, Equatable {
     case callout(TimedCallout)
     case state(PFD)
+    /// A flight began: ROTATE at `rotate`, START pressed at `pressedAt`, with its mission. A
+    /// recorder opens the flight's row here.
+    case began(rotate: Double, pressedAt: Double, mission: Mission?)
+    /// What an END did (`EngineInput.end`); a landed flight comes whole in `.landed`.
+    case ended(EndResult)
 }
 
 /// What an END command did.

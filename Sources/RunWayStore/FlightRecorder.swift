@@ -68,7 +68,10 @@ public final class FlightRecorder {
     /// Records one input; commits when a commit is due.
     public func record(_ input: EngineInput) {
         guard flightID != nil else { return }
-        if case .start = input { return }
+        switch input {
+        case .start, .end: return
+        default: break
+        }
         pending.append(input)
         if input.time - lastCommit >= commitInterval { commit(until: input.time) }
     }

@@ -26,6 +26,7 @@ public enum RawLog {
         case .togglePause(let t): return "TP,\(n(t))"
         case .barometerLost(let t): return "BL,\(n(t))"
         case .start: return nil  // stored on the flight row
+        case .end: return nil  // the raw log ends where the flight does; a replay lands it
         }
     }
 

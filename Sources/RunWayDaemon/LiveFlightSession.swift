@@ -1,0 +1,62 @@
+import RunWayCore
+import RunWayStore
+
+/// The live pipeline: a `FlightSession` inside an actor that runs on a thread of its own
+/// (`ThreadExecutor`), so the recorder's durable writes never block Swift's cooperative pool.
+/// The PFD and callouts also leave on streams, as from `FlightEngine` (newest PFD only; the
+/// newest 256 callouts), for a display, the buzzer and control-socket subscribers.
+public actor LiveFlightSession {
+    private let executor: ThreadExecutor
+    private let session: FlightSession
+    public nonisolated let states: AsyncStream<PFD>
+    public nonisolated let callouts: AsyncStream<TimedCallout>
+    private let stateContinuation: AsyncStream<PFD>.Continuation
+    private let calloutContinuation: AsyncStream<TimedCallout>.Continuation
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// - Parameter report: told of stores and failures (on the session's thread).
+    public init(
+        logbook: Logbook?, source: String = "live", computer: FlightComputer = FlightComputer(),
+        report: @escaping @Sendable (FlightSession.Report) -> Void = { _ in }
+    ) {
+        executor = ThreadExecutor(name: "flight session")
+        session = FlightSession(computer: computer, logbook: logbook, source: source, report: report)
+        (states, stateContinuation) = AsyncStream.makeStream(
+            of: PFD.self, bufferingPolicy: .bufferingNewest(1))
+        (callouts, calloutContinuation) = AsyncStream.makeStream(
+            of: TimedCallout.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// Whether this runs on the session's own thread (it always should: tests check).
+    public var runsOnItsOwnThread: Bool { executor.isCurrentThread }
+
+    public var pfd: PFD { session.computer.pfd }
+    public var phase: FlightPhase { session.computer.phase }
+    public var isFlying: Bool { session.computer.isFlying }
+
+    /// Flies one input; returns what the engine said (and publishes it on the streams).
+    @discardableResult
+    public func handle(_ input: EngineInput) -> [EngineOutput] {
+        let outputs = session.handle(input)
+        for output in outputs {
+            switch output {
+            case .state(let state): stateContinuation.yield(state)
+            case .callout(let callout): calloutContinuation.yield(callout)
+            case .began, .ended: break
+            }
+        }
+        return outputs
+    }
+
+    /// Ends the streams and the session's thread (after the jobs already queued).
+    public nonisolated func close() async {
+        await finishStreams()
+        await executor.shutdown()
+    }
+
+    private func finishStreams() {
+        stateContinuation.finish()
+        calloutContinuation.finish()
+    }
+}
