@@ -48,7 +48,7 @@ fuzz: deps
 	$(SWIFT) build --product runway-fuzz --scratch-path .build/fuzz \
 	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 	@mkdir -p .build/fuzz/findings
-	@for target in trace pressure mission; do \
+	@for target in trace pressure mission control; do \
 	  mkdir -p .build/fuzz/corpus/$$target; \
 	  echo "== fuzzing $$target for $(FUZZ_SECONDS) s"; \
 	  .build/fuzz/debug/runway-fuzz $$target .build/fuzz/corpus/$$target Tests/Fixtures/fuzz/$$target \

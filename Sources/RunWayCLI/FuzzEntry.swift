@@ -1,4 +1,5 @@
 import RunWayCore
+import RunWayDaemon
 
 /// The parsers that take bytes from outside, as fuzz targets: `make fuzz` drives each with
 /// libFuzzer, and the test suite replays the seed corpus and every input that once failed. An
@@ -6,7 +7,7 @@ import RunWayCore
 /// memory that grows beyond its input.
 public enum FuzzEntry {
     public static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
-        ("trace", trace), ("pressure", pressure), ("mission", mission),
+        ("trace", trace), ("pressure", pressure), ("mission", mission), ("control", control),
     ]
 
     /// The gpsd JSON trace reader, then a flight of what it read.
@@ -19,6 +20,11 @@ public enum FuzzEntry {
     public static func pressure(_ bytes: [UInt8]) {
         let file = PressureFile(LineReader(bytes: bytes, name: "fuzz"))
         while let sample = try? file.next() { _ = sample }
+    }
+
+    /// The control socket's request parser (runwayd).
+    public static func control(_ bytes: [UInt8]) {
+        _ = try? ControlRequest.parse(bytes)
     }
 
     /// The `--mission` parser.

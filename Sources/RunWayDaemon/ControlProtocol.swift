@@ -1,0 +1,129 @@
+import Foundation
+import RunWayCore
+
+/// One request on the control socket: a JSON object on one line (newline-delimited JSON).
+///
+///     {"command": "status"}
+///     {"command": "start", "mission": {"pace": "5:30", "deviation": 15, "distance": 5000}}
+///     {"command": "pause"}   {"command": "resume"}
+///     {"command": "stop", "sent_at": "2026-10-03T07:30:00Z"}   (the stale-stop rule; no time: obeyed)
+///     {"command": "subscribe"}   (then a line per state and callout until the client leaves)
+public enum ControlRequest: Sendable, Equatable {
+    case status
+    case start(mission: Mission?)
+    case pause
+    case resume
+    case stop(sentAt: Double?)
+    case subscribe
+
+    /// A line longer than this is refused and the client dropped: no client can make the
+    /// daemon hold more.
+    public static let maxLineBytes = 64 * 1024
+
+    /// Why a line is not a request: said back to the client in one sentence.
+    public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    public static func parse(_ line: [UInt8]) throws(Refusal) -> ControlRequest {
+        guard line.count <= maxLineBytes else { throw Refusal(message: "request longer than 64 KiB") }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
+            throw Refusal(message: "not a JSON object")
+        }
+        guard let command = object["command"] as? String else {
+            throw Refusal(message: "no \"command\" (status, start, pause, resume, stop, subscribe)")
+        }
+        let allowed: Set<String> =
+            switch command {
+            case "start": ["command", "mission"]
+            case "stop": ["command", "sent_at"]
+            default: ["command"]
+            }
+        if let extra = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw Refusal(message: "\"\(extra)\" does not go with \"\(command)\"")
+        }
+        switch command {
+        case "status": return .status
+        case "pause": return .pause
+        case "resume": return .resume
+        case "subscribe": return .subscribe
+        case "start":
+            guard let mission = object["mission"], !(mission is NSNull) else { return .start(mission: nil) }
+            do {
+                return .start(mission: try Reader(value: mission, path: "mission").mission())
+            } catch {
+                throw Refusal(message: "\(error)")
+            }
+        case "stop":
+            guard let sent = object["sent_at"], !(sent is NSNull) else { return .stop(sentAt: nil) }
+            guard let text = sent as? String, let time = UTCTime.parse(text) else {
+                throw Refusal(message: "sent_at: expected an ISO-8601 UTC time, got \(Reader.describe(sent))")
+            }
+            return .stop(sentAt: time)
+        default:
+            throw Refusal(
+                message: "unknown command \"\(command)\" (status, start, pause, resume, stop, subscribe)")
+        }
+    }
+}
+
+/// What the daemon knows beyond the engine, for `status`.
+public struct BoardStatus: Sendable, Equatable {
+    public var batteryPercent: Double?
+    /// Free bytes where the logbook lives.
+    public var storageFreeBytes: Double?
+    public var flightID: Int64?
+
+    public init(batteryPercent: Double? = nil, storageFreeBytes: Double? = nil, flightID: Int64? = nil) {
+        self.batteryPercent = batteryPercent
+        self.storageFreeBytes = storageFreeBytes
+        self.flightID = flightID
+    }
+}
+
+/// The lines the daemon writes back. Field names are a contract: added, never renamed.
+public enum ControlReply {
+    public static func ok(_ fields: [(String, JSONValue)] = []) -> String {
+        JSONValue.object([("ok", .bool(true))] + fields).rendered()
+    }
+
+    public static func refused(_ message: String) -> String {
+        JSONValue.object([("ok", .bool(false)), ("error", .string(message))]).rendered()
+    }
+
+    /// The live state: the PFD and the board.
+    public static func status(_ pfd: PFD, board: BoardStatus) -> JSONValue {
+        .object([
+            ("time", .string(UTCTime.format(pfd.time))),
+            ("phase", .string(pfd.phase.rawValue)),
+            ("distance_m", .number(pfd.distance, places: 1)),
+            ("elapsed_s", .number(pfd.elapsed, places: 1)),
+            ("moving_s", .number(pfd.movingTime, places: 1)),
+            ("pace_s_per_km", .number(pfd.pace, places: 1)),
+            ("altitude_m", .number(pfd.altitude, places: 1)),
+            ("heading_deg", .number(pfd.heading, places: 0)),
+            ("gpws", .string(pfd.gpws.rawValue)),
+            ("paused", .bool(pfd.pauseReason != nil)),
+            ("pause_reason", pfd.pauseReason.map { .string($0.rawValue) } ?? .null),
+            ("gps_signal", .string(pfd.signal.rawValue)),
+            ("heart_rate", .number(pfd.heartRate, places: 0)),
+            ("cadence", .number(pfd.cadence, places: 0)),
+            ("splits", .number(Double(pfd.completedSplits))),
+            ("battery_percent", .number(board.batteryPercent, places: 0)),
+            ("storage_free_bytes", .number(board.storageFreeBytes, places: 0)),
+            ("flight_id", board.flightID.map { .number(Double($0)) } ?? .null),
+        ])
+    }
+
+    public static func event(state pfd: PFD, board: BoardStatus) -> String {
+        JSONValue.object([("event", .string("state")), ("state", status(pfd, board: board))]).rendered()
+    }
+
+    public static func event(callout: TimedCallout) -> String {
+        JSONValue.object([
+            ("event", .string("callout")), ("callout", .string(callout.callout.text)),
+            ("time", .string(UTCTime.format(callout.time))),
+        ]).rendered()
+    }
+}
