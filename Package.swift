@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
             name: "RunWayStore", dependencies: ["RunWayCore", "CSQLite", "CZlib"], swiftSettings: strict),
         .target(
@@ -34,9 +35,11 @@ let package = Package(
             dependencies: ["RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore", "RunWayDaemon"],
             swiftSettings: strict),
         .target(
-            name: "RunWayDaemon", dependencies: ["RunWayCore", "RunWayHardware", "RunWayStore"],
+            name: "RunWayDaemon",
+            dependencies: ["RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "CSystemd"],
             swiftSettings: strict),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"], swiftSettings: strict),
+        .executableTarget(name: "runwayd", dependencies: ["RunWayDaemon"], swiftSettings: strict),
         .executableTarget(
             name: "runway-bench",
             dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore"],

@@ -31,14 +31,20 @@ public actor LiveFlightSession {
     /// Whether this runs on the session's own thread (it always should: tests check).
     public var runsOnItsOwnThread: Bool { executor.isCurrentThread }
 
+    /// Inputs handled so far: the pipeline's progress, which the watchdog checks.
+    public private(set) var handled = 0
+
     public var pfd: PFD { session.computer.pfd }
     public var phase: FlightPhase { session.computer.phase }
     public var isFlying: Bool { session.computer.isFlying }
+    /// The flight being recorded, if any.
+    public var flightID: Int64? { session.recorder?.flightID }
 
     /// Flies one input; returns what the engine said (and publishes it on the streams).
     @discardableResult
     public func handle(_ input: EngineInput) -> [EngineOutput] {
         let outputs = session.handle(input)
+        handled += 1
         for output in outputs {
             switch output {
             case .state(let state): stateContinuation.yield(state)

@@ -51,6 +51,27 @@ final class SocketClient {
     func object() -> [String: Any]? {
         line().flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
+
+    /// `line()` on a thread of its own: an async test must not block one of the cooperative
+    /// pool's few threads (the server answers on that pool).
+    func nextLine() async -> String? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+            let box = UnsafeSendable(self)
+            Thread { continuation.resume(returning: box.value.line()) }.start()
+        }
+    }
+
+    func nextObject() async -> [String: Any]? {
+        await nextLine().flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+}
+
+/// Hands a value to one other thread that uses it alone while the sender waits.
+struct UnsafeSendable<T>: @unchecked Sendable {
+    // @unchecked Sendable: used only to pass a test's client to the one thread that reads it
+    // while the test awaits that thread's answer; nothing else touches it meanwhile.
+    let value: T
+    init(_ value: T) { self.value = value }
 }
 
 @Suite("Control protocol: requests parsed strictly")
@@ -119,7 +140,7 @@ struct ControlSocketTests {
         defer { task.cancel() }
         let client = try SocketClient(path: path)
         client.send(#"{"command":"status"}"# + "\n")
-        let reply = try #require(client.object())
+        let reply = try #require(await client.nextObject())
         #expect(reply["ok"] as? Bool == true && reply["answered"] as? String == "status")
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o660)
@@ -131,14 +152,14 @@ struct ControlSocketTests {
         let hung = try SocketClient(path: path)  // connects, says nothing
         let garbage = try SocketClient(path: path)
         garbage.send("\u{0}\u{ff}garbage\n")
-        #expect(garbage.object()?["ok"] as? Bool == false)
+        #expect(await garbage.nextObject()?["ok"] as? Bool == false)
         let huge = try SocketClient(path: path)
         huge.send(String(repeating: "y", count: 70_000))
-        #expect(huge.object()?["error"] as? String == "request longer than 64 KiB")
-        #expect(huge.line() == nil)  // and closed
+        #expect(await huge.nextObject()?["error"] as? String == "request longer than 64 KiB")
+        #expect(await huge.nextLine() == nil)  // and closed
         let good = try SocketClient(path: path)
         good.send(#"{"command":"pause"}"# + "\n")
-        #expect(good.object()?["answered"] as? String == "pause")
+        #expect(await good.nextObject()?["answered"] as? String == "pause")
         _ = hung
     }
 
@@ -148,21 +169,21 @@ struct ControlSocketTests {
         let a = try SocketClient(path: path)
         let b = try SocketClient(path: path)
         a.send(#"{"command":"status"}"# + "\n")
-        _ = a.object()
+        _ = await a.nextObject()
         b.send(#"{"command":"status"}"# + "\n")
-        _ = b.object()
+        _ = await b.nextObject()
         let c = try SocketClient(path: path)
-        #expect((c.object()?["error"] as? String)?.hasPrefix("busy") == true)
+        #expect((await c.nextObject()?["error"] as? String)?.hasPrefix("busy") == true)
     }
 
     @Test func aSilentClientFreesItsSlot() async throws {
         let (_, task, path) = try await Self.serve(maxClients: 1, idleTimeout: 0.3)
         defer { task.cancel() }
         let silent = try SocketClient(path: path)
-        #expect(silent.line() == nil)  // closed after 0.3 s
+        #expect(await silent.nextLine() == nil)  // closed after 0.3 s
         let next = try SocketClient(path: path)
         next.send(#"{"command":"status"}"# + "\n")
-        #expect(next.object()?["ok"] as? Bool == true)
+        #expect(await next.nextObject()?["ok"] as? Bool == true)
     }
 
     @Test func aSlowSubscriberIsDroppedAndAFastOneKeepsUp() async throws {
@@ -172,22 +193,22 @@ struct ControlSocketTests {
         var size: Int32 = 4096
         setsockopt(slow.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         slow.send(#"{"command":"subscribe"}"# + "\n")
-        #expect(slow.object()?["subscribed"] as? Bool == true)
+        #expect(await slow.nextObject()?["subscribed"] as? Bool == true)
         let fast = try SocketClient(path: path)
         fast.send(#"{"command":"subscribe"}"# + "\n")
-        #expect(fast.object()?["subscribed"] as? Bool == true)
+        #expect(await fast.nextObject()?["subscribed"] as? Bool == true)
         let event =
             #"{"event":"callout","callout":"SPLIT 1 KM 5:31","padding":""#
             + String(repeating: "p", count: 200) + #""}"#
         var received = 0
         for _ in 0..<2_000 {
             server.broadcast(event)
-            if fast.line() != nil { received += 1 }
+            if await fast.nextLine() != nil { received += 1 }
         }
         #expect(received == 2_000)
         // The slow one never read: it was dropped, so its socket ends (after what was sent).
         var lines = 0
-        while slow.line() != nil { lines += 1 }
+        while await slow.nextLine() != nil { lines += 1 }
         #expect(lines < 2_000)
     }
 
@@ -196,7 +217,7 @@ struct ControlSocketTests {
         let client = try SocketClient(path: path)
         task.cancel()
         _ = try? await task.value
-        #expect(client.line() == nil)
+        #expect(await client.nextLine() == nil)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 }

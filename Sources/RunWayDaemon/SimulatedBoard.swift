@@ -1,0 +1,56 @@
+import RunWayCore
+import RunWaySimulator
+
+/// The simulated board as a service: a built-in scenario's sensors (GPS, barometer, heart rate)
+/// flown into the session at `speed` simulated seconds per real second (nil: as fast as the
+/// session takes them). The buttons are the control socket's commands; when the scenario's
+/// sensors end, the board keeps the engine's time going with a tick a simulated second.
+public struct SimulatedBoard: Service {
+    public let name = "simulated board"
+    public let scenario: Scenario
+    public let speed: Double?
+    let session: LiveFlightSession
+    let onSensorsEnded: @Sendable () -> Void
+
+    public init(
+        scenario: Scenario, speed: Double?, session: LiveFlightSession,
+        onSensorsEnded: @escaping @Sendable () -> Void = {}
+    ) {
+        self.scenario = scenario
+        self.speed = speed
+        self.session = session
+        self.onSensorsEnded = onSensorsEnded
+    }
+
+    public func run() async throws {
+        var runner = ScenarioRunner(scenario)
+        let clock = ContinuousClock()
+        let wallStart = clock.now
+        var first: Double?
+        var last = scenario.startPress
+        func pace(_ time: Double) async throws {
+            let t0 = first ?? time
+            first = t0
+            guard let speed else { return try Task.checkCancellation() }
+            let due = wallStart + .milliseconds(Int((time - t0) / speed * 1000))
+            if due > clock.now { try await clock.sleep(until: due) }
+        }
+        while let event = runner.next() {
+            guard case .input(let input) = event else { continue }
+            switch input {
+            case .fix, .pressure, .body:
+                try await pace(input.time)
+                await session.handle(input)
+                last = input.time
+            default:
+                continue  // the scenario's own button presses: here the socket presses them
+            }
+        }
+        onSensorsEnded()
+        while true {
+            last += 1
+            try await pace(last)
+            await session.handle(.tick(last))
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import RunWayCore
+import RunWayStore
+import Testing
+
+/// runwayd as a process on the simulated board: it tells a (test) systemd it is ready, flies a
+/// run started, paused, resumed and ended through the control socket, records it, and shuts
+/// down gracefully on SIGTERM.
+@Suite("runwayd end to end on the simulated board", .serialized)
+struct DaemonEndToEndTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var executable: String {
+        for config in ["debug", "release"] {
+            let path = root.appendingPathComponent(".build/\(config)/runwayd").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return root.appendingPathComponent(".build/debug/runwayd").path
+    }
+
+    /// A datagram socket standing in for systemd's notify socket.
+    final class NotifySocket {
+        let path: String
+        let fd: Int32
+
+        init() {
+            path = NSTemporaryDirectory() + "rw-notify-\(UUID().uuidString.prefix(8))"
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+
+        deinit {
+            close(fd)
+            unlink(path)
+        }
+
+        /// The next notification, or nil after 10 s.
+        func next() -> String? {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            return n > 0 ? String(decoding: buffer.prefix(n), as: UTF8.self) : nil
+        }
+    }
+
+    static func request(_ socket: String, _ json: String) throws -> [String: Any] {
+        let client = try SocketClient(path: socket)
+        client.send(json + "\n")
+        return try #require(client.object(), "no reply to \(json)")
+    }
+
+    @Test func aRunStartedPausedAndEndedThroughTheSocketIsRecorded() async throws {
+        let directory = NSTemporaryDirectory() + "runwayd-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/control.sock"
+        let logbook = directory + "/logbook.sqlite"
+        let notify = NotifySocket()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = [
+            "--board", "simulated", "--speed", "300", "--socket", socket, "--logbook", logbook, "--config",
+            directory + "/none.json",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment.removeValue(forKey: "JOURNAL_STREAM")
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(notify.next() == "READY=1")
+        // A client that sends garbage, and one that hangs, disturb nothing.
+        let hung = try SocketClient(path: socket)
+        #expect(try Self.request(socket, "garbage")["ok"] as? Bool == false)
+        #expect(try Self.request(socket, #"{"command":"start"}"#)["phase"] as? String == "takeoff")
+        // A stop sent before this START is stale: ignored.
+        let stale = try Self.request(socket, #"{"command":"stop","sent_at":"2020-01-01T00:00:00Z"}"#)
+        #expect((stale["result"] as? String)?.hasPrefix("ignored") == true)
+        try await Task.sleep(for: .seconds(2))
+        #expect(try Self.request(socket, #"{"command":"pause"}"#)["ok"] as? Bool == true)
+        let paused = try Self.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any]
+        #expect(paused?["paused"] as? Bool == true)
+        #expect(try Self.request(socket, #"{"command":"resume"}"#)["ok"] as? Bool == true)
+        try await Task.sleep(for: .seconds(3))
+        let status = try #require(
+            try Self.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any])
+        #expect(status["phase"] as? String == "cruise")
+        #expect((status["distance_m"] as? Double ?? 0) > 500)
+        #expect(status["altitude_m"] as? Double != nil)  // the barometer reached the engine
+        let landed = try Self.request(socket, #"{"command":"stop"}"#)  // no time: obeyed
+        #expect(landed["result"] as? String == "landed")
+        let distance = try #require(landed["distance_m"] as? Double)
+        _ = hung
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("stopped simulated board"), "\(log)")
+        let stored = try Logbook(path: logbook, access: .readOnly)
+        let entry = try #require(try stored.entries().first)
+        #expect(entry.status == .finished && abs(entry.distance - distance) < 0.5)
+        let flight = try #require(try stored.flight(id: entry.id)).flight
+        #expect(flight.splits.count >= 1)
+        #expect(flight.samples.contains { $0.altitude != nil })
+        #expect(!FileManager.default.fileExists(atPath: socket))  // removed at shutdown
+    }
+
+    @Test func aConfigurationMistakeIsRefusedAtStartWithItsKey() throws {
+        let config = try RunWayBinaryPath.temporary(#"{"board": {"buttons": {"end": "22a"}}}"#)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["--check-config", "--config", config]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains(#"board.buttons.end: expected a GPIO line 0–53, got "22a""#))
+    }
+}
+
+enum RunWayBinaryPath {
+    static func temporary(_ contents: String) throws -> String {
+        let path = NSTemporaryDirectory() + "runwayd-config-\(UUID().uuidString).json"
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
