@@ -41,6 +41,12 @@ public enum RunWayCommand {
           simulate --scenario NAME [--format nmea|pressure] [--lead-in SECONDS]
                                     write a built-in scenario's sensor output (NMEA for gpsfake,
                                     or a pressure CSV); NAME: demo, flat5k, hilly10k, stops5k, walker
+          status [--watch] [--json] [--socket PATH]
+                                    the running runwayd's state (phase, distance, pace, altitude,
+                                    GPWS, GPS, battery, storage); --watch follows it and the callouts
+          start [--mission pace=5:30,deviation=15,distance=5000] [--socket PATH]
+          pause | resume | stop [--socket PATH]
+                                    the runner's buttons, through runwayd's control socket
           help                      this text
         """
 
@@ -98,6 +104,19 @@ public enum RunWayCommand {
             return try FlyCommand.run(
                 gps: gps, pressure: pressure, mission: mission, json: json, saveTo: save ? logbookPath : nil,
                 console: console)
+        case "status":
+            let socket = try options.value("--socket") ?? ControlCommands.defaultSocket
+            let watch = options.flag("--watch")
+            let json = options.flag("--json")
+            try options.finish()
+            return try ControlCommands.status(socket: socket, watch: watch, json: json, console: console)
+        case "start", "pause", "resume", "stop":
+            let socket = try options.value("--socket") ?? ControlCommands.defaultSocket
+            let mission = try (command == "start" ? options.value("--mission") : nil).map {
+                text throws(CLIError) in try MissionOption.parse(text)
+            }
+            try options.finish()
+            return try ControlCommands.command(command, mission: mission, socket: socket, console: console)
         case "gps":
             let count = try options.count()
             let timeout = try options.number("--timeout", in: 0.1...86_400, unit: "seconds")

@@ -138,3 +138,62 @@ enum RunWayBinaryPath {
         return path
     }
 }
+
+/// `runway status`, `start`, `pause`, `resume`, `stop` against a running runwayd.
+@Suite("runway's control commands against runwayd", .serialized)
+struct ControlCommandTests {
+    static func runway(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = DaemonEndToEndTests.root.appendingPathComponent(".build/debug/runway")
+        process.arguments = arguments
+        let (out, err) = (Pipe(), Pipe())
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self),
+            String(decoding: stderr, as: UTF8.self)
+        )
+    }
+
+    @Test func theRunnersCommands() throws {
+        let directory = NSTemporaryDirectory() + "runway-ctl-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/control.sock"
+        let absent = try Self.runway(["status", "--socket", socket])
+        #expect(
+            absent.status == 1
+                && absent.err.contains("runwayd is not running (no control socket at \(socket))"))
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
+        daemon.arguments = [
+            "--board", "simulated", "--speed", "100", "--socket", socket, "--logbook",
+            directory + "/l.sqlite",
+            "--config", directory + "/none.json",
+        ]
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            kill(daemon.processIdentifier, SIGTERM)
+            daemon.waitUntilExit()
+        }
+        while !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        let started = try Self.runway(["start", "--mission", "pace=5:30,distance=5km", "--socket", socket])
+        #expect(started.status == 0 && started.out.contains("now takeoff"), "\(started)")
+        usleep(1_500_000)
+        let status = try Self.runway(["status", "--socket", socket])
+        #expect(status.status == 0 && status.out.hasPrefix("CRUISE"), "\(status)")
+        let json = try Self.runway(["status", "--json", "--socket", socket])
+        #expect(json.out.contains(#""phase":"cruise""#))
+        #expect(try Self.runway(["pause", "--socket", socket]).out.contains("now cruise"))
+        #expect(try Self.runway(["resume", "--socket", socket]).status == 0)
+        let stopped = try Self.runway(["stop", "--socket", socket])
+        #expect(stopped.status == 0 && stopped.out.hasPrefix("landed"), "\(stopped)")
+        let again = try Self.runway(["stop", "--socket", socket])
+        #expect(again.out.hasPrefix("not flying"))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The control socket's client side (`runway status`, `start`, `pause`, `resume`, `stop`): one
+/// request, one reply line — or, subscribed, a line per event.
+public final class ControlClient {
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        case cannotConnect(path: String, errno: Int32)
+        case noReply(path: String)
+
+        public var description: String {
+            switch self {
+            case .cannotConnect(let path, let code):
+                code == ENOENT || code == ECONNREFUSED
+                    ? "runwayd is not running (no control socket at \(path)); systemctl status runwayd"
+                    : "cannot reach runwayd at \(path): \(String(cString: strerror(code)))"
+            case .noReply(let path): "runwayd at \(path) did not answer"
+            }
+        }
+    }
+
+    private let fd: Int32
+    private let path: String
+    private var buffer: [UInt8] = []
+
+    public init(path: String, timeout: Double = 5) throws(Failure) {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw .cannotConnect(path: path, errno: ENAMETOOLONG)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(fd)
+            throw .cannotConnect(path: path, errno: code)
+        }
+        if timeout > 0 {
+            var value = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one request line and returns the reply's JSON object.
+    public func request(_ json: String) throws(Failure) -> [String: Any] {
+        let bytes = Array((json + "\n").utf8)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard let object = nextObject() else { throw .noReply(path: path) }
+        return object
+    }
+
+    /// The next line as a JSON object; nil when the daemon closed or went quiet past the timeout.
+    public func nextObject() -> [String: Any]? {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = Data(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n > 0 else { return nil }
+            buffer += chunk.prefix(n)
+        }
+    }
+}
