@@ -23,6 +23,7 @@ public final class ControlServer: Service, @unchecked Sendable {
     private var closing: Set<Int> = []
     /// A pipe that wakes the socket thread: [read end, write end], both non-blocking.
     private let wake: (read: Int32, write: Int32)
+    private let listening = Trigger()
 
     /// - Parameters:
     ///   - inherited: a listening socket handed over by systemd (socket activation); nil binds
@@ -82,8 +83,18 @@ public final class ControlServer: Service, @unchecked Sendable {
         _ = write(wake.write, &one, 1)
     }
 
+    /// Returns once the socket listens (or `run()` failed to make it): READY waits for this.
+    public func ready() async { await listening.wait() }
+
     public func run() async throws {
-        let listener = try inherited ?? bind()
+        let listener: Int32
+        do {
+            listener = try inherited ?? bind()
+        } catch {
+            listening.fire()
+            throw error
+        }
+        listening.fire()
         let (requests, continuation) = AsyncStream.makeStream(of: (Int, ControlRequest).self)
         let stopped = Trigger()
         let thread = Thread { [self] in

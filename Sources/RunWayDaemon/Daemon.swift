@@ -164,7 +164,7 @@ public enum Daemon {
         }
         let services: [any Service] = [
             board, server, Broadcaster(session: session, server: server, control: control),
-            Notifier(session: session, log: log),
+            Notifier(session: session, log: log, readyWhen: { await server.ready() }),
         ]
         log.log(.info, "logbook \(logbookPath), control socket \(options.socketPath)")
         let ending = await ServiceGroup(services: services) { log.log(.info, $0) }.run()
@@ -211,8 +211,12 @@ struct Notifier: Service {
     let name = "systemd notifier"
     let session: LiveFlightSession
     let log: DaemonLog
+    /// Returns when the daemon can serve: READY=1 means the control socket answers.
+    let readyWhen: @Sendable () async -> Void
 
     func run() async throws {
+        await readyWhen()
+        try Task.checkCancellation()
         Systemd.notify("READY=1")
         log.log(.notice, "ready")
         let interval = Systemd.watchdogInterval ?? .seconds(1)
