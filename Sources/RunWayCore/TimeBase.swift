@@ -19,6 +19,19 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
     public init(seconds: Double) { self.seconds = seconds }
 
     public static func < (a: MonotonicInstant, b: MonotonicInstant) -> Bool { a.seconds < b.seconds }
+
+    /// `CLOCK_MONOTONIC` now.
+    public static var now: MonotonicInstant {
+        let elapsed = ContinuousClock.now - Self.origin
+        return MonotonicInstant(
+            seconds: Self.originSeconds + Double(elapsed.components.seconds)
+                + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// ContinuousClock is CLOCK_MONOTONIC on Linux; its instants are opaque, so seconds are
+    /// counted from the first use.
+    private static let origin = ContinuousClock.now
+    private static let originSeconds = 0.0
 }
 
 /// Maps the monotonic clock onto GPS time, from the fixes: each fix says "GPS time T was current

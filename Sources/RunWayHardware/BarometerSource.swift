@@ -18,7 +18,10 @@ public enum BarometerFailure: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// What the barometer source reports.
 public enum BarometerEvent: Sendable, Equatable {
-    case sample(PressureSample)
+    /// A reading, stamped with the monotonic clock: the engine's GPS time axis is a different
+    /// type, reached only through the daemon's `TimeBase` (a monotonic stamp passed as GPS time
+    /// would put every sample before ROTATE, and a live run would fly without altitude).
+    case sample(pascals: Double, at: MonotonicInstant)
     /// The barometer stopped giving readings: said once per loss, with the reason.
     case lost(BarometerFailure)
     /// Readings are back.
@@ -26,7 +29,7 @@ public enum BarometerEvent: Sendable, Equatable {
 }
 
 /// Reads the BMP280 on its own thread every `interval` seconds and yields samples stamped by
-/// `clock` (monotonic; the daemon maps it onto GPS time). When reads fail — after the driver's
+/// `clock` (the monotonic clock; the daemon maps it onto GPS time). When reads fail — after the driver's
 /// own retries and re-initialisation — it says so once, keeps trying, and says when it is back;
 /// the flight goes on without altitude meanwhile.
 public final class BarometerSource: Sendable {
@@ -35,7 +38,7 @@ public final class BarometerSource: Sendable {
 
     /// - Parameter open: makes the driver on the reader thread (the I2C handle never leaves it).
     public init(
-        interval: Double = 0.5, clock: @escaping @Sendable () -> Double,
+        interval: Double = 0.5, clock: @escaping @Sendable () -> MonotonicInstant,
         open: @escaping @Sendable () throws(BarometerFailure) -> BMP280
     ) {
         let (stream, continuation) = AsyncStream.makeStream(
@@ -61,7 +64,7 @@ public final class BarometerSource: Sendable {
                         lost = false
                         continuation.yield(.recovered)
                     }
-                    continuation.yield(.sample(PressureSample(time: clock(), pascals: reading.pascals)))
+                    continuation.yield(.sample(pascals: reading.pascals, at: clock()))
                 } catch {
                     if !lost {
                         lost = true

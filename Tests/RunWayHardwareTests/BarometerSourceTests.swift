@@ -35,7 +35,7 @@ struct BarometerSourceTests {
     @Test func aBarometerThatFailsMidRunIsReportedOnceAndRecovers() async throws {
         let bus = LockedBus(SimulatedBMP280(pascals: 100_000))
         let source = BarometerSource(
-            interval: 0.01, clock: { Date().timeIntervalSince1970 },
+            interval: 0.01, clock: { MonotonicInstant.now },
             open: { BMP280(bus: bus, sleep: { _ in }) })
         var events: [BarometerEvent] = []
         var phase = 0
@@ -55,7 +55,9 @@ struct BarometerSourceTests {
         }
         #expect(events.filter { if case .lost = $0 { true } else { false } }.count == 1)
         #expect(events.contains(.recovered))
-        let pascals = events.compactMap { if case .sample(let s) = $0 { s.pascals } else { nil } }
+        let pascals = events.compactMap { if case .sample(let p, _) = $0 { p } else { nil } }
+        let stamps = events.compactMap { if case .sample(_, let at) = $0 { at } else { nil } }
+        #expect(stamps == stamps.sorted())  // monotonic
         #expect(pascals.allSatisfy { abs($0 - 100_000) < 0.2 })
     }
 }

@@ -30,7 +30,7 @@ struct DriverErrorTests {
     @Test func aBarometerThatCannotBeOpenedIsLostWithTheErrno() async {
         let failure = LinuxI2CBus.OpenError(errno: .permissionDenied, path: "/dev/i2c-1", address: 0x76)
         let source = BarometerSource(
-            interval: 0.01, clock: { 0 },
+            interval: 0.01, clock: { MonotonicInstant(seconds: 0) },
             open: { () throws(BarometerFailure) in
                 throw .bus(failure)
             })
