@@ -45,9 +45,14 @@ let package = Package(
             dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore"],
             swiftSettings: strict),
         .executableTarget(name: "runway-fuzz", dependencies: ["RunWayCLI"], swiftSettings: strict),
+        // Test helpers shared by test targets (a real gpsd fed by gpsfake).
+        .target(name: "RunWayTestSupport", path: "Tests/RunWayTestSupport", swiftSettings: strict),
         .testTarget(
             name: "RunWayDaemonTests",
-            dependencies: ["RunWayDaemon", "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator"],
+            dependencies: [
+                "RunWayDaemon", "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWayCLI",
+                "RunWayTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],
@@ -57,7 +62,8 @@ let package = Package(
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),
         .testTarget(
-            name: "RunWayHardwareTests", dependencies: ["RunWayHardware", "RunWayCore", "RunWayCLI"],
+            name: "RunWayHardwareTests",
+            dependencies: ["RunWayHardware", "RunWayCore", "RunWayCLI", "RunWayTestSupport"],
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),
         .testTarget(

@@ -95,7 +95,7 @@ public enum ControlReply {
     /// The live state: the PFD and the board.
     public static func status(_ pfd: PFD, board: BoardStatus) -> JSONValue {
         .object([
-            ("time", .string(UTCTime.format(pfd.time))),
+            ("time", pfd.time > 0 ? .string(UTCTime.format(pfd.time)) : .null),
             ("phase", .string(pfd.phase.rawValue)),
             ("distance_m", .number(pfd.distance, places: 1)),
             ("elapsed_s", .number(pfd.elapsed, places: 1)),

@@ -104,13 +104,6 @@ public enum Daemon {
             print("\(options.configPath): \(exists ? "valid" : "absent: the defaults apply")")
             return 0
         }
-        guard options.board == .simulated else {
-            log.log(
-                .error,
-                "the real board's drivers are not joined to runwayd yet; run it with --board simulated "
-                    + "(the board tools runway gps, baro, buttons and buzz exercise the drivers)")
-            return 1
-        }
         return await run(options: options, config: config, log: log)
     }
 
@@ -119,7 +112,10 @@ public enum Daemon {
         let logbook: Logbook
         do {
             logbook = try Logbook(path: logbookPath)
-            for recovered in try logbook.recoverInterruptedFlights() {
+            // On the real board the decision waits for the first fix (a flight a restart
+            // interrupted may be continued); the simulated board replays its scenario from the
+            // start, so nothing can be continued there: close open flights now.
+            for recovered in options.board == .simulated ? try logbook.recoverInterruptedFlights() : [] {
                 log.log(
                     .notice,
                     recovered.kept
@@ -147,25 +143,47 @@ public enum Daemon {
                 )
             }
         }
+        let boardClock = BoardClock()
+        let simulated = options.board == .simulated
+        // The simulated board's sensors carry GPS time themselves; the real board's time is the
+        // time base's, and commands before the first fix are held.
         let control = SessionControl(
             session: session, defaultMission: config.mission,
             logbookDirectory: (logbookPath as NSString).deletingLastPathComponent,
             now: {
+                guard simulated else { return await boardClock.gpsNow() }
                 let pfd = await session.pfd
                 return pfd.time > 0 ? pfd.time : nil
             },
-            battery: { BatteryStatus.read().capacity.map(Double.init) })
+            battery: { BatteryStatus.read().capacity.map(Double.init) }, clock: simulated ? nil : boardClock)
         let inherited = Systemd.inheritedSockets().first
         let server = ControlServer(path: options.socketPath, inherited: inherited) { request in
             await control.answer(request)
         }
-        let board = SimulatedBoard(scenario: .demoMission, speed: options.speed, session: session) {
-            log.log(.notice, "simulated board: the scenario's sensors have ended")
+        var board: [any Service]
+        switch options.board {
+        case .simulated:
+            board = [
+                SimulatedBoard(scenario: .demoMission, speed: options.speed, session: session) {
+                    log.log(.notice, "simulated board: the scenario's sensors have ended")
+                }
+            ]
+        case .real:
+            board = [
+                BarometerService(
+                    bus: config.i2cBus, address: config.i2cAddress, session: session, clock: boardClock,
+                    log: log),
+                GPSService(endpoint: config.gpsd, session: session, clock: boardClock, log: log),
+            ]
+            log.log(
+                .warning,
+                "buttons and buzzer are not joined to runwayd yet: use runway start / pause / resume / stop")
         }
-        let services: [any Service] = [
-            board, server, Broadcaster(session: session, server: server, control: control),
-            Notifier(session: session, log: log, readyWhen: { await server.ready() }),
-        ]
+        let services: [any Service] =
+            board + [
+                server, Broadcaster(session: session, server: server, control: control),
+                Notifier(session: session, log: log, readyWhen: { await server.ready() }),
+            ]
         log.log(.info, "logbook \(logbookPath), control socket \(options.socketPath)")
         let ending = await ServiceGroup(services: services) { log.log(.info, $0) }.run()
         Systemd.notify("STOPPING=1")

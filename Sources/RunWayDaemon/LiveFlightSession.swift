@@ -55,13 +55,20 @@ public actor LiveFlightSession {
         return outputs
     }
 
-    /// Ends the streams and the session's thread (after the jobs already queued).
+    /// See `FlightSession.startUp(now:)`: at the first fix.
+    public func startUp(now: Double) throws(StoreError) -> [RecoveredFlight] {
+        try session.startUp(now: now)
+    }
+
+    /// Commits a flight in the air (it stays open), ends the streams, then the session's thread
+    /// (after the jobs already queued).
     public nonisolated func close() async {
-        await finishStreams()
+        await finish()
         await executor.shutdown()
     }
 
-    private func finishStreams() {
+    private func finish() {
+        session.commitForShutdown()
         stateContinuation.finish()
         calloutContinuation.finish()
     }

@@ -10,6 +10,8 @@ struct SessionControl: Sendable {
     /// The board's GPS time now (nil before the first fix: commands wait for one).
     let now: @Sendable () async -> Double?
     let battery: @Sendable () -> Double?
+    /// On the real board: commands before the first fix are held and back-filled.
+    var clock: BoardClock? = nil
 
     func board() async -> BoardStatus {
         var free: Double?
@@ -25,6 +27,22 @@ struct SessionControl: Sendable {
     func answer(_ request: ControlRequest) async -> String {
         if case .status = request {
             return ControlReply.ok([("status", ControlReply.status(await session.pfd, board: await board()))])
+        }
+        if let clock, await now() == nil {
+            // Before the first fix: a START (or a pause) is held and back-filled with its own
+            // time once the GPS gives one; a stop has nothing to stop.
+            let kind: HeldInputs.Kind
+            switch request {
+            case .start(let mission): kind = .start(mission: mission ?? defaultMission, countdown: true)
+            case .pause: kind = .pause
+            case .resume: kind = .resume
+            default:
+                return ControlReply.ok([("result", .string("not flying")), ("phase", .string("preflight"))])
+            }
+            _ = await clock.input(kind, at: .now)
+            return ControlReply.ok([
+                ("result", .string("held until the first fix")), ("phase", .string("preflight")),
+            ])
         }
         guard let time = await now() else {
             return ControlReply.refused(

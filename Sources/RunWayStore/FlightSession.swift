@@ -47,6 +47,23 @@ public final class FlightSession {
         recorder?.resume(flight: id, at: time)
     }
 
+    /// The start-up decision at the first fix (`Logbook.startUp`): a flight a restart interrupted
+    /// within the window is continued — its engine rebuilt from the raw log — and every older
+    /// open flight is closed from its raw log. Returns what was closed.
+    public func startUp(now: Double) throws(StoreError) -> [RecoveredFlight] {
+        guard let recorder, !computer.isFlying else { return [] }
+        let startUp = try recorder.logbook.startUp(now: now, configuration: computer.configuration)
+        if let resumed = startUp.resumed { resume(flight: resumed.id, computer: resumed.computer, at: now) }
+        return startUp.recovered
+    }
+
+    /// Shutdown with a flight in the air: its raw log is committed up to the last input and the
+    /// flight stays open, so a restart within the window continues it.
+    public func commitForShutdown() {
+        guard computer.isFlying, let recorder else { return }
+        recorder.commit(until: computer.now)  // a failure is reported through `.recordingFailed`
+    }
+
     /// Flies one input; returns what the engine said.
     @discardableResult
     public func handle(_ input: EngineInput) -> [EngineOutput] {

@@ -2,6 +2,7 @@ import Foundation
 import RunWayCLI
 import RunWayCore
 import RunWayHardware
+import RunWayTestSupport
 import Testing
 
 /// The project's libgps client against a real gpsd, fed by gpsfake on a loopback port.

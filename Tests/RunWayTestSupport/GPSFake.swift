@@ -8,20 +8,20 @@ import Testing
 /// gpsd opens the device as soon as gpsfake adds it; a lead-in of `$GPTXT` sentences (4 s at
 /// gpsfake's 4 ms per sentence, no position, no time) then gives the client time to watch before
 /// the log proper begins (4 s: room for a slow, loaded CI machine).
-final class GPSFake: @unchecked Sendable {
+public final class GPSFake: @unchecked Sendable {
     // Mutable state is touched only by the test that owns the instance.
-    let port: UInt16
+    public let port: UInt16
     let process: Process
     let logPath: String
 
-    static let leadIn: String = {
+    public static let leadIn: String = {
         let body = "GPTXT,01,01,02,RunWay lead-in"
         var checksum: UInt8 = 0
         for byte in body.utf8 { checksum ^= byte }
         return String(repeating: "$\(body)*\(String(format: "%02X", checksum))\r\n", count: 1000)
     }()
 
-    init(log: String, extraLeadIn: Bool = true, port: UInt16? = nil) throws {
+    public init(log: String, extraLeadIn: Bool = true, port: UInt16? = nil) throws {
         for tool in ["gpsfake", "gpsd"] {
             let found = ["/usr/bin/\(tool)", "/usr/sbin/\(tool)"].contains {
                 FileManager.default.isExecutableFile(atPath: $0)
@@ -44,7 +44,7 @@ final class GPSFake: @unchecked Sendable {
     /// Kills gpsfake and the gpsd it started. With `-n`, gpsfake neither exits at the end of its
     /// log nor honours SIGTERM, so it gets SIGKILL; tests judge "done" by what the client
     /// delivered, never by gpsfake exiting.
-    func stop() {
+    public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -54,7 +54,7 @@ final class GPSFake: @unchecked Sendable {
     }
 
     /// Kills the gpsd serving `port` (gpsfake's child), as a crash would.
-    static func killDaemons(port: UInt16) {
+    public static func killDaemons(port: UInt16) {
         let pkill = Process()
         pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
         pkill.arguments = ["-KILL", "-f", "gpsd .*-S \(port)"]
@@ -65,7 +65,7 @@ final class GPSFake: @unchecked Sendable {
     deinit { stop() }
 
     /// A port the kernel just handed out on loopback, released for gpsd to take.
-    static func freePort() throws -> UInt16 {
+    public static func freePort() throws -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

@@ -1,0 +1,134 @@
+import Foundation
+import RunWayCore
+import RunWayHardware
+import RunWayStore
+
+/// The board's time for the services that feed the session: the `TimeBase` from the fixes, and
+/// the inputs that came before the first fix.
+actor BoardClock {
+    private var base = TimeBase()
+    private var held = HeldInputs()
+
+    /// GPS time now; nil before the first fix.
+    func gpsNow() -> Double? { base.gps(.now)?.seconds }
+
+    /// A fix arrived at `arrival`: the base follows it; returns the held inputs, now on the GPS
+    /// axis (empty after the first fix).
+    func observe(_ fix: Fix, arrival: MonotonicInstant) -> [EngineInput] {
+        base.observe(fix: GPSInstant(seconds: fix.time), arrivedAt: arrival)
+        return held.release(through: base) ?? []
+    }
+
+    /// An input stamped on the monotonic clock: on the GPS axis now, or held (nil) until the
+    /// first fix.
+    func input(_ kind: HeldInputs.Kind, at instant: MonotonicInstant) -> EngineInput? {
+        guard let time = base.gps(instant)?.seconds else {
+            held.hold(kind, at: instant)
+            return nil
+        }
+        return HeldInputs.input(kind, at: time)
+    }
+}
+
+/// gpsd → the session: fixes as they come (the time base follows them), no-fix reports, and the
+/// start-up decision (continue or recover an interrupted flight) at the first fix. The client's
+/// thread starts here, in `run()`, and ends on cancellation.
+struct GPSService: Service {
+    let name = "gpsd"
+    let endpoint: GPSDEndpoint
+    let session: LiveFlightSession
+    let clock: BoardClock
+    let log: DaemonLog
+
+    func run() async throws {
+        let client = GPSDClient(endpoint: endpoint)
+        var first = true
+        await withTaskCancellationHandler {
+            for await event in client.events {
+                switch event {
+                case .fix(let fix):
+                    for input in await clock.observe(fix, arrival: .now) { await session.handle(input) }
+                    if first {
+                        first = false
+                        log.log(.notice, "first fix: \(UTCTime.format(fix.time))")
+                        await startUp(at: fix.time)
+                    }
+                    await session.handle(.fix(fix))
+                case .noFix(let time):
+                    if let time {
+                        await session.handle(
+                            .fix(Fix(time: time, coordinate: Coordinate(latitude: 0, longitude: 0), mode: 1)))
+                    } else if let now = await clock.gpsNow() {
+                        await session.handle(.tick(now))
+                    }
+                case .connected:
+                    log.log(.info, "connected to gpsd at \(endpoint)")
+                case .disconnected(let error, let retry):
+                    log.log(.warning, "\(error); retrying in \(Int(retry.rounded())) s")
+                }
+            }
+        } onCancel: {
+            client.stop()
+        }
+    }
+
+    private func startUp(at time: Double) async {
+        do {
+            for recovered in try await session.startUp(now: time) {
+                log.log(
+                    .notice,
+                    recovered.kept
+                        ? "flight \(recovered.id), interrupted, recovered from its raw log (\(Int(recovered.distance)) m)"
+                        : "flight \(recovered.id), interrupted, flew under 100 m: removed",
+                    fields: ["flight_id": "\(recovered.id)"])
+            }
+            if let id = await session.flightID {
+                log.log(.notice, "flight \(id) continues after the restart", fields: ["flight_id": "\(id)"])
+            }
+        } catch {
+            log.log(.error, "start-up recovery: \(error)")
+        }
+    }
+}
+
+/// The BMP280 → the session: readings stamped on the monotonic clock, mapped onto GPS time (held
+/// until the first fix); a lost barometer is said once and the flight goes on without altitude.
+struct BarometerService: Service {
+    let name = "barometer"
+    let bus: Int
+    let address: UInt8
+    let session: LiveFlightSession
+    let clock: BoardClock
+    let log: DaemonLog
+
+    func run() async throws {
+        let (bus, address) = (self.bus, self.address)
+        let open: @Sendable () throws(BarometerFailure) -> BMP280 = { () throws(BarometerFailure) in
+            do throws(LinuxI2CBus.OpenError) {
+                return BMP280(
+                    bus: try LinuxI2CBus(bus: bus, address: address),
+                    sleep: { Thread.sleep(forTimeInterval: $0) })
+            } catch {
+                throw .bus(error)
+            }
+        }
+        let source = BarometerSource(clock: { .now }, open: open)
+        await withTaskCancellationHandler {
+            for await event in source.events {
+                switch event {
+                case .sample(let pascals, let at):
+                    if let input = await clock.input(.pressure(pascals: pascals), at: at) {
+                        await session.handle(input)
+                    }
+                case .lost(let failure):
+                    log.log(.warning, "barometer lost: \(failure); the flight goes on without altitude")
+                    if let input = await clock.input(.barometerLost, at: .now) { await session.handle(input) }
+                case .recovered:
+                    log.log(.notice, "barometer back")
+                }
+            }
+        } onCancel: {
+            source.stop()
+        }
+    }
+}
