@@ -6,13 +6,12 @@ import Foundation
 /// `shutdown()`, which returns once the thread has finished: no thread is left unjoined, and
 /// the caller awaits without blocking the pool.
 public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
-    // @unchecked Sendable: `jobs`, `stopping`, `finished` and `waiters` are read and written only
-    // while `condition`'s lock is held; `name` is immutable.
+    // @unchecked Sendable: `jobs`, `stopping` and `threadID` are read and written only while
+    // `condition`'s lock is held; `finished` is a Trigger (itself locked); `name` is immutable.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopping = false
-    private var finished = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private let finished = Trigger()
     private var threadID: pthread_t?
     public let name: String
 
@@ -37,18 +36,15 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
 
     /// Runs the jobs already enqueued, then ends the thread; returns when it has ended.
     public func shutdown() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            stopping = true
-            if finished {
-                condition.unlock()
-                continuation.resume()
-                return
-            }
-            waiters.append(continuation)
-            condition.signal()
-            condition.unlock()
-        }
+        requestStop()
+        await finished.wait()
+    }
+
+    private func requestStop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
     }
 
     /// Whether the caller runs on this executor's thread.
@@ -66,11 +62,8 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
             condition.lock()
             while jobs.isEmpty && !stopping { condition.wait() }
             if jobs.isEmpty {
-                finished = true
-                let waiting = waiters
-                waiters.removeAll()
                 condition.unlock()
-                for waiter in waiting { waiter.resume() }
+                finished.fire()
                 return
             }
             let job = jobs.removeFirst()

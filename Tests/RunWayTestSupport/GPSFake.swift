@@ -21,7 +21,8 @@ public final class GPSFake: @unchecked Sendable {
         return String(repeating: "$\(body)*\(String(format: "%02X", checksum))\r\n", count: 1000)
     }()
 
-    public init(log: String, extraLeadIn: Bool = true, port: UInt16? = nil) throws {
+    /// - Parameter cycle: seconds between sentences (gpsfake's `-c`); nil leaves gpsfake's pace.
+    public init(log: String, extraLeadIn: Bool = true, port: UInt16? = nil, cycle: Double? = nil) throws {
         for tool in ["gpsfake", "gpsd"] {
             let found = ["/usr/bin/\(tool)", "/usr/sbin/\(tool)"].contains {
                 FileManager.default.isExecutableFile(atPath: $0)
@@ -35,7 +36,8 @@ public final class GPSFake: @unchecked Sendable {
             toFile: logPath, atomically: true, encoding: .utf8)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-        process.arguments = ["-1", "-q", "-n", "-P", String(self.port), logPath]
+        process.arguments =
+            ["-1", "-q", "-n", "-P", String(self.port)] + (cycle.map { ["-c", String($0)] } ?? []) + [logPath]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
