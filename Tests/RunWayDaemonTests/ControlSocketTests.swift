@@ -6,6 +6,9 @@ import Testing
 /// A test client on the control socket: blocking, with a receive timeout.
 final class SocketClient {
     let fd: Int32
+    // `line()` runs on a fresh thread per call (`nextLine()`): the lock orders those threads'
+    // use of `buffer` (ThreadSanitizer does not see the order through the continuations).
+    private let lock = NSLock()
     private var buffer: [UInt8] = []
 
     init(path: String) throws {
@@ -35,6 +38,10 @@ final class SocketClient {
 
     /// The next line, or nil when the server closed or nothing came within 5 s.
     func line() -> String? {
+        lock.withLock { unlockedLine() }
+    }
+
+    private func unlockedLine() -> String? {
         while true {
             if let newline = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -69,7 +76,7 @@ final class SocketClient {
 /// Hands a value to one other thread that uses it alone while the sender waits.
 struct UnsafeSendable<T>: @unchecked Sendable {
     // @unchecked Sendable: used only to pass a test's client to the one thread that reads it
-    // while the test awaits that thread's answer; nothing else touches it meanwhile.
+    // while the test awaits that thread's answer; the client's own lock orders its state.
     let value: T
     init(_ value: T) { self.value = value }
 }
