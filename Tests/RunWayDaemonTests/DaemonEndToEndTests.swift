@@ -197,3 +197,54 @@ struct ControlCommandTests {
         #expect(again.out.hasPrefix("not flying"))
     }
 }
+
+/// SIGTERM with a flight in the air: the raw log is committed and the flight stays open; the
+/// next start closes it from its raw log (the simulated board replays its scenario from the
+/// start, so it cannot be continued there).
+@Suite("runwayd: SIGTERM mid-flight keeps the flight", .serialized)
+struct DaemonShutdownTests {
+    static func daemon(_ directory: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
+        process.arguments = [
+            "--board", "simulated", "--speed", "200", "--socket", directory + "/control.sock", "--logbook",
+            directory + "/logbook.sqlite", "--config", directory + "/none.json",
+        ]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        while !FileManager.default.fileExists(atPath: directory + "/control.sock") { usleep(20_000) }
+        return process
+    }
+
+    @Test func aFlightInTheAirStaysOpenWithItsRawLogAndIsRecoveredAtTheNextStart() throws {
+        let directory = NSTemporaryDirectory() + "runwayd-term-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try Self.daemon(directory)
+        _ = try DaemonEndToEndTests.request(directory + "/control.sock", #"{"command":"start"}"#)
+        usleep(2_500_000)
+        let flown = try #require(
+            try DaemonEndToEndTests.request(directory + "/control.sock", #"{"command":"status"}"#)["status"]
+                as? [String: Any])
+        let elapsed = flown["elapsed_s"] as? Double ?? 0
+        #expect(elapsed > 60)
+        kill(first.processIdentifier, SIGTERM)
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        do {
+            // Opened for writing, the logbook takes the journal in (and closes nothing by itself).
+            let logbook = try Logbook(path: directory + "/logbook.sqlite")
+            let entry = try #require(try logbook.entries().first)
+            #expect(entry.status == .flying)
+            // Committed at shutdown: up to the last input, not only to the last 4-second commit.
+            let until = try #require(try logbook.recordedUntil(flight: entry.id)) - entry.startTime
+            #expect(until >= elapsed - 1, "raw log up to \(until) s of \(elapsed) s")
+        }
+        let second = try Self.daemon(directory)
+        kill(second.processIdentifier, SIGTERM)
+        second.waitUntilExit()
+        let entry = try #require(
+            try Logbook(path: directory + "/logbook.sqlite", access: .readOnly).entries().first)
+        #expect(entry.status == .recovered && entry.distance > 100)
+    }
+}
