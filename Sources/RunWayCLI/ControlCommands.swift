@@ -47,9 +47,8 @@ public enum ControlCommands {
                     ])
                 ))
         }
-        if name == "stop" {
-            fields.append(("sent_at", .string(UTCTime.format(Date().timeIntervalSince1970))))
-        }
+        // No sent_at from here: the board has no RTC, and its wall clock may be years off, which
+        // would make a stop look stale (SPEC, control rules: a stop without a time is obeyed).
         let reply = try send(.object(fields), to: socket)
         let phase = reply["phase"] as? String ?? "?"
         if let result = reply["result"] as? String {

@@ -3,14 +3,10 @@ import RunWayDaemon
 import RunWaySimulator
 import RunWayStore
 
-/// `runway demo`: the built-in simulated board flies a 5 km Mission Flight through the
-/// `FlightEngine` actor, faster than real time, and the runner sees what the board would say.
+/// `runway demo`: the built-in simulated board flies a 5 km Mission Flight through the live
+/// flight session (`LiveFlightSession`), faster than real time, and the runner sees what the
+/// board would say.
 public enum DemoCommand {
-    /// - Parameter speed: simulated seconds per real second; `nil` flies as fast as it can.
-    /// - Parameters:
-    ///   - logbook: record the flight into this logbook as it flies (recovering any flight a
-    ///     power cut left open first).
-    ///   - progress: print `at <elapsed>` each simulated second (the kill test reads it).
     /// What the session did with the logbook, said to the runner: the flight's number, a
     /// recording that paused, and exactly what a failure at touchdown costs.
     static func say(_ report: FlightSession.Report, logbook: String, console: Console) {
@@ -38,6 +34,11 @@ public enum DemoCommand {
         }
     }
 
+    /// - Parameter speed: simulated seconds per real second; `nil` flies as fast as it can.
+    /// - Parameters:
+    ///   - logbook: record the flight into this logbook as it flies (recovering any flight a
+    ///     power cut left open first).
+    ///   - progress: print `at <elapsed>` each simulated second (the kill test reads it).
     public static func run(
         speed: Double?, logbook path: String? = nil, progress: Bool = false, console: Console
     )

@@ -1,5 +1,6 @@
 import Foundation
 import RunWayCore
+import RunWayDaemon
 import RunWayStore
 import Testing
 
@@ -246,5 +247,44 @@ struct DaemonShutdownTests {
         let entry = try #require(
             try Logbook(path: directory + "/logbook.sqlite", access: .readOnly).entries().first)
         #expect(entry.status == .recovered && entry.distance > 100)
+    }
+}
+
+/// `runway stop` from the board itself sends no time: the board has no RTC, so its wall clock
+/// could make the stop look stale, and a stop without a time is obeyed (SPEC, control rules).
+@Suite("runway stop sends no sent_at")
+struct StopWithoutTimeTests {
+    final class Requests: @unchecked Sendable {
+        // @unchecked Sendable: `all` is only touched while `lock` is held.
+        private let lock = NSLock()
+        private var list: [ControlRequest] = []
+        func add(_ request: ControlRequest) { lock.withLock { list.append(request) } }
+        var all: [ControlRequest] { lock.withLock { list } }
+    }
+
+    @Test func theBoardsOwnStopIsObeyedWhateverItsClockSays() async throws {
+        let path = NSTemporaryDirectory() + "rw-stop-\(UUID().uuidString.prefix(8)).sock"
+        let seen = Requests()
+        let server = ControlServer(path: path) { request in
+            seen.add(request)
+            return ControlReply.ok([("phase", .string("touchdown"))])
+        }
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        await server.ready()
+        let runway = DaemonEndToEndTests.root.appendingPathComponent(".build/debug/runway").path
+        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            Thread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: runway)
+                process.arguments = ["stop", "--socket", path]
+                process.standardOutput = FileHandle.nullDevice
+                try? process.run()
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }.start()
+        }
+        #expect(status == 0)
+        #expect(seen.all == [.stop(sentAt: nil)])
     }
 }
