@@ -72,9 +72,7 @@ final class FlightJournal {
         // From here the object is whole: a throw runs `deinit`, which closes and frees.
         // One recorder per logbook: the lock is held as long as this journal is open, and the
         // kernel drops it when the process dies, so a power cut or a kill never leaves it held.
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            throw errno == EWOULDBLOCK ? Self.busy(path) : Self.failure(errno, "locking", path)
-        }
+        try lock()
         var status = stat()
         let existing = fstat(descriptor, &status) == 0 ? Int(status.st_size) / 4096 * 4096 : 0
         if existing >= 4096 {
@@ -108,6 +106,20 @@ final class FlightJournal {
     deinit {
         close(descriptor)
         free(buffer)
+    }
+
+    /// Takes the journal's lock. A process that is spawning a child shares its open files with
+    /// that child until the child's exec closes them, so a lock released a moment ago can still
+    /// be held for a few milliseconds: that is retried for up to 200 ms before the journal counts
+    /// as another recorder's (a recorder holds it for the whole run).
+    private func lock() throws(StoreError) {
+        for attempt in 0..<10 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
+            let code = errno
+            guard code == EWOULDBLOCK else { throw Self.failure(code, "locking", path) }
+            if attempt < 9 { usleep(20_000) }
+        }
+        throw Self.busy(path)
     }
 
     /// `O_DIRECT` is the kernel's ABI, per architecture (Glibc hides it behind `_GNU_SOURCE`).

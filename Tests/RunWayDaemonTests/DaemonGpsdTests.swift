@@ -14,8 +14,11 @@ struct DaemonGpsdTests {
         let directory = NSTemporaryDirectory() + "runwayd-gpsd-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let nmea =
-            try SimulateCommand.lines(scenario: "walker", format: .nmea).joined(separator: "\r\n") + "\r\n"
+        // gpsd drops what arrives before a client watches, and the daemon, started before gpsd,
+        // retries with back-off (after 1, 2, 4, 8 s). gpsfake is paced at 5 ms a sentence with
+        // 20 s of lead-in (no fix, no time), so the daemon is watching when the walk begins.
+        let walk = try SimulateCommand.lines(scenario: "walker", format: .nmea)
+        let nmea = String(repeating: GPSFake.leadIn, count: 3) + walk.joined(separator: "\r\n") + "\r\n"
         let log = directory + "/walk.nmea"
         try nmea.write(toFile: log, atomically: true, encoding: .utf8)
         let port = try GPSFake.freePort()
