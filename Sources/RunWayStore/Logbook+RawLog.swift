@@ -122,12 +122,17 @@ extension Logbook {
         else { return [] }
         var gaps: [RawLogGap] = []
         var previous: (seq: Int64, until: Double) = (0, start)
+        // Sequence numbers and times only: the inputs are read for the record after a hole alone.
         for row in try database.query(
-            "SELECT seq, until, inputs FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)])
+            "SELECT seq, until FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)])
         {
             guard let seq = row["seq"].int.map(Int64.init), let until = row["until"].double else { continue }
             if seq > previous.seq + 1 {
-                let resumed = RawLog.decode(row["inputs"].string ?? "").first?.time ?? until
+                let inputs = try database.query(
+                    "SELECT inputs FROM raw_log WHERE flight_id = ? AND seq = ?",
+                    [.integer(id), .integer(seq)]
+                ).first?["inputs"].string
+                let resumed = inputs.flatMap { RawLog.decode($0).first?.time } ?? until
                 gaps.append(
                     RawLogGap(
                         fromElapsed: previous.until - start, toElapsed: max(previous.until, resumed) - start,

@@ -78,15 +78,15 @@ extension Logbook {
         }
         var result: [RecoveredFlight] = []
         for id in ids {
-            if let flight = try replay(flight: id, configuration: configuration), flight.status != .tooShort {
+            let flight = try replay(flight: id, configuration: configuration)
+            if let flight, flight.status != .tooShort {
                 try finish(flight: id, with: flight, status: .recovered)
                 result.append(
                     RecoveredFlight(
                         id: id, distance: flight.distance, kept: true, gaps: try rawLogGaps(flight: id)))
             } else {
-                let distance = try replay(flight: id, configuration: configuration)?.distance ?? 0
                 try discard(flight: id)
-                result.append(RecoveredFlight(id: id, distance: distance, kept: false))
+                result.append(RecoveredFlight(id: id, distance: flight?.distance ?? 0, kept: false))
             }
         }
         return result
