@@ -1,0 +1,275 @@
+/// The state of the flight between ROTATE and TOUCHDOWN.
+struct FlightInProgress: Sendable {
+    let rotateAt: Double
+    /// When START was pressed: the stale-stop rule compares against this.
+    let pressedAt: Double
+    let mission: Mission?
+    let configuration: EngineConfiguration
+    var phase: FlightPhase = .cruise
+    var movement: MovementFilter
+    var odometer: Odometer
+    var smoother: SpeedSmoother
+    var pause: PauseDetector
+    var altitude: AltitudeFilter
+    var gain: ElevationGain
+    var splits = SplitTracker()
+    var clock: FDRClock
+    var paceAlerts: PaceAlertMonitor?
+    var minimums: MinimumsMonitor?
+    var route: [RoutePoint] = []
+    var samples: [FDRSample] = []
+    var alerts: [AlertEpisode] = []
+    var heartRate = RunningMean()
+    var cadence = RunningMean()
+    var latestBody: (heartRate: (Double, Double)?, cadence: (Double, Double)?) = (nil, nil)
+    var heading: Double?
+    var position: Coordinate?
+    var lastTime: Double
+    /// The newest accepted fix that stayed inside the anchor.
+    var lastHeld: Fix?
+    /// False from a barometer loss until pressure samples return: altitude reads as missing.
+    var barometerAvailable = true
+
+    var altitudeNow: Double? { barometerAvailable ? gain.terrainAltitude : nil }
+
+    init(rotateAt: Double, pressedAt: Double, mission: Mission?, configuration: EngineConfiguration) {
+        self.rotateAt = rotateAt
+        self.pressedAt = pressedAt
+        self.mission = mission
+        self.configuration = configuration
+        lastTime = rotateAt
+        movement = MovementFilter(configuration: configuration.movement)
+        odometer = Odometer(configuration: configuration.odometer)
+        smoother = SpeedSmoother(configuration: configuration.smoother)
+        pause = PauseDetector(configuration: configuration.pause, startedAt: rotateAt)
+        altitude = AltitudeFilter(configuration: configuration.altitude, rotateAt: rotateAt)
+        gain = ElevationGain(configuration: configuration.elevationGain)
+        clock = FDRClock(interval: configuration.sampleInterval)
+        if let mission {
+            paceAlerts = PaceAlertMonitor(
+                mission: mission, confirmSeconds: configuration.paceAlertConfirmSeconds)
+            minimums = MinimumsMonitor(targetDistance: mission.targetDistance)
+        }
+    }
+
+    var pace: Double? { pause.isPaused ? nil : Pace.secondsPerKilometre(speed: smoother.speed) }
+
+    func progress(at time: Double) -> Progress {
+        Progress(
+            elapsed: time - rotateAt, distance: odometer.distance, movingTime: pause.movingTime(at: time),
+            elevationGain: gain.total)
+    }
+
+    func latest(_ value: (Double, Double)?, at time: Double) -> Double? {
+        guard let (sampleTime, v) = value, time - sampleTime <= configuration.bodySampleMaxAge else {
+            return nil
+        }
+        return v
+    }
+
+    func pfd(at time: Double, phase: FlightPhase, signal: SignalQuality)
+        -> PFD
+    {
+        var gpws = GPWSState.normal
+        if case .alerting(let kind) = paceAlerts?.state {
+            gpws = kind == .sinkRate ? .sinkRate : .overspeed
+        } else if minimums?.isInApproach(distance: odometer.distance) == true {
+            gpws = .minimums
+        }
+        return PFD(
+            time: time, phase: phase, elapsed: max(0, time - rotateAt),
+            movingTime: pause.movingTime(at: time),
+            distance: odometer.distance, speed: pause.isPaused ? 0 : smoother.speed, pace: pace,
+            altitude: altitudeNow, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
+            signal: signal, heartRate: latest(latestBody.heartRate, at: time),
+            cadence: latest(latestBody.cadence, at: time), completedSplits: splits.completed.count)
+    }
+
+    // MARK: Time
+
+    mutating func advance(to time: Double, _ out: inout [EngineOutput]) {
+        guard time >= lastTime else { return }
+        lastTime = time
+        recordSamples(clock.marks(before: time - rotateAt))
+        apply(pause.advance(to: time), at: time, &out)
+    }
+
+    mutating func recordSamples(_ marks: [Double]) {
+        for mark in marks {
+            samples.append(
+                FDRSample(
+                    elapsed: mark, distance: odometer.distance, pace: pace,
+                    heartRate: latest(latestBody.heartRate, at: rotateAt + mark),
+                    cadence: latest(latestBody.cadence, at: rotateAt + mark), altitude: altitudeNow,
+                    heading: heading, paused: pause.isPaused))
+        }
+    }
+
+    // MARK: Sensors
+
+    mutating func add(_ reported: Fix, _ out: inout [EngineOutput]) {
+        // A speed no runner reaches is a receiver glitch (a Doppler spike), not a pace: it is
+        // treated as unknown everywhere, so pace and OVERSPEED come from positions instead.
+        var fix = reported
+        if let speed = fix.speed, speed > configuration.movement.maxSpeed { fix.speed = nil }
+        let previousAnchor = movement.anchor
+        let verdict = movement.assess(fix)
+        var chord = 0.0
+        var fallbackSpeed: Double?
+        switch verdict {
+        case .rejected:
+            return
+        case .first:
+            break
+        case .reanchored:
+            // The flight's first position was an outlier: this fix takes its place.
+            if route.count == 1 { route.removeAll() }
+        case .held(let distance):
+            lastHeld = fix
+            if let anchor = previousAnchor, fix.time > anchor.time {
+                fallbackSpeed = distance / (fix.time - anchor.time)
+            }
+        case .counted(let step):
+            chord = step
+            if let anchor = previousAnchor, fix.time > anchor.time {
+                fallbackSpeed = step / (fix.time - anchor.time)
+            }
+        }
+        odometer.integrate(time: fix.time, speed: fix.speed)
+        let manuallyPaused = pause.pauseReason == .manual
+        var increment = 0.0
+        if case .counted = verdict {
+            if manuallyPaused {
+                odometer.discardPending()
+            } else {
+                let duration = previousAnchor.map { fix.time - $0.time } ?? .infinity
+                increment = odometer.count(
+                    chord: chord, duration: duration, from: previousAnchor?.coordinate, to: fix.coordinate)
+            }
+        }
+        // "When gpsd gives no speed, use distance/time" — and when its speed is not believed.
+        let reported = odometer.speedIsTrusted ? fix.speed : nil
+        let speed = reported ?? fallbackSpeed
+        // A step while the receiver's own speed says "standing" is wander spending the last
+        // braking metres, not the runner setting off again.
+        let moved = increment >= 1 && (reported.map { $0 >= configuration.pause.movingSpeed } ?? true)
+        apply(
+            pause.observeFix(time: fix.time, speed: speed, moved: moved, step: increment), at: fix.time, &out)
+        position = fix.coordinate
+        if let track = fix.track {
+            heading = track
+        } else if case .counted = verdict, let anchor = previousAnchor {
+            heading = Geodesy.bearing(from: anchor.coordinate, to: fix.coordinate)
+        }
+        switch verdict {
+        case .first, .counted, .reanchored:
+            if !manuallyPaused {
+                route.append(RoutePoint(elapsed: fix.time - rotateAt, coordinate: fix.coordinate))
+            }
+        default: break
+        }
+        if moved {
+            for split in splits.record(progress(at: fix.time)) {
+                out.append(.callout(TimedCallout(.split(order: split.order, pace: split.pace), at: fix.time)))
+            }
+        }
+        smoother.update(speed)
+        updateMission(at: fix.time, &out)
+    }
+
+    mutating func add(_ sample: PressureSample) {
+        guard case .accepted(let value) = altitude.add(sample) else { return }
+        barometerAvailable = true
+        gain.add(time: sample.time, altitude: value)
+    }
+
+    mutating func add(_ sample: BodySample) {
+        guard sample.time >= rotateAt else { return }
+        heartRate.add(sample.heartRate)
+        cadence.add(sample.cadence)
+        splits.add(sample)
+        if let hr = sample.heartRate { latestBody.heartRate = (sample.time, hr) }
+        if let cad = sample.cadence { latestBody.cadence = (sample.time, cad) }
+    }
+
+    // MARK: Pause
+
+    mutating func manualPause(at time: Double, _ out: inout [EngineOutput]) {
+        odometer.discardPending()
+        if let transition = pause.manualPause(at: time) {
+            apply([transition], at: time, &out)
+        }
+    }
+
+    mutating func manualResume(at time: Double, _ out: inout [EngineOutput]) {
+        if let transition = pause.manualResume(at: time) {
+            apply([transition], at: time, &out)
+        }
+    }
+
+    mutating func apply(
+        _ transitions: [PauseDetector.Transition], at time: Double, _ out: inout [EngineOutput]
+    ) {
+        for transition in transitions {
+            switch transition {
+            case .paused(let reason, _):
+                let callout: Callout = reason == .signalLost ? .signalLost : .pause(reason)
+                out.append(.callout(TimedCallout(callout, at: time)))
+                recordAlertChanges(paceAlerts?.silence(at: time) ?? [], at: time, &out)
+            case .resumed:
+                out.append(.callout(TimedCallout(.resume, at: time)))
+            }
+        }
+    }
+
+    // MARK: Mission
+
+    mutating func updateMission(at time: Double, _ out: inout [EngineOutput]) {
+        guard mission != nil else { return }
+        let current = pace
+        if !pause.isPaused, let changes = paceAlerts?.update(pace: current, at: time) {
+            recordAlertChanges(changes, at: time, &out)
+        }
+        if minimums?.shouldSound(distance: odometer.distance) == true {
+            out.append(.callout(TimedCallout(.minimums, at: time)))
+        }
+        phase = minimums?.isInApproach(distance: odometer.distance) == true ? .approach : .cruise
+    }
+
+    mutating func recordAlertChanges(
+        _ changes: [PaceAlertMonitor.Change], at time: Double, _ out: inout [EngineOutput]
+    ) {
+        for change in changes {
+            switch change {
+            case .began(let kind, let start):
+                alerts.append(AlertEpisode(kind: kind, startElapsed: start - rotateAt, coordinate: position))
+                out.append(.callout(TimedCallout(kind == .sinkRate ? .sinkRate : .overspeed, at: time)))
+            case .ended(_, let end):
+                if let open = alerts.lastIndex(where: { $0.endElapsed == nil }) {
+                    alerts[open].endElapsed = max(alerts[open].startElapsed, end - rotateAt)
+                }
+            }
+        }
+    }
+
+    // MARK: Touchdown
+
+    mutating func land(at time: Double, _ out: inout [EngineOutput]) -> Flight {
+        // The last few metres ran inside the 5 m anchor and were never counted: spend them.
+        if let anchor = movement.anchor, let last = lastHeld, last.time > anchor.time,
+            pause.pauseReason != .manual
+        {
+            odometer.count(chord: Geodesy.distance(anchor.coordinate, last.coordinate))
+        }
+        recordAlertChanges(paceAlerts?.silence(at: time) ?? [], at: time, &out)
+        recordSamples(clock.marks(through: time - rotateAt))
+        pause.finish(at: time)
+        let (finalSplits, dropped) = splits.finish(progress(at: time))
+        let fullRoute = Route(points: route)
+        return Flight(
+            mission: mission, startTime: rotateAt, endTime: time, distance: odometer.distance,
+            elapsed: time - rotateAt, movingTime: pause.movingTime(at: time), splits: finalSplits,
+            droppedTail: dropped, samples: samples, route: fullRoute, simplifiedRoute: fullRoute.simplified(),
+            alerts: alerts, averageHeartRate: heartRate.mean, averageCadence: cadence.mean)
+    }
+}
