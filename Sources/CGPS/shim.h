@@ -101,6 +101,7 @@ static inline int rw_poll2(int first, int second, int timeout_ms) {
 
 static inline int rw_eventfd_create(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 static inline void rw_eventfd_signal(int fd) { uint64_t one = 1; (void)!write(fd, &one, sizeof one); }
+static inline void rw_eventfd_drain(int fd) { uint64_t count; (void)!read(fd, &count, sizeof count); }
 static inline void rw_fd_close(int fd) { (void)close(fd); }
 
 #endif

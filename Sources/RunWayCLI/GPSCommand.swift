@@ -10,7 +10,7 @@ public enum GPSCommand {
         endpoint: GPSDEndpoint, count: Int?, timeout: Double?, json: Bool, console: Console,
         policy: ReconnectPolicy = ReconnectPolicy()
     ) async -> Int32 {
-        let client = GPSDClient(endpoint: endpoint, policy: policy)
+        let client = GPSDClient(endpoint: endpoint, policy: policy).start()
         let timer = timeout.map { seconds in
             Task {
                 try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An instant on the GPS time axis: seconds since the Unix epoch, as gpsd reports a fix's time.
 /// The engine's every input is on this axis.
 public struct GPSInstant: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -20,18 +24,13 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
 
     public static func < (a: MonotonicInstant, b: MonotonicInstant) -> Bool { a.seconds < b.seconds }
 
-    /// `CLOCK_MONOTONIC` now.
+    /// `CLOCK_MONOTONIC` now: the clock the kernel stamps GPIO edge events with, so a button
+    /// press and a barometer reading are on one axis.
     public static var now: MonotonicInstant {
-        let elapsed = ContinuousClock.now - Self.origin
-        return MonotonicInstant(
-            seconds: Self.originSeconds + Double(elapsed.components.seconds)
-                + Double(elapsed.components.attoseconds) / 1e18)
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return MonotonicInstant(seconds: Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9)
     }
-
-    /// ContinuousClock is CLOCK_MONOTONIC on Linux; its instants are opaque, so seconds are
-    /// counted from the first use.
-    private static let origin = ContinuousClock.now
-    private static let originSeconds = 0.0
 }
 
 /// Maps the monotonic clock onto GPS time, from the fixes: each fix says "GPS time T was current

@@ -8,14 +8,22 @@ import RunWayStore
 actor BoardClock {
     private var base = TimeBase()
     private var held = HeldInputs()
+    private var lastFix = MonotonicInstant.now
+
+    /// Seconds since the last fix arrived (since the daemon started, before the first).
+    func secondsWithoutFix(at now: MonotonicInstant = .now) -> Double { now.seconds - lastFix.seconds }
 
     /// GPS time now; nil before the first fix.
     func gpsNow() -> Double? { base.gps(.now)?.seconds }
+
+    /// `instant` on the GPS axis; nil before the first fix.
+    func gps(_ instant: MonotonicInstant) -> Double? { base.gps(instant)?.seconds }
 
     /// A fix arrived at `arrival`: the base follows it; returns the held inputs, now on the GPS
     /// axis (empty after the first fix).
     func observe(_ fix: Fix, arrival: MonotonicInstant) -> [EngineInput] {
         base.observe(fix: GPSInstant(seconds: fix.time), arrivedAt: arrival)
+        lastFix = max(lastFix, arrival)
         return held.release(through: base) ?? []
     }
 
@@ -32,17 +40,48 @@ actor BoardClock {
 
 /// gpsd → the session: fixes as they come (the time base follows them), no-fix reports, and the
 /// start-up decision (continue or recover an interrupted flight) at the first fix. The client's
-/// thread starts here, in `run()`, and ends on cancellation.
+/// thread starts here, in `run()`, and ends on cancellation. Two faults are sounded, once per
+/// occurrence: gpsd unreachable for `unreachableAfter` seconds (the client keeps retrying), and
+/// no fix for `noFixAfter` seconds.
 struct GPSService: Service {
     let name = "gpsd"
     let endpoint: GPSDEndpoint
     let session: LiveFlightSession
     let clock: BoardClock
+    let annunciator: Annunciator
     let log: DaemonLog
+    var unreachableAfter = 10.0
+    var noFixAfter = 180.0
 
     func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await watchForNoFix() }
+            await read()
+            group.cancelAll()
+        }
+    }
+
+    private func watchForNoFix() async {
+        var said = false
+        while !Task.isCancelled {
+            let silence = await clock.secondsWithoutFix()
+            if silence < noFixAfter {
+                said = false
+            } else if !said {
+                said = true
+                annunciator.fault(
+                    .noFixForLong, "no fix for \(Int(silence)) s — is the antenna's view of the sky clear?")
+            }
+            try? await Task.sleep(for: .seconds(max(1, min(10, noFixAfter / 4))))
+        }
+    }
+
+    private func read() async {
         let client = GPSDClient(endpoint: endpoint)
         var first = true
+        var outageSince: MonotonicInstant?
+        var saidUnreachable = false
+        async let reader: Void = runOnOwnThread("gpsd", { client.run() }, stop: { client.stop() })
         await withTaskCancellationHandler {
             for await event in client.events {
                 switch event {
@@ -62,14 +101,23 @@ struct GPSService: Service {
                         await session.handle(.tick(now))
                     }
                 case .connected:
-                    log.log(.info, "connected to gpsd at \(endpoint)")
+                    log.log(saidUnreachable ? .notice : .info, "connected to gpsd at \(endpoint)")
+                    outageSince = nil
+                    saidUnreachable = false
                 case .disconnected(let error, let retry):
                     log.log(.warning, "\(error); retrying in \(Int(retry.rounded())) s")
+                    let since = outageSince ?? .now
+                    outageSince = since
+                    if !saidUnreachable, MonotonicInstant.now.seconds - since.seconds >= unreachableAfter {
+                        saidUnreachable = true
+                        annunciator.fault(.gpsdUnreachable, "\(error) — is gpsd running?")
+                    }
                 }
             }
         } onCancel: {
             client.stop()
         }
+        await reader  // the thread is joined
     }
 
     private func startUp(at time: Double) async {
@@ -99,6 +147,7 @@ struct BarometerService: Service {
     let address: UInt8
     let session: LiveFlightSession
     let clock: BoardClock
+    let annunciator: Annunciator
     let log: DaemonLog
 
     func run() async throws {
@@ -113,6 +162,7 @@ struct BarometerService: Service {
             }
         }
         let source = BarometerSource(clock: { .now }, open: open)
+        async let reader: Void = runOnOwnThread("barometer", { source.run() }, stop: { source.stop() })
         await withTaskCancellationHandler {
             for await event in source.events {
                 switch event {
@@ -121,7 +171,7 @@ struct BarometerService: Service {
                         await session.handle(input)
                     }
                 case .lost(let failure):
-                    log.log(.warning, "barometer lost: \(failure); the flight goes on without altitude")
+                    annunciator.fault(.barometerMissing, "\(failure); the flight goes on without altitude")
                     if let input = await clock.input(.barometerLost, at: .now) { await session.handle(input) }
                 case .recovered:
                     log.log(.notice, "barometer back")
@@ -130,5 +180,6 @@ struct BarometerService: Service {
         } onCancel: {
             source.stop()
         }
+        await reader  // the thread is joined
     }
 }

@@ -130,60 +130,82 @@ public enum Daemon {
             log.log(.error, "logbook: \(error)")
             return 1
         }
-        let session = LiveFlightSession(logbook: logbook, source: "live") { report in
-            switch report {
-            case .stored(.saved(let id)):
-                log.log(.notice, "flight \(id) saved", fields: ["flight_id": "\(id)"])
-            case .stored(.notRecorded): log.log(.notice, "flight under 100 m: not recorded")
-            case .recordingFailed(let error): log.log(.error, "recording paused: \(error)")
-            case .storeFailed(let error, _, let until):
-                log.log(
-                    .error,
-                    "the flight could not be stored (\(error)); raw log committed up to \(until.map(UTCTime.format) ?? "its start")"
-                )
-            }
-        }
+        let buzzer = BuzzerDriver()
+        let annunciator = Annunciator(driver: buzzer, log: log)
+        let session = LiveFlightSession(
+            logbook: logbook, source: "live",
+            report: { report in
+                switch report {
+                case .stored(.saved(let id)):
+                    log.log(.notice, "flight \(id) saved", fields: ["flight_id": "\(id)"])
+                case .stored(.notRecorded): log.log(.notice, "flight under 100 m: not recorded")
+                case .recordingFailed(let error):
+                    annunciator.fault(.storage, "recording paused: \(error)")
+                case .storeFailed(let error, _, let until):
+                    annunciator.fault(
+                        .storage,
+                        "the flight could not be stored (\(error)); raw log committed up to \(until.map(UTCTime.format) ?? "its start")"
+                    )
+                }
+            }, heard: { annunciator.heard($0) })
         let boardClock = BoardClock()
         let simulated = options.board == .simulated
         // The simulated board's sensors carry GPS time themselves; the real board's time is the
         // time base's, and commands before the first fix are held.
+        let gpsNow: @Sendable () async -> Double? = {
+            guard simulated else { return await boardClock.gpsNow() }
+            let pfd = await session.pfd
+            return pfd.time > 0 ? pfd.time : nil
+        }
+        let powerSupply = config.battery.powerSupply
         let control = SessionControl(
             session: session, defaultMission: config.mission,
-            logbookDirectory: (logbookPath as NSString).deletingLastPathComponent,
-            now: {
-                guard simulated else { return await boardClock.gpsNow() }
-                let pfd = await session.pfd
-                return pfd.time > 0 ? pfd.time : nil
-            },
-            battery: { BatteryStatus.read().capacity.map(Double.init) }, clock: simulated ? nil : boardClock)
+            logbookDirectory: (logbookPath as NSString).deletingLastPathComponent, now: gpsNow,
+            battery: { BatteryStatus.read(root: powerSupply).capacity.map(Double.init) },
+            clock: simulated ? nil : boardClock)
         let inherited = Systemd.inheritedSockets().first
         let server = ControlServer(path: options.socketPath, inherited: inherited) { request in
             await control.answer(request)
         }
-        var board: [any Service]
+        // The buzzer starts first and stops last: it sounds whatever the others say until the end.
+        var services: [any Service] = []
         switch options.board {
         case .simulated:
-            board = [
+            services = [
+                BuzzerService(driver: buzzer, open: { SilentBuzzerLine() }, log: log),
                 SimulatedBoard(scenario: .demoMission, speed: options.speed, session: session) {
                     log.log(.notice, "simulated board: the scenario's sensors have ended")
-                }
+                },
             ]
         case .real:
-            board = [
+            let (chip, buzzerLine, buttons) = (config.gpioChip, config.buzzerLine, config.buttons)
+            services = [
+                BuzzerService(
+                    driver: buzzer,
+                    open: { try GpiodOutputLine(chip: try GpiodChip(chip), line: buzzerLine) },
+                    log: log),
                 BarometerService(
                     bus: config.i2cBus, address: config.i2cAddress, session: session, clock: boardClock,
+                    annunciator: annunciator, log: log),
+                GPSService(
+                    endpoint: config.gpsd, session: session, clock: boardClock, annunciator: annunciator,
                     log: log),
-                GPSService(endpoint: config.gpsd, session: session, clock: boardClock, log: log),
+                ButtonService(
+                    roles: buttons.map(\.role),
+                    open: { try GpiodButtonLines(chip: try GpiodChip(chip), buttons: buttons) },
+                    session: session, clock: boardClock, defaultMission: config.mission,
+                    annunciator: annunciator, log: log),
             ]
-            log.log(
-                .warning,
-                "buttons and buzzer are not joined to runwayd yet: use runway start / pause / resume / stop")
         }
-        let services: [any Service] =
-            board + [
-                server, Broadcaster(session: session, server: server, control: control),
-                Notifier(session: session, log: log, readyWhen: { await server.ready() }),
-            ]
+        services += [
+            BatteryService(
+                powerSupply: powerSupply, interval: .milliseconds(Int(config.battery.pollSeconds * 1000)),
+                monitor: BatteryMonitor(
+                    lowPercent: config.battery.lowPercent, criticalPercent: config.battery.criticalPercent),
+                session: session, now: gpsNow, annunciator: annunciator, log: log),
+            server, Broadcaster(session: session, server: server, control: control),
+            Notifier(session: session, log: log, readyWhen: { await server.ready() }),
+        ]
         log.log(.info, "logbook \(logbookPath), control socket \(options.socketPath)")
         let ending = await ServiceGroup(services: services) { log.log(.info, $0) }.run()
         Systemd.notify("STOPPING=1")
@@ -191,73 +213,5 @@ public enum Daemon {
         log.log(.notice, "stopped (\(ending))")
         if case .serviceFailed = ending { return 1 }
         return 0
-    }
-}
-
-/// Forwards the session's callouts, and its state at most once a second, to subscribers.
-struct Broadcaster: Service {
-    let name = "broadcaster"
-    let session: LiveFlightSession
-    let server: ControlServer
-    let control: SessionControl
-
-    /// Ends when cancelled: the child tasks are cancelled with it, and their `for await` loops end.
-    func run() async throws {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await callout in session.callouts {
-                    server.broadcast(ControlReply.event(callout: callout))
-                }
-            }
-            group.addTask {
-                let clock = ContinuousClock()
-                var last = clock.now - .seconds(2)
-                for await state in session.states where clock.now - last >= .seconds(1) {
-                    last = clock.now
-                    server.broadcast(ControlReply.event(state: state, board: await control.board()))
-                }
-            }
-            await group.waitForAll()
-        }
-    }
-}
-
-/// READY=1 once the pipeline runs; STATUS= as the flight goes; WATCHDOG=1 only when the pipeline
-/// made progress since the last ping (a hung pipeline gets restarted; a timer alone proves
-/// nothing).
-struct Notifier: Service {
-    let name = "systemd notifier"
-    let session: LiveFlightSession
-    let log: DaemonLog
-    /// Returns when the daemon can serve: READY=1 means the control socket answers.
-    let readyWhen: @Sendable () async -> Void
-
-    func run() async throws {
-        await readyWhen()
-        try Task.checkCancellation()
-        Systemd.notify("READY=1")
-        log.log(.notice, "ready")
-        let interval = Systemd.watchdogInterval ?? .seconds(1)
-        var lastHandled = -1
-        var lastStatus = ""
-        while true {
-            try await Task.sleep(for: interval)
-            let handled = await session.handled
-            if Systemd.watchdogInterval != nil, handled != lastHandled { Systemd.notify("WATCHDOG=1") }
-            lastHandled = handled
-            let pfd = await session.pfd
-            let status =
-                switch pfd.phase {
-                case .preflight, .touchdown:
-                    pfd.signal == .noSignal ? "waiting for GPS" : "ready: GPS \(pfd.signal.rawValue)"
-                case .takeoff: "takeoff"
-                case .cruise, .approach:
-                    "\(pfd.phase.rawValue) \(String(format: "%.1f", pfd.distance / 1000)) km"
-                }
-            if status != lastStatus {
-                Systemd.notify("STATUS=\(status)")
-                lastStatus = status
-            }
-        }
     }
 }

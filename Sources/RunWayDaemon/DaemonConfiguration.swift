@@ -20,10 +20,21 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var bodyMass: Double?
     /// The mission START flies when the runner gives none; nil is a Free Flight.
     public var mission: Mission?
+    /// The battery gauge: where the kernel's power supplies are, and the thresholds.
+    public var battery = Battery()
     /// An IANA zone for local times (file names, listings); nil uses the system's.
     public var timeZone: String?
 
     public init() {}
+
+    public struct Battery: Sendable, Equatable {
+        public var powerSupply = "/sys/class/power_supply"
+        /// Below this the battery is said to be low, once (the takeoff checklist's 20 %).
+        public var lowPercent = 20
+        /// At or below this a flight in the air is landed and saved before the power dies.
+        public var criticalPercent = 5
+        public var pollSeconds = 30.0
+    }
 
     /// One mistake in the file: where (`board.buttons.end`), what was expected and what was found.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -131,7 +142,9 @@ struct Reader {
 
     mutating func configuration() throws(Problem) -> DaemonConfiguration {
         var config = DaemonConfiguration()
-        let top = try object(known: ["board", "gpsd", "logbook", "runner", "mission", "time_zone"])
+        let top = try object(known: [
+            "board", "gpsd", "logbook", "runner", "mission", "time_zone", "battery",
+        ])
         if let board = top["board"] {
             let keys = try board.object(known: ["gpiochip", "buttons", "buzzer", "i2c"])
             if let chip = keys["gpiochip"] {
@@ -181,6 +194,9 @@ struct Reader {
             guard path.hasPrefix("/") else { throw logbook.fail("an absolute path to the logbook file") }
             config.logbook = path
         }
+        if let battery = top["battery"] {
+            config.battery = try battery.battery()
+        }
         if let runner = top["runner"] {
             let entries = try runner.object(known: ["body_mass_kg"])
             if let mass = entries["body_mass_kg"], !mass.isNull {
@@ -198,6 +214,33 @@ struct Reader {
             config.timeZone = name
         }
         return config
+    }
+
+    /// `{"power_supply": "/sys/class/power_supply", "low_percent": 20, "critical_percent": 5,
+    /// "poll_seconds": 30}`
+    func battery() throws(Problem) -> DaemonConfiguration.Battery {
+        var battery = DaemonConfiguration.Battery()
+        let entries = try object(known: ["power_supply", "low_percent", "critical_percent", "poll_seconds"])
+        if let root = entries["power_supply"] {
+            let path = try root.string("an absolute path, e.g. \"/sys/class/power_supply\"")
+            guard path.hasPrefix("/") else {
+                throw root.fail("an absolute path, e.g. \"/sys/class/power_supply\"")
+            }
+            battery.powerSupply = path
+        }
+        if let low = entries["low_percent"] {
+            battery.lowPercent = try low.whole("a percentage 5–50", in: 5...50)
+        }
+        if let critical = entries["critical_percent"] {
+            battery.criticalPercent = try critical.whole("a percentage 1–20", in: 1...20)
+            guard battery.criticalPercent < battery.lowPercent else {
+                throw critical.fail("a percentage below low_percent (\(battery.lowPercent))")
+            }
+        }
+        if let poll = entries["poll_seconds"] {
+            battery.pollSeconds = try poll.number("seconds 1–600", in: 1...600)
+        }
+        return battery
     }
 
     /// `{"pace": "5:30", "deviation": 15, "distance": 5000}` with the `--mission` option's ranges.

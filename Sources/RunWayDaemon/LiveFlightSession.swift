@@ -1,3 +1,4 @@
+import Foundation
 import RunWayCore
 import RunWayStore
 
@@ -15,11 +16,18 @@ public actor LiveFlightSession {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    /// - Parameter report: told of stores and failures (on the session's thread).
+    private let heard: @Sendable ([EngineOutput]) -> Void
+
+    /// - Parameters:
+    ///   - report: told of stores and failures (on the session's thread).
+    ///   - heard: every input's outputs, on the session's thread, as they happen (the buzzer's
+    ///     annunciator); it must not wait.
     public init(
         logbook: Logbook?, source: String = "live", computer: FlightComputer = FlightComputer(),
-        report: @escaping @Sendable (FlightSession.Report) -> Void = { _ in }
+        report: @escaping @Sendable (FlightSession.Report) -> Void = { _ in },
+        heard: @escaping @Sendable ([EngineOutput]) -> Void = { _ in }
     ) {
+        self.heard = heard
         executor = ThreadExecutor(name: "flight session")
         session = FlightSession(computer: computer, logbook: logbook, source: source, report: report)
         (states, stateContinuation) = AsyncStream.makeStream(
@@ -45,6 +53,7 @@ public actor LiveFlightSession {
     public func handle(_ input: EngineInput) -> [EngineOutput] {
         let outputs = session.handle(input)
         handled += 1
+        heard(outputs)
         for output in outputs {
             switch output {
             case .state(let state): stateContinuation.yield(state)
@@ -54,6 +63,9 @@ public actor LiveFlightSession {
         }
         return outputs
     }
+
+    /// Blocks the session's thread for `seconds`: how tests stand in for a write that hangs.
+    func stall(seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
 
     /// See `FlightSession.startUp(now:)`: at the first fix.
     public func startUp(now: Double) throws(StoreError) -> [RecoveredFlight] {

@@ -34,47 +34,65 @@ public enum BarometerEvent: Sendable, Equatable {
 /// the flight goes on without altitude meanwhile.
 public final class BarometerSource: Sendable {
     public let events: AsyncStream<BarometerEvent>
+    private let continuation: AsyncStream<BarometerEvent>.Continuation
     private let wake = WakeSignal()
+    private let interval: Double
+    private let clock: @Sendable () -> MonotonicInstant
+    private let open: @Sendable () throws(BarometerFailure) -> BMP280
 
+    /// Starts nothing: `run()` reads on the caller's thread (a service's own), `start()` on a new
+    /// one.
     /// - Parameter open: makes the driver on the reader thread (the I2C handle never leaves it).
     public init(
         interval: Double = 0.5, clock: @escaping @Sendable () -> MonotonicInstant,
         open: @escaping @Sendable () throws(BarometerFailure) -> BMP280
     ) {
-        let (stream, continuation) = AsyncStream.makeStream(
+        (events, continuation) = AsyncStream.makeStream(
             of: BarometerEvent.self, bufferingPolicy: .bufferingNewest(256))
-        events = stream
+        self.interval = interval
+        self.clock = clock
+        self.open = open
         let wake = self.wake
         continuation.onTermination = { _ in wake.signal() }
-        let thread = Thread {
-            defer { continuation.finish() }
-            var driver: BMP280?
-            var lost = false
-            let waitMs = Int32(max(1, interval * 1000))
-            repeat {
-                do throws(BarometerFailure) {
-                    if driver == nil {
-                        let opened = try open()
-                        do throws(BMP280Error) { try opened.start() } catch { throw .chip(error) }
-                        driver = opened
-                    }
-                    let reading: BarometerReading
-                    do throws(BMP280Error) { reading = try driver!.read() } catch { throw .chip(error) }
-                    if lost {
-                        lost = false
-                        continuation.yield(.recovered)
-                    }
-                    continuation.yield(.sample(pascals: reading.pascals, at: clock()))
-                } catch {
-                    if !lost {
-                        lost = true
-                        continuation.yield(.lost(error))
-                    }
+    }
+
+    /// Reads until `stop()` (also when called before), then finishes `events`. Call once.
+    public func run() {
+        defer { continuation.finish() }
+        var driver: BMP280?
+        var lost = false
+        let waitMs = Int32(max(1, interval * 1000))
+        repeat {
+            do throws(BarometerFailure) {
+                if driver == nil {
+                    let opened = try open()
+                    do throws(BMP280Error) { try opened.start() } catch { throw .chip(error) }
+                    driver = opened
                 }
-            } while rw_poll2(-1, wake.fd, waitMs) == 0
-        }
+                let reading: BarometerReading
+                do throws(BMP280Error) { reading = try driver!.read() } catch { throw .chip(error) }
+                if lost {
+                    lost = false
+                    continuation.yield(.recovered)
+                }
+                continuation.yield(.sample(pascals: reading.pascals, at: clock()))
+            } catch {
+                if !lost {
+                    lost = true
+                    continuation.yield(.lost(error))
+                }
+            }
+        } while rw_poll2(-1, wake.fd, waitMs) == 0
+    }
+
+    /// Runs `run()` on a thread of its own, for a caller without a service group (a command,
+    /// a test); returns self.
+    @discardableResult
+    public func start() -> BarometerSource {
+        let thread = Thread { [self] in run() }
         thread.name = "barometer"
         thread.start()
+        return self
     }
 
     public func stop() { wake.signal() }

@@ -35,3 +35,40 @@ public struct BatteryStatus: Sendable, Equatable {
         return BatteryStatus()
     }
 }
+
+/// Decides when the battery is said: low once on the way down (said again only after it was
+/// charged back 5 points above the threshold), critical once likewise. A charging battery is
+/// never critical: it is not about to die.
+public struct BatteryMonitor: Sendable {
+    public enum Alert: Sendable, Equatable {
+        case low(percent: Int)
+        case critical(percent: Int)
+    }
+
+    public let lowPercent: Int
+    public let criticalPercent: Int
+    private var saidLow = false
+    private var saidCritical = false
+
+    public init(lowPercent: Int = 20, criticalPercent: Int = 5) {
+        self.lowPercent = lowPercent
+        self.criticalPercent = min(criticalPercent, lowPercent)
+    }
+
+    /// One reading; returns what is to be said now, if anything.
+    public mutating func observe(_ status: BatteryStatus) -> Alert? {
+        guard let percent = status.capacity else { return nil }
+        if percent >= lowPercent + 5 { saidLow = false }
+        if percent >= criticalPercent + 5 || status.state == "Charging" { saidCritical = false }
+        if percent <= criticalPercent, status.state != "Charging", !saidCritical {
+            saidCritical = true
+            saidLow = true
+            return .critical(percent: percent)
+        }
+        if percent < lowPercent, !saidLow {
+            saidLow = true
+            return .low(percent: percent)
+        }
+        return nil
+    }
+}

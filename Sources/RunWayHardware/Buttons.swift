@@ -122,6 +122,12 @@ public protocol GPIOLines: AnyObject {
     func isPressed(_ index: Int) -> Bool
 }
 
+/// Lines a service reads on a thread of its own and stops from another: `stop()` makes the
+/// reader's `waitForEdges` return nil, from any thread, also before the reader started waiting.
+public protocol StoppableGPIOLines: GPIOLines, Sendable {
+    func stop()
+}
+
 /// The button loop shared by the real lines and the simulated ones.
 public enum ButtonReader {
     /// Runs until `lines` is stopped, handing each press to `emit`.

@@ -29,6 +29,36 @@ public struct BuzzerPattern: Sendable, Equatable {
 
     /// The confirmation beep when a hold reaches END.
     public static let holdConfirmed = BuzzerPattern([300])
+
+    /// In preflight, the GPS has a fix good enough to start on (STRONG or GOOD).
+    public static let gpsReady = BuzzerPattern([80, 80, 80])
+
+    /// END landed a flight under 100 m: not recorded (instead of TOUCHDOWN).
+    public static let tooShort = BuzzerPattern([900, 200, 900])
+
+    /// A fault the runner must hear about: the error pattern's rapid burst, then the fault's
+    /// number in long beeps, as a blink code (README table).
+    public static func pattern(for fault: BoardFault) -> BuzzerPattern {
+        // Steps alternate on, off: six 50 ms chirps, a 450 ms gap, then `number` beeps of 400 ms
+        // 250 ms apart.
+        var steps = Array(repeating: 50, count: 11) + [450]
+        for k in 0..<fault.number { steps += k == 0 ? [400] : [250, 400] }
+        return BuzzerPattern(steps)
+    }
+}
+
+/// The faults a runner must hear about (SPEC, "Faults the runner must hear about"), each with its
+/// own pattern and a log line; each is said once per occurrence, not on every retry.
+public enum BoardFault: String, Sendable, CaseIterable {
+    case gpsdUnreachable = "gpsd unreachable"
+    case noFixForLong = "no GPS fix for long"
+    case barometerMissing = "barometer missing"
+    case storage = "storage full or failing"
+    case batteryLow = "battery low"
+    case batteryCritical = "battery critical"
+
+    /// The count of long beeps after the burst.
+    public var number: Int { Self.allCases.firstIndex(of: self)! + 1 }
 }
 
 /// Plays patterns on a buzzer without blocking: it says which level the line should have and

@@ -131,26 +131,40 @@ public struct ReconnectPolicy: Sendable, Equatable {
 public final class GPSDClient: Sendable {
     public let events: AsyncStream<GPSEvent>
     public let endpoint: GPSDEndpoint
+    private let policy: ReconnectPolicy
+    private let continuation: AsyncStream<GPSEvent>.Continuation
     private let wake = WakeSignal()
 
+    /// Starts nothing: `run()` reads on the caller's thread (a service's own), `start()` on a new
+    /// one.
     /// - Parameter buffering: events kept for a slow consumer; the oldest are dropped beyond it
     ///   (a consumer that falls this far behind wants the present).
     public init(endpoint: GPSDEndpoint, policy: ReconnectPolicy = ReconnectPolicy(), buffering: Int = 1024) {
         ProcessSignals.ignoreBrokenPipe()
         self.endpoint = endpoint
-        let (stream, continuation) = AsyncStream.makeStream(
+        self.policy = policy
+        (events, continuation) = AsyncStream.makeStream(
             of: GPSEvent.self, bufferingPolicy: .bufferingNewest(buffering))
-        events = stream
         let wake = self.wake
         continuation.onTermination = { _ in wake.signal() }
-        let thread = Thread {
-            Self.run(endpoint: endpoint, policy: policy, wake: wake, continuation: continuation)
-        }
-        thread.name = "gpsd \(endpoint)"
-        thread.start()
     }
 
-    /// Stops the reader thread and finishes `events`.
+    /// Reads gpsd until `stop()` (also when called before), then finishes `events`. Call once.
+    public func run() {
+        Self.run(endpoint: endpoint, policy: policy, wake: wake, continuation: continuation)
+    }
+
+    /// Runs `run()` on a thread of its own, for a caller without a service group (a command,
+    /// a test); returns self.
+    @discardableResult
+    public func start() -> GPSDClient {
+        let thread = Thread { [self] in run() }
+        thread.name = "gpsd \(endpoint)"
+        thread.start()
+        return self
+    }
+
+    /// Stops the reader and finishes `events`.
     public func stop() { wake.signal() }
 
     deinit { wake.signal() }

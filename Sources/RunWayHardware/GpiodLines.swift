@@ -60,7 +60,10 @@ public final class GpiodChip {
 
 /// The buttons on real GPIO lines: one event fd per line plus a wake eventfd, polled by the
 /// caller's dedicated thread (`ButtonReader.run`).
-public final class GpiodButtonLines: GPIOLines {
+public final class GpiodButtonLines: StoppableGPIOLines, @unchecked Sendable {
+    // @unchecked Sendable: the chip, lines and fds are immutable after init; `waitForEdges`,
+    // `isPressed` and `now` are called by the one reader thread only (`ButtonReader.run`), and
+    // `stop()`, the one call from elsewhere, only writes the wake eventfd.
     private let chip: GpiodChip
     private let lines: [OpaquePointer]
     private let fds: [Int32]

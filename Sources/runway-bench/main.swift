@@ -243,7 +243,8 @@ func gpsdPath() {
     }
     let client = GPSDClient(
         endpoint: GPSDEndpoint(host: "127.0.0.1", port: port),
-        policy: ReconnectPolicy(initial: 0.05, maximum: 0.05))
+        policy: ReconnectPolicy(initial: 0.05, maximum: 0.05)
+    ).start()
     let engine = FlightEngine()
     let box = ResultBox()
     let counter = ResultBox()

@@ -58,7 +58,7 @@ struct DaemonGpsdTests {
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(text.contains("barometer lost"), "\(text)")
+        #expect(text.contains("barometer missing"), "\(text)")
         #expect(text.contains("first fix"))
         let entry = try #require(try Logbook(path: logbook, access: .readOnly).entries().first)
         #expect(entry.status == .finished)

@@ -36,7 +36,8 @@ struct BarometerSourceTests {
         let bus = LockedBus(SimulatedBMP280(pascals: 100_000))
         let source = BarometerSource(
             interval: 0.01, clock: { MonotonicInstant.now },
-            open: { BMP280(bus: bus, sleep: { _ in }) })
+            open: { BMP280(bus: bus, sleep: { _ in }) }
+        ).start()
         var events: [BarometerEvent] = []
         var phase = 0
         for await event in source.events {

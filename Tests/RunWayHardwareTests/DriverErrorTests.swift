@@ -33,7 +33,8 @@ struct DriverErrorTests {
             interval: 0.01, clock: { MonotonicInstant(seconds: 0) },
             open: { () throws(BarometerFailure) in
                 throw .bus(failure)
-            })
+            }
+        ).start()
         var first: BarometerEvent?
         for await event in source.events {
             first = event

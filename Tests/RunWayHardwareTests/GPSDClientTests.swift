@@ -67,7 +67,8 @@ struct GPSDClientTests {
         let fake = try GPSFake(log: try Self.fixture("gpsd/\(log).log"))
         defer { fake.stop() }
         let client = GPSDClient(
-            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast)
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast
+        ).start()
         let count = expected.count
         let events = await Self.collect(client, seconds: 60) { Self.fixes($0).count >= count }
         let got = Self.fixes(events)
@@ -96,7 +97,8 @@ struct GPSDClientTests {
         let fake = try GPSFake(log: path)
         defer { fake.stop() }
         let client = GPSDClient(
-            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast)
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast
+        ).start()
         // Done at the last epoch, or when gpsd goes away after the run (not before it began).
         let events = await Self.collect(client, seconds: 120) { events in
             Self.fixes(events).count >= epochs
@@ -128,6 +130,7 @@ struct GPSDClientTests {
         let second = try write(lines[half...])
         let port = try GPSFake.freePort()
         let client = GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), policy: Self.fast)
+            .start()
         let engine = FlightEngine()
         let feeder = Task {
             var started = false
@@ -168,6 +171,7 @@ struct GPSDClientTests {
     @Test func nobodyListeningIsReportedAndRetried() async throws {
         let port = try GPSFake.freePort()
         let client = GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), policy: Self.fast)
+            .start()
         let events = await Self.collect(client, seconds: 3) { !$0.isEmpty }
         guard case .disconnected(let error, _) = try #require(events.first) else {
             Issue.record("expected a disconnected report, got \(events)")

@@ -12,7 +12,7 @@ struct GPSDHostileTests {
     static let policy = ReconnectPolicy(initial: 0.05, maximum: 0.2, greetingTimeout: 0.5)
 
     static func client(_ fake: FakeGpsd) -> GPSDClient {
-        GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: policy)
+        GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: policy).start()
     }
 
     static func errors(_ events: [GPSEvent]) -> [GPSDError] {
@@ -53,7 +53,8 @@ struct GPSDHostileTests {
 
     @Test func aNameThatDoesNotResolveIsSaid() async throws {
         let client = GPSDClient(
-            endpoint: GPSDEndpoint(host: "no-such-host.invalid", port: 2947), policy: Self.policy)
+            endpoint: GPSDEndpoint(host: "no-such-host.invalid", port: 2947), policy: Self.policy
+        ).start()
         let events = await GPSDClientTests.collect(client, seconds: 10) { !Self.errors($0).isEmpty }
         #expect(Self.errors(events).first == .nameDoesNotResolve(host: "no-such-host.invalid"))
         #expect("\(Self.errors(events)[0])".contains("does not resolve"))

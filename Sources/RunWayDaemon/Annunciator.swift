@@ -1,0 +1,71 @@
+import Foundation
+import RunWayCore
+import RunWayHardware
+
+/// Everything the runner hears, from any thread: the engine's outputs (through `Annunciation`),
+/// the END hold's confirmation, and the board's faults — each fault also a log line. It only
+/// queues patterns on the `BuzzerDriver`, never waits, so the flight session's thread can call it.
+final class Annunciator: @unchecked Sendable {
+    // @unchecked Sendable: `annunciation` is only touched while `lock` is held; the driver and
+    // the log are Sendable.
+    private let lock = NSLock()
+    private var annunciation = Annunciation()
+    let driver: BuzzerDriver
+    private let log: DaemonLog
+
+    init(driver: BuzzerDriver, log: DaemonLog) {
+        self.driver = driver
+        self.log = log
+    }
+
+    func heard(_ outputs: [EngineOutput]) {
+        let sounds = lock.withLock { annunciation.sounds(for: outputs) }
+        for sound in sounds {
+            log.log(.debug, "sound: \(sound.name)")
+            driver.play(sound.pattern, urgent: sound.urgent)
+        }
+    }
+
+    func holdConfirmed() {
+        log.log(.debug, "sound: END hold confirmed")
+        driver.play(.holdConfirmed, urgent: true)
+    }
+
+    /// Sounds `fault`'s pattern and logs `detail` under it.
+    func fault(_ fault: BoardFault, _ detail: String) {
+        log.log(
+            fault == .batteryLow ? .warning : .error, "\(fault.rawValue): \(detail)",
+            fields: ["fault": "\(fault)"])
+        driver.play(BuzzerPattern.pattern(for: fault), urgent: true)
+    }
+}
+
+/// The buzzer as a service: its line is opened and driven on a thread of its own, started in
+/// `run()`; on cancellation the thread switches the line off and is joined. Without a buzzer line
+/// (a board wired without one, a line in use) the daemon says so and runs silent.
+struct BuzzerService: Service {
+    let name = "buzzer"
+    let driver: BuzzerDriver
+    /// Opens the line (called on the buzzer's thread).
+    let open: @Sendable () throws -> any BuzzerLine
+    let log: DaemonLog
+
+    func run() async throws {
+        let (driver, open, log) = (self.driver, self.open, self.log)
+        await runOnOwnThread(
+            "buzzer",
+            {
+                do {
+                    driver.run(line: try open())
+                } catch {
+                    log.log(.error, "buzzer: \(error); the runner will hear nothing")
+                }
+            }, stop: { driver.stop() })
+        await waitForCancellation()
+    }
+}
+
+/// The simulated board's buzzer: no line to drive (the sounds are in the debug log).
+final class SilentBuzzerLine: BuzzerLine {
+    func set(_ on: Bool) {}
+}

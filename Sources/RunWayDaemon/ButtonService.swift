@@ -1,0 +1,82 @@
+import RunWayCore
+import RunWayHardware
+
+/// The three buttons as a service: the lines are opened in `run()` and read on a thread of their
+/// own (`ButtonReader`), stopped and joined on cancellation. Presses become engine inputs at the
+/// press's own time — the kernel's `CLOCK_MONOTONIC` stamp mapped onto GPS time by the board's
+/// time base, or held until the first fix (a START pressed while the GPS is still looking is
+/// back-filled).
+///
+/// START starts (with the configured mission); PAUSE toggles pause; END ends only when held 2 s
+/// (the confirmation beep sounds then, so the runner knows to let go) — a bump never ends a run.
+struct ButtonService: Service {
+    let name = "buttons"
+    let roles: [ButtonRole]
+    /// Opens the lines (on the cooperative pool: opening only asks the kernel for them).
+    let open: @Sendable () throws -> any StoppableGPIOLines
+    let session: LiveFlightSession
+    let clock: BoardClock
+    let defaultMission: Mission?
+    let annunciator: Annunciator
+    let log: DaemonLog
+
+    func run() async throws {
+        let lines: any StoppableGPIOLines
+        do {
+            lines = try open()
+        } catch {
+            log.log(.error, "buttons: \(error); use runway start / pause / resume / stop")
+            return await waitForCancellation()
+        }
+        let (presses, sink) = AsyncStream.makeStream(
+            of: ButtonPress.self, bufferingPolicy: .bufferingNewest(64))
+        let roles = self.roles
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await runOnOwnThread(
+                    "buttons",
+                    {
+                        var decoder = ButtonDecoder(roles: roles)
+                        ButtonReader.run(lines: lines, decoder: &decoder) { sink.yield($0) }
+                        sink.finish()
+                    }, stop: { lines.stop() })
+            }
+            for await press in presses { await handle(press) }
+        }
+    }
+
+    func handle(_ press: ButtonPress) async {
+        let (role, seconds, held): (ButtonRole, Double, Bool) =
+            switch press {
+            case .short(let role, let at): (role, at, false)
+            case .long(let role, let at): (role, at, true)
+            }
+        let instant = MonotonicInstant(seconds: seconds)
+        log.log(.info, "button: \(press)")
+        let kind: HeldInputs.Kind
+        switch role {
+        case .start: kind = .start(mission: defaultMission, countdown: true)
+        case .pause: kind = .togglePause
+        case .end:
+            guard held else {
+                log.log(.info, "END pressed briefly: hold it 2 s to end the run")
+                return
+            }
+            annunciator.holdConfirmed()
+            // Nothing can be flying before the first fix: an END then has nothing to end.
+            guard let time = await clock.gps(instant) else { return }
+            let outputs = await session.handle(.end(at: time, sentAt: nil))
+            for case .ended(let result) in outputs {
+                switch result {
+                case .landed(let flight):
+                    log.log(
+                        .notice, "END held: landed, \(Int(flight.distance)) m (\(flight.status.rawValue))")
+                case .abandonedTakeoff: log.log(.notice, "END held: takeoff abandoned")
+                case .ignoredStale, .notFlying: break
+                }
+            }
+            return
+        }
+        if let input = await clock.input(kind, at: instant) { await session.handle(input) }
+    }
+}
