@@ -58,7 +58,8 @@ let package = Package(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],
             swiftSettings: strict),
         .testTarget(
-            name: "RunWayStoreTests", dependencies: ["RunWayStore", "RunWayCore", "RunWaySimulator"],
+            name: "RunWayStoreTests",
+            dependencies: ["RunWayStore", "RunWayCore", "RunWaySimulator", "RunWayTestSupport"],
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),
         .testTarget(
@@ -68,7 +69,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunWayCLITests",
-            dependencies: ["RunWayCLI", "RunWayCore", "RunWaySimulator", "RunWayStore", "RunWayHardware"],
+            dependencies: [
+                "RunWayCLI", "RunWayCore", "RunWaySimulator", "RunWayStore", "RunWayHardware",
+                "RunWayTestSupport",
+            ],
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),
     ],

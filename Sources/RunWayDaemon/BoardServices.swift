@@ -86,12 +86,15 @@ struct GPSService: Service {
             for await event in client.events {
                 switch event {
                 case .fix(let fix):
-                    for input in await clock.observe(fix, arrival: .now) { await session.handle(input) }
+                    let held = await clock.observe(fix, arrival: .now)
                     if first {
+                        // The start-up decision (continue or close a flight a restart
+                        // interrupted) comes before anything pressed while the GPS was looking.
                         first = false
                         log.log(.notice, "first fix: \(UTCTime.format(fix.time))")
                         await startUp(at: fix.time)
                     }
+                    for input in held { await session.handle(input) }
                     await session.handle(.fix(fix))
                 case .noFix(let time):
                     if let time {
@@ -145,14 +148,19 @@ struct BarometerService: Service {
     let name = "barometer"
     let bus: Int
     let address: UInt8
+    /// The register-level hill (`--simulate barometer`) instead of the chip on `bus`.
+    var simulated = false
     let session: LiveFlightSession
     let clock: BoardClock
     let annunciator: Annunciator
     let log: DaemonLog
 
     func run() async throws {
-        let (bus, address) = (self.bus, self.address)
+        let (bus, address, simulated) = (self.bus, self.address, self.simulated)
         let open: @Sendable () throws(BarometerFailure) -> BMP280 = { () throws(BarometerFailure) in
+            if simulated {
+                return BMP280(bus: HillBarometerBus(), sleep: { Thread.sleep(forTimeInterval: $0) })
+            }
             do throws(LinuxI2CBus.OpenError) {
                 return BMP280(
                     bus: try LinuxI2CBus(bus: bus, address: address),

@@ -11,25 +11,31 @@ import RunWayStore
 public enum Daemon {
     public struct Options: Sendable, Equatable {
         public enum Board: String, Sendable { case real, simulated }
+        public enum SimulatedPart: String, Sendable, CaseIterable { case barometer }
         public var configPath = DaemonConfiguration.defaultPath
         public var board = Board.real
         public var speed: Double? = 1
         public var socketPath = "/run/runway/control.sock"
         public var logbookPath: String?
         public var checkConfig = false
+        /// Parts of the real board replaced by their register-level simulation.
+        public var simulate: Set<SimulatedPart> = []
 
         public init() {}
     }
 
     public static let usage = """
         usage: runwayd [--config FILE] [--board real|simulated] [--speed N|max] [--socket PATH]
-                       [--logbook FILE] [--check-config]
+                       [--logbook FILE] [--simulate barometer] [--check-config]
           --config FILE     the configuration (default /etc/runway/runway.json; none: the defaults)
           --board simulated the built-in simulated board: the demo scenario's sensors, buttons
                             through the control socket (runway start / pause / resume / stop)
           --speed N|max     simulated seconds per real second on the simulated board (default 1)
           --socket PATH     the control socket (default /run/runway/control.sock)
           --logbook FILE    overrides the configuration's logbook
+          --simulate barometer
+                            on the real board, a BMP280 simulated at register level whose
+                            pressure climbs a 12 m hill every 40 s (a machine without the chip)
           --check-config    validate the configuration and exit
         """
 
@@ -73,6 +79,11 @@ public enum Daemon {
             case "--logbook":
                 guard let v = value() else { return .failure(UsageError(message: "--logbook needs a file")) }
                 options.logbookPath = v
+            case "--simulate":
+                guard let v = value(), let part = Options.SimulatedPart(rawValue: v) else {
+                    return .failure(UsageError(message: "--simulate takes barometer"))
+                }
+                options.simulate.insert(part)
             case "--check-config": options.checkConfig = true
             case "--help", "-h": return .failure(UsageError(message: ""))
             default: return .failure(UsageError(message: "unexpected argument \"\(argument)\""))
@@ -185,7 +196,8 @@ public enum Daemon {
                     open: { try GpiodOutputLine(chip: try GpiodChip(chip), line: buzzerLine) },
                     log: log),
                 BarometerService(
-                    bus: config.i2cBus, address: config.i2cAddress, session: session, clock: boardClock,
+                    bus: config.i2cBus, address: config.i2cAddress,
+                    simulated: options.simulate.contains(.barometer), session: session, clock: boardClock,
                     annunciator: annunciator, log: log),
                 GPSService(
                     endpoint: config.gpsd, session: session, clock: boardClock, annunciator: annunciator,

@@ -238,7 +238,7 @@ struct Reader {
             }
         }
         if let poll = entries["poll_seconds"] {
-            battery.pollSeconds = try poll.number("seconds 1–600", in: 1...600)
+            battery.pollSeconds = try poll.number("seconds 0.1–600", in: 0.1...600)
         }
         return battery
     }

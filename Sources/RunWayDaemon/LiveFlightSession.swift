@@ -65,7 +65,12 @@ public actor LiveFlightSession {
     }
 
     /// Blocks the session's thread for `seconds`: how tests stand in for a write that hangs.
-    func stall(seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
+    /// Returns when the stall began and ended (monotonic seconds).
+    func stall(seconds: Double) -> (began: Double, ended: Double) {
+        let began = MonotonicInstant.now.seconds
+        Thread.sleep(forTimeInterval: seconds)
+        return (began, MonotonicInstant.now.seconds)
+    }
 
     /// See `FlightSession.startUp(now:)`: at the first fix.
     public func startUp(now: Double) throws(StoreError) -> [RecoveredFlight] {

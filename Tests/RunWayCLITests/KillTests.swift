@@ -1,5 +1,6 @@
 import Foundation
 import RunWayCore
+import RunWayTestSupport
 import Testing
 
 @testable import RunWayStore
@@ -50,7 +51,7 @@ struct KillTests {
         return reached
     }
 
-    @Test func sigkillAtRandomMomentsNeverCorruptsAndLosesLessThanTheBound() throws {
+    @Test func sigkillAtRandomMomentsNeverCorruptsAndLosesLessThanTheBound() async throws {
         let iterations = Int(ProcessInfo.processInfo.environment["RUNWAY_KILL_ITERATIONS"] ?? "") ?? 50
         var generator = SystemRandomNumberGenerator()
         var worst = 0.0
@@ -63,7 +64,7 @@ struct KillTests {
                 }
             }
             let target = Int.random(in: 10...1700, using: &generator)
-            let reached = try Self.cut(at: target, logbook: path)
+            let reached = try await offPool { try Self.cut(at: target, logbook: path) }
             try #require(reached >= 0, "the child never reported progress")
             let logbook = try Logbook(path: path)
             let check = try logbook.database.query("PRAGMA integrity_check").first?.first?.string

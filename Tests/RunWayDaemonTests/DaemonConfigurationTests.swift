@@ -46,6 +46,11 @@ struct DaemonConfigurationTests {
         #expect(config.logbook == "/data/runs.sqlite" && config.bodyMass == 68.5)
         #expect(config.mission == Mission(targetPace: 330, allowedDeviation: 10, targetDistance: 10_000))
         #expect(config.timeZone == "Asia/Seoul")
+        let battery = try Self.parse(
+            #"{"battery": {"power_supply": "/run/ups", "low_percent": 25, "critical_percent": 8, "poll_seconds": 10}}"#
+        ).battery
+        #expect(battery.powerSupply == "/run/ups" && battery.lowPercent == 25)
+        #expect(battery.criticalPercent == 8 && battery.pollSeconds == 10)
     }
 
     @Test(arguments: [
@@ -61,7 +66,7 @@ struct DaemonConfigurationTests {
         // Unknown keys, at any depth.
         (
             #"{"bord": {}}"#,
-            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone)"
+            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery)"
         ),
         (
             #"{"board": {"buttons": {"stop": 3}}}"#,
@@ -101,6 +106,19 @@ struct DaemonConfigurationTests {
             #"{"time_zone": "Mars/Olympus"}"#,
             #"time_zone: expected an IANA time zone, e.g. "Asia/Seoul", got "Mars/Olympus""#
         ),
+        (
+            #"{"battery": {"low": 20}}"#,
+            "battery.low: unknown key (known here: power_supply, low_percent, critical_percent, poll_seconds)"
+        ),
+        (
+            #"{"battery": {"low_percent": 15, "critical_percent": 15}}"#,
+            "battery.critical_percent: expected a percentage below low_percent (15), got 15"
+        ),
+        (
+            #"{"battery": {"power_supply": "sys/class"}}"#,
+            #"battery.power_supply: expected an absolute path, e.g. "/sys/class/power_supply", got "sys/class""#
+        ),
+        (#"{"battery": {"poll_seconds": 0}}"#, "battery.poll_seconds: expected seconds 0.1–600, got 0"),
         (
             #"{"gpsd": "host:notaport"}"#,
             #"gpsd: expected HOST:PORT, e.g. "127.0.0.1:2947", got "host:notaport""#

@@ -2,6 +2,7 @@ import Foundation
 import RunWayCore
 import RunWayDaemon
 import RunWayStore
+import RunWayTestSupport
 import Testing
 
 /// runwayd as a process on the simulated board: it tells a (test) systemd it is ready, flies a
@@ -143,7 +144,12 @@ enum RunWayBinaryPath {
 /// `runway status`, `start`, `pause`, `resume`, `stop` against a running runwayd.
 @Suite("runway's control commands against runwayd", .serialized)
 struct ControlCommandTests {
-    static func runway(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    /// Runs `runway` on a thread of its own (it waits for the child).
+    static func runway(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
+        try await offPool { try runSync(arguments) }
+    }
+
+    static func runSync(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
         process.executableURL = DaemonEndToEndTests.root.appendingPathComponent(".build/debug/runway")
         process.arguments = arguments
@@ -160,12 +166,12 @@ struct ControlCommandTests {
         )
     }
 
-    @Test func theRunnersCommands() throws {
+    @Test func theRunnersCommands() async throws {
         let directory = NSTemporaryDirectory() + "runway-ctl-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/control.sock"
-        let absent = try Self.runway(["status", "--socket", socket])
+        let absent = try await Self.runway(["status", "--socket", socket])
         #expect(
             absent.status == 1
                 && absent.err.contains("runwayd is not running (no control socket at \(socket))"))
@@ -182,19 +188,21 @@ struct ControlCommandTests {
             kill(daemon.processIdentifier, SIGTERM)
             daemon.waitUntilExit()
         }
-        while !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
-        let started = try Self.runway(["start", "--mission", "pace=5:30,distance=5km", "--socket", socket])
+        while !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(20)) }
+        let started = try await Self.runway([
+            "start", "--mission", "pace=5:30,distance=5km", "--socket", socket,
+        ])
         #expect(started.status == 0 && started.out.contains("now takeoff"), "\(started)")
-        usleep(1_500_000)
-        let status = try Self.runway(["status", "--socket", socket])
+        try await Task.sleep(for: .milliseconds(1_500))
+        let status = try await Self.runway(["status", "--socket", socket])
         #expect(status.status == 0 && status.out.hasPrefix("CRUISE"), "\(status)")
-        let json = try Self.runway(["status", "--json", "--socket", socket])
+        let json = try await Self.runway(["status", "--json", "--socket", socket])
         #expect(json.out.contains(#""phase":"cruise""#))
-        #expect(try Self.runway(["pause", "--socket", socket]).out.contains("now cruise"))
-        #expect(try Self.runway(["resume", "--socket", socket]).status == 0)
-        let stopped = try Self.runway(["stop", "--socket", socket])
+        #expect(try await Self.runway(["pause", "--socket", socket]).out.contains("now cruise"))
+        #expect(try await Self.runway(["resume", "--socket", socket]).status == 0)
+        let stopped = try await Self.runway(["stop", "--socket", socket])
         #expect(stopped.status == 0 && stopped.out.hasPrefix("landed"), "\(stopped)")
-        let again = try Self.runway(["stop", "--socket", socket])
+        let again = try await Self.runway(["stop", "--socket", socket])
         #expect(again.out.hasPrefix("not flying"))
     }
 }
@@ -204,7 +212,7 @@ struct ControlCommandTests {
 /// start, so it cannot be continued there).
 @Suite("runwayd: SIGTERM mid-flight keeps the flight", .serialized)
 struct DaemonShutdownTests {
-    static func daemon(_ directory: String) throws -> Process {
+    static func daemon(_ directory: String) async throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
         process.arguments = [
@@ -213,17 +221,19 @@ struct DaemonShutdownTests {
         ]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        while !FileManager.default.fileExists(atPath: directory + "/control.sock") { usleep(20_000) }
+        while !FileManager.default.fileExists(atPath: directory + "/control.sock") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         return process
     }
 
-    @Test func aFlightInTheAirStaysOpenWithItsRawLogAndIsRecoveredAtTheNextStart() throws {
+    @Test func aFlightInTheAirStaysOpenWithItsRawLogAndIsRecoveredAtTheNextStart() async throws {
         let directory = NSTemporaryDirectory() + "runwayd-term-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try Self.daemon(directory)
+        let first = try await Self.daemon(directory)
         _ = try DaemonEndToEndTests.request(directory + "/control.sock", #"{"command":"start"}"#)
-        usleep(2_500_000)
+        try await Task.sleep(for: .milliseconds(2_500))
         let flown = try #require(
             try DaemonEndToEndTests.request(directory + "/control.sock", #"{"command":"status"}"#)["status"]
                 as? [String: Any])
@@ -241,7 +251,7 @@ struct DaemonShutdownTests {
             let until = try #require(try logbook.recordedUntil(flight: entry.id)) - entry.startTime
             #expect(until >= elapsed - 1, "raw log up to \(until) s of \(elapsed) s")
         }
-        let second = try Self.daemon(directory)
+        let second = try await Self.daemon(directory)
         kill(second.processIdentifier, SIGTERM)
         second.waitUntilExit()
         let entry = try #require(

@@ -1,6 +1,7 @@
 import Foundation
 import RunWayCore
 import RunWaySimulator
+import RunWayTestSupport
 import Testing
 
 @testable import RunWayStore
@@ -16,7 +17,7 @@ struct CardSoakTests {
         Int(ProcessInfo.processInfo.environment["RUNWAY_CARD_SOAK_ITERATIONS"] ?? "") ?? 12
     }
 
-    @Test func aDamagedSectorCostsItsRecordOnly() throws {
+    @Test func aDamagedSectorCostsItsRecordOnly() async throws {
         var generator = SystemRandomNumberGenerator()
         var (corruptions, worstGap, totalGap, worstTail) = (0, 0.0, 0.0, 0.0)
         let scenario = Scenario.walker.ending(at: 900)
@@ -28,7 +29,9 @@ struct CardSoakTests {
                 }
             }
             let cutAfter = Int.random(in: 600...2_400, using: &generator)
-            let cut = try record(scenario, into: try Logbook(path: path), stopAfter: cutAfter)
+            let cut = try await offPool {
+                try record(scenario, into: try Logbook(path: path), stopAfter: cutAfter)
+            }
             let reached = try #require(cut.inputs.last?.time)
             let journal = Logbook.journalPath(forLogbook: path)
             let used = try FlightJournal(reading: journal).records().count
@@ -58,7 +61,36 @@ struct CardSoakTests {
                 + "worst tail at the cut \(String(format: "%.1f", worstTail)) s")
     }
 
-    @Test func aFullCardWithTheJournalInPlaceLosesNothing() throws {
+    /// Flies `events` into a new logbook at `path`, its card filling after `fillAt` inputs;
+    /// returns the landed flight, its id and whether the journal was in place before takeoff.
+    static func fly(_ events: [SimulatedEvent], into path: String, fillingAt fillAt: Int) throws
+        -> (Flight?, Int64?, Bool)
+    {
+        let logbook = try Logbook(path: path)
+        let journalReady = logbook.prepareJournal() == nil
+        let recorder = FlightRecorder(logbook: logbook)
+        var computer = FlightComputer()
+        var (landed, id, count): (Flight?, Int64?, Int) = (nil, nil, 0)
+        for event in events {
+            switch event {
+            case .input(let input):
+                _ = computer.handle(input)
+                try recorder.record(input, handledBy: computer)
+                count += 1
+                if count == fillAt {  // the card fills: SQLite can grow no more
+                    let pages = try logbook.database.query("PRAGMA page_count").first?.first?.int ?? 0
+                    try logbook.database.execute("PRAGMA max_page_count = \(pages)")
+                }
+            case .end(let sentAt):
+                landed = computer.end(sentAt: sentAt).result.flight
+                id = recorder.flightID
+                if let landed { _ = try? recorder.land(landed) }
+            }
+        }
+        return (landed, id, journalReady)
+    }
+
+    @Test func aFullCardWithTheJournalInPlaceLosesNothing() async throws {
         var generator = SystemRandomNumberGenerator()
         var (corruptions, worstLoss) = (0, 0.0)
         let scenario = Scenario.walker.ending(at: 900)
@@ -71,31 +103,10 @@ struct CardSoakTests {
                 }
             }
             let fillAt = Int.random(in: 100...2_500, using: &generator)
-            var landed: Flight?
-            var id: Int64?
-            do {
-                let logbook = try Logbook(path: path)
-                #expect(logbook.prepareJournal() == nil)  // preallocated before takeoff
-                let recorder = FlightRecorder(logbook: logbook)
-                var computer = FlightComputer()
-                var count = 0
-                for event in events {
-                    switch event {
-                    case .input(let input):
-                        _ = computer.handle(input)
-                        try recorder.record(input, handledBy: computer)
-                        count += 1
-                        if count == fillAt {  // the card fills: SQLite can grow no more
-                            let pages = try logbook.database.query("PRAGMA page_count").first?.first?.int ?? 0
-                            try logbook.database.execute("PRAGMA max_page_count = \(pages)")
-                        }
-                    case .end(let sentAt):
-                        landed = computer.end(sentAt: sentAt).result.flight
-                        id = recorder.flightID
-                        if let landed { _ = try? recorder.land(landed) }
-                    }
-                }
+            let (landed, id, journalReady) = try await offPool {
+                try Self.fly(events, into: path, fillingAt: fillAt)
             }
+            #expect(journalReady)  // preallocated before takeoff
             let logbook = try Logbook(path: path)  // room again
             _ = try logbook.recoverInterruptedFlights()
             if try logbook.database.query("PRAGMA integrity_check").first?.first?.string != "ok" {

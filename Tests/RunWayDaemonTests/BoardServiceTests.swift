@@ -1,0 +1,171 @@
+import Foundation
+import RunWayCore
+import RunWayHardware
+import Testing
+
+@testable import RunWayDaemon
+
+/// Lines of text collected from any thread.
+final class Lines: @unchecked Sendable {
+    // @unchecked Sendable: `lines` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+/// Engine outputs collected from the session's thread.
+final class Outputs: @unchecked Sendable {
+    // @unchecked Sendable: `outputs` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var outputs: [EngineOutput] = []
+    func append(_ more: [EngineOutput]) { lock.withLock { outputs += more } }
+    var all: [EngineOutput] { lock.withLock { outputs } }
+}
+
+struct NoChip: Error, CustomStringConvertible {
+    var description: String { "/dev/gpiochip9: no such GPIO chip" }
+}
+
+/// runwayd's board services in-process, on line-level stand-ins: the buttons through
+/// `ManualGPIOLines` (real time, CLOCK_MONOTONIC stamps, as the kernel's), fixes through the
+/// board's time base as `GPSService` feeds them.
+@Suite("runwayd's board services: buttons, watchdog")
+struct BoardServiceTests {
+    /// Waits for `condition`, up to `seconds` (generous: on a loaded 2-core CI machine, other
+    /// suites can hold the cooperative pool for seconds).
+    static func wait(upTo seconds: Double = 60, _ condition: () async -> Bool) async throws {
+        let deadline = MonotonicInstant.now.seconds + seconds
+        while await !condition(), MonotonicInstant.now.seconds < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test func theButtonsStartPauseAndEndARunAtTheirOwnTimes() async throws {
+        let lines = ManualGPIOLines(buttons: 3)
+        let outputs = Outputs()
+        let logged = Lines()
+        let log = DaemonLog(toJournal: false) { logged.append($0) }
+        let session = LiveFlightSession(logbook: nil, heard: { outputs.append($0) })
+        let clock = BoardClock()
+        let driver = BuzzerDriver()
+        let service = ButtonService(
+            roles: [.start, .pause, .end], open: { lines }, session: session, clock: clock,
+            defaultMission: nil,
+            annunciator: Annunciator(driver: driver, log: log), log: log)
+        let buttons = Task { try await service.run() }
+
+        // START before the first fix: held, then back-filled with the press's own time.
+        let pressed = MonotonicInstant.now
+        lines.tap(0, holding: 0.5)
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(await session.phase == .preflight)
+
+        // Fixes at 10 Hz on a GPS axis 1e9 s ahead of the monotonic clock, walking north.
+        let offset = 1_000_000_000.0
+        let feeder = Task {
+            var latitude = 37.5
+            while !Task.isCancelled {
+                let now = MonotonicInstant.now
+                latitude += 0.3 / 111_000
+                let fix = Fix(
+                    time: now.seconds + offset, coordinate: Coordinate(latitude: latitude, longitude: 127),
+                    horizontalAccuracy: 4, speed: 3)
+                for input in await clock.observe(fix, arrival: now) { await session.handle(input) }
+                await session.handle(.fix(fix))
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        defer { feeder.cancel() }
+        try await Self.wait { await session.phase == .cruise }
+        #expect(await session.phase == .cruise)
+        let began = outputs.all.compactMap { output -> Double? in
+            if case .began(_, let pressedAt, _) = output { pressedAt } else { nil }
+        }
+        // The press's time (a short press acts on release: 0.5 s, then the 25 ms debounce), not
+        // the first fix's. (Taps are long enough that a reader thread delayed on a loaded
+        // machine still reads the level while it is held, as a runner's press would be.)
+        #expect(began.count == 1)
+        #expect(abs((began.first ?? 0) - (pressed.seconds + 0.525 + offset)) < 0.35, "\(began)")
+
+        // PAUSE toggles.
+        lines.tap(1, holding: 0.5)
+        try await Self.wait { await session.pfd.pauseReason == .manual }
+        #expect(await session.pfd.pauseReason == .manual)
+        lines.tap(1, holding: 0.5)
+        try await Self.wait { await session.pfd.pauseReason == nil }
+        #expect(await session.pfd.pauseReason == nil)
+
+        // A bump on END ends nothing; a 2 s hold lands the flight, with the confirmation beep.
+        lines.tap(2, holding: 0.8)
+        try await Self.wait { logged.all.contains { $0.contains("END pressed briefly") } }
+        #expect(await session.phase == .cruise)
+        let beforeHold = driver.patternsPlayed
+        lines.tap(2, holding: 2.5)
+        try await Self.wait { await session.phase == .touchdown }
+        #expect(await session.phase == .touchdown)
+        #expect(driver.patternsPlayed == beforeHold + 1)  // the hold's confirmation
+        #expect(outputs.all.contains { if case .ended(.landed) = $0 { true } else { false } })
+        #expect(logged.all.contains { $0.contains("END pressed briefly") })
+        #expect(logged.all.contains { $0.contains("END held: landed") })
+
+        // Cancellation stops the reader thread and returns.
+        buttons.cancel()
+        try await buttons.value
+        await session.close()
+    }
+
+    @Test func missingButtonLinesAreSaidAndTheServiceStaysUntilCancelled() async throws {
+        let logged = Lines()
+        let log = DaemonLog(toJournal: false) { logged.append($0) }
+        let session = LiveFlightSession(logbook: nil)
+        let service = ButtonService(
+            roles: [.start], open: { throw NoChip() },
+            session: session, clock: BoardClock(), defaultMission: nil,
+            annunciator: Annunciator(driver: BuzzerDriver(), log: log), log: log)
+        let task = Task { try await service.run() }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(logged.all.contains { $0.contains("buttons: /dev/gpiochip9: no such GPIO chip") })
+        task.cancel()
+        try await task.value
+        await session.close()
+    }
+
+    /// WATCHDOG=1 only while the session's thread answers: a stall (a write that hangs) stops the
+    /// pings, so systemd restarts the daemon; an idle board waiting for a fix is still fed. Judged
+    /// by when each ping was sent against when the stall held the session's thread, so a test
+    /// machine that delays this task cannot make it pass or fail.
+    @Test func theWatchdogIsNotFedWhileTheSessionStalls() async throws {
+        let session = LiveFlightSession(logbook: nil)
+        let sent = Stamped()
+        let notifier = Notifier(
+            session: session, log: DaemonLog(toJournal: false) { _ in }, readyWhen: {},
+            watchdogInterval: .milliseconds(100), notify: { sent.append($0) })
+        let task = Task { try await notifier.run() }
+        func pings(after time: Double = 0) -> Int {
+            sent.all.filter { $0.text == "WATCHDOG=1" && $0.time > time }.count
+        }
+        try await Self.wait { pings() >= 5 }
+        #expect(sent.all.first?.text == "READY=1")
+        #expect(pings() >= 5, "idle, no input at all, and still fed")
+        let stall = Task { await session.stall(seconds: 2) }
+        let (began, ended) = await stall.value
+        // A probe answered just before the stall may be reported one interval later.
+        let during = sent.all.filter { $0.text == "WATCHDOG=1" && $0.time > began + 0.25 && $0.time < ended }
+        #expect(during.isEmpty, "fed during a stall: \(during.map { $0.time - began })")
+        try await Self.wait { pings(after: ended) >= 3 }
+        #expect(pings(after: ended) >= 3, "fed again after the stall")
+        task.cancel()
+        _ = try? await task.value
+        await session.close()
+    }
+}
+
+/// Notifications with the monotonic time they were sent.
+final class Stamped: @unchecked Sendable {
+    // @unchecked Sendable: `items` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var items: [(text: String, time: Double)] = []
+    func append(_ text: String) { lock.withLock { items.append((text, MonotonicInstant.now.seconds)) } }
+    var all: [(text: String, time: Double)] { lock.withLock { items } }
+}

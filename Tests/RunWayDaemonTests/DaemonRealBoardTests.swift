@@ -1,0 +1,184 @@
+import Foundation
+import RunWayCLI
+import RunWayCore
+import RunWayStore
+import RunWayTestSupport
+import Testing
+
+/// runwayd on the real board's path: fixes from a real gpsd (gpsfake replaying a simulated
+/// walk), the BMP280 driver on its register-level simulation (`--simulate barometer`: a hill),
+/// both mapped onto the engine's time by the board's time base. gpsd dies and comes back, the
+/// daemon is stopped and killed mid-flight: the flight goes on each time.
+@Suite("runwayd with a real gpsd", .serialized)
+struct DaemonRealBoardTests {
+    /// A directory with a configuration naming gpsd's port and the logbook.
+    struct Board {
+        let directory: String
+        let port: UInt16
+        var socket: String { directory + "/control.sock" }
+        var logbook: String { directory + "/logbook.sqlite" }
+        var config: String { directory + "/runway.json" }
+
+        init() throws {
+            directory = NSTemporaryDirectory() + "runwayd-real-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            port = try GPSFake.freePort()
+            try #"{"gpsd": "127.0.0.1:\#(port)", "logbook": "\#(logbook)"}"#
+                .write(toFile: config, atomically: true, encoding: .utf8)
+        }
+
+        /// The walker's NMEA, split in `parts` at epoch boundaries, each written with a lead-in
+        /// (gpsd drops what arrives before a client watches; the lead-in has no fix and no time).
+        func walk(parts: Int, leadIns: Int) throws -> [String] {
+            let lines = try SimulateCommand.lines(scenario: "walker", format: .nmea)
+            let epochs = lines.indices.filter { lines[$0].hasPrefix("$GPRMC") }
+            return try (0..<parts).map { k in
+                let from = epochs[epochs.count * k / parts]
+                let to = k == parts - 1 ? lines.count : epochs[epochs.count * (k + 1) / parts]
+                let path = directory + "/walk-\(k).nmea"
+                let text =
+                    String(repeating: GPSFake.leadIn, count: leadIns - 1)
+                    + lines[from..<to].joined(separator: "\r\n") + "\r\n"
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+                return path
+            }
+        }
+
+        /// Starts runwayd; `errors` collects its log.
+        func daemon(errors: FileHandle) throws -> Process {
+            try? FileManager.default.removeItem(atPath: socket)
+            let daemon = Process()
+            daemon.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
+            daemon.arguments = [
+                "--board", "real", "--simulate", "barometer", "--socket", socket, "--config", config,
+            ]
+            daemon.standardError = errors
+            try daemon.run()
+            for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+            return daemon
+        }
+
+        func status() throws -> [String: Any] {
+            try #require(
+                try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any])
+        }
+
+        /// Waits until the distance has stopped growing for 3 s (the replay ended) or `seconds`
+        /// pass; returns it.
+        func flown(atLeast minimum: Double, seconds: Double = 60) async throws -> Double {
+            var distance = 0.0
+            var unchanged = 0
+            for _ in 0..<Int(seconds * 10) {
+                try await Task.sleep(for: .milliseconds(100))
+                let now = try status()["distance_m"] as? Double ?? 0
+                unchanged = now == distance ? unchanged + 1 : 0
+                distance = now
+                if distance >= minimum && unchanged >= 30 { break }
+            }
+            return distance
+        }
+    }
+
+    static func text(_ file: String) -> String {
+        (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+    }
+
+    @Test func aRunThroughGpsdWithTheBarometerHasAltitudeGainAndSurvivesGpsdDying() async throws {
+        let board = try Board()
+        defer { try? FileManager.default.removeItem(atPath: board.directory) }
+        let walk = try board.walk(parts: 2, leadIns: 2)
+        let logFile = board.directory + "/runwayd.log"
+        _ = FileManager.default.createFile(atPath: logFile, contents: nil)
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        // gpsd first (paced at 5 ms a sentence: ~65 fixes a second), then the daemon.
+        let first = try GPSFake(log: walk[0], port: board.port, cycle: 0.005)
+        defer { first.stop() }
+        let daemon = try board.daemon(errors: errors)
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        // START before the first fix: held, then back-filled.
+        let held = try DaemonEndToEndTests.request(board.socket, #"{"command":"start"}"#)
+        #expect(held["result"] as? String == "held until the first fix")
+        let half = try await board.flown(atLeast: 500)
+        #expect(half > 600, "first half: \(half) m")
+
+        // gpsd dies mid-run; a new one replays the rest of the walk on the same port.
+        first.stop()
+        try await Task.sleep(for: .milliseconds(1_500))
+        #expect(try board.status()["phase"] as? String == "cruise")
+        let second = try GPSFake(log: walk[1], port: board.port, cycle: 0.005)
+        defer { second.stop() }
+        let distance = try await board.flown(atLeast: half + 500)
+        let status = try board.status()
+        #expect(status["altitude_m"] as? Double != nil)
+        let landed = try DaemonEndToEndTests.request(board.socket, #"{"command":"stop"}"#)
+        #expect(landed["result"] as? String == "landed")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        #expect(daemon.terminationStatus == 0)
+        let log = Self.text(logFile)
+        #expect(log.contains("first fix"))
+        #expect(log.contains("retrying in"), "gpsd's death was noticed: \(log)")
+        #expect(!log.contains("barometer missing"), "\(log)")
+
+        let logbook = try Logbook(path: board.logbook, access: .readOnly)
+        let entry = try #require(try logbook.entries().first)
+        #expect(entry.status == .finished)
+        #expect(abs(entry.distance - distance) < 20)
+        #expect(abs(entry.distance - 1_500) < 1_500 * 0.03, "\(entry.distance) m")
+        let flight = try #require(try logbook.flight(id: entry.id)).flight
+        #expect(flight.splits.count >= 1)
+        #expect(flight.samples.contains { $0.altitude != nil }, "the barometer reached the flight")
+        #expect(flight.elevationGain > 1, "gain \(flight.elevationGain) m on a 12 m hill")
+    }
+
+    /// SIGTERM mid-flight, restart: the flight continues (the start-up decision at the first
+    /// fix). Then SIGKILL mid-flight, restart: it continues again, from its raw log. One flight
+    /// in the logbook, not three.
+    @Test func aFlightContinuesAfterSIGTERMAndAfterSIGKILL() async throws {
+        let board = try Board()
+        defer { try? FileManager.default.removeItem(atPath: board.directory) }
+        let walk = try board.walk(parts: 1, leadIns: 2)
+        let logFile = board.directory + "/runwayd.log"
+        _ = FileManager.default.createFile(atPath: logFile, contents: nil)
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        // Paced at 10 ms a sentence (~33 fixes a second): the walk takes ~35 s.
+        let fake = try GPSFake(log: walk[0], port: board.port, cycle: 0.01)
+        defer { fake.stop() }
+        var daemon = try board.daemon(errors: errors)
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        _ = try DaemonEndToEndTests.request(board.socket, #"{"command":"start"}"#)
+        func waitFor(distance: Double) async throws -> Double {
+            var flown = 0.0
+            for _ in 0..<600 where flown < distance {
+                try await Task.sleep(for: .milliseconds(100))
+                flown = try board.status()["distance_m"] as? Double ?? 0
+            }
+            return flown
+        }
+        #expect(try await waitFor(distance: 200) >= 200)
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        #expect(daemon.terminationStatus == 0)
+
+        daemon = try board.daemon(errors: errors)
+        let afterTerm = try await waitFor(distance: 500)
+        #expect(afterTerm >= 500, "the flight went on after SIGTERM")
+        kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+
+        daemon = try board.daemon(errors: errors)
+        let afterKill = try await waitFor(distance: 800)
+        #expect(afterKill >= 800, "the flight went on after SIGKILL")
+        let landed = try DaemonEndToEndTests.request(board.socket, #"{"command":"stop"}"#)
+        #expect(landed["result"] as? String == "landed")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+
+        let log = Self.text(logFile)
+        #expect(log.components(separatedBy: "continues after the restart").count - 1 == 2, "\(log)")
+        let entries = try Logbook(path: board.logbook, access: .readOnly).entries()
+        #expect(entries.count == 1, "\(entries)")
+        #expect(entries.first?.status == .finished)
+        #expect((entries.first?.distance ?? 0) >= 800)
+    }
+}
