@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build demo test bench soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build demo test bench bench-daemon soak fuzz sanitize lint format clean
 
 all: build
 
@@ -31,6 +31,10 @@ test: test-deps lint
 ## Figures: engine cost per fix, peak memory, accuracy against ground truth.
 bench: build
 	$(RELEASE)/runway-bench
+
+# Only runwayd's figures (start → READY, idle wake-ups, CPU per hour, memory over 24 h): ~5 min.
+bench-daemon: build
+	$(RELEASE)/runway-bench daemon
 
 ## 500 power cuts: a child records the demo flight and is SIGKILLed at a random moment; then 300
 ## flights with a damaged journal sector and 300 whose card fills mid-run.

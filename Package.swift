@@ -42,7 +42,9 @@ let package = Package(
         .executableTarget(name: "runwayd", dependencies: ["RunWayDaemon"], swiftSettings: strict),
         .executableTarget(
             name: "runway-bench",
-            dependencies: ["RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore"],
+            dependencies: [
+                "RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore", "RunWayDaemon",
+            ],
             swiftSettings: strict),
         .executableTarget(name: "runway-fuzz", dependencies: ["RunWayCLI"], swiftSettings: strict),
         // Test helpers shared by test targets (a real gpsd fed by gpsfake).

@@ -4,10 +4,15 @@
 #ifndef RUNWAY_CSYSTEMD_SHIM_H
 #define RUNWAY_CSYSTEMD_SHIM_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <sys/uio.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
 
@@ -26,6 +31,29 @@ static inline int rw_journal_send(const char *const *fields, int count) {
 static inline uint64_t rw_watchdog_usec(void) {
     uint64_t usec = 0;
     return sd_watchdog_enabled(0, &usec) > 0 ? usec : 0;
+}
+
+/* sd_notify() without ever waiting: systemd's notify socket is a datagram socket whose queue
+ * can fill when systemd is slow to read (or a test never reads), and sd_notify's send then
+ * blocks. Returns 1 sent, 0 when there is no NOTIFY_SOCKET, or a negative errno (-EAGAIN: the
+ * queue is full, nothing sent). "@name" is an abstract socket, as sd_notify reads it. */
+static inline int rw_notify_now(const char *state) {
+    const char *path = getenv("NOTIFY_SOCKET");
+    if (!path || !*path) return 0;
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    size_t length = strlen(path);
+    if (length >= sizeof address.sun_path) return -ENAMETOOLONG;
+    memcpy(address.sun_path, path, length);
+    if (path[0] == '@') address.sun_path[0] = 0;
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
+    ssize_t n = sendto(fd, state, strlen(state), MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&address,
+                       (socklen_t)(offsetof(struct sockaddr_un, sun_path) + length));
+    int error = errno;
+    close(fd);
+    return n < 0 ? -error : 1;
 }
 
 #endif

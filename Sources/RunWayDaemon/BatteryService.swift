@@ -7,7 +7,8 @@ import RunWayHardware
 struct BatteryService: Service {
     let name = "battery"
     let powerSupply: String
-    let interval: Duration
+    /// Seconds between readings.
+    let interval: Double
     let monitor: BatteryMonitor
     let session: LiveFlightSession
     /// The board's GPS time now (nil before the first fix).
@@ -27,7 +28,7 @@ struct BatteryService: Service {
                 await land(percent: percent)
             case nil: break
             }
-            try await Task.sleep(for: interval)
+            try await Sleeper.shared.sleep(for: interval)
         }
     }
 

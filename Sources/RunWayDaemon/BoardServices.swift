@@ -61,6 +61,8 @@ struct GPSService: Service {
         }
     }
 
+    /// Sleeps until the silence could first reach `noFixAfter`, so a board with fixes coming
+    /// wakes for this once every `noFixAfter`, not every few seconds.
     private func watchForNoFix() async {
         var said = false
         while !Task.isCancelled {
@@ -72,7 +74,8 @@ struct GPSService: Service {
                 annunciator.fault(
                     .noFixForLong, "no fix for \(Int(silence)) s — is the antenna's view of the sky clear?")
             }
-            try? await Task.sleep(for: .seconds(max(1, min(10, noFixAfter / 4))))
+            let wait = silence < noFixAfter ? noFixAfter - silence : noFixAfter
+            try? await Sleeper.shared.sleep(for: max(1, wait))
         }
     }
 
@@ -150,6 +153,8 @@ struct BarometerService: Service {
     let address: UInt8
     /// The register-level hill (`--simulate barometer`) instead of the chip on `bus`.
     var simulated = false
+    /// Fast in flight, slow while waiting.
+    var pace = BarometerPace()
     let session: LiveFlightSession
     let clock: BoardClock
     let annunciator: Annunciator
@@ -169,7 +174,9 @@ struct BarometerService: Service {
                 throw .bus(error)
             }
         }
-        let source = BarometerSource(clock: { .now }, open: open)
+        let source = BarometerSource(interval: pace.interval, clock: { .now }, open: open)
+        pace.attach(source)
+        defer { pace.attach(nil) }
         async let reader: Void = runOnOwnThread("barometer", { source.run() }, stop: { source.stop() })
         await withTaskCancellationHandler {
             for await event in source.events {
@@ -189,5 +196,38 @@ struct BarometerService: Service {
             source.stop()
         }
         await reader  // the thread is joined
+    }
+}
+
+/// How often the barometer reads: twice a second from START's countdown to TOUCHDOWN (the
+/// altitude's zero is taken at ROTATE, and SINK RATE needs the climb), once every 10 s otherwise
+/// (enough for the weather's tendency), so a board waiting on the start line rarely wakes. Told
+/// the phase by the session's outputs, as they happen.
+final class BarometerPace: @unchecked Sendable {
+    // @unchecked Sendable: `source` and `flying` are only touched while `lock` is held;
+    // `BarometerSource.setInterval` may be called from any thread.
+    private let lock = NSLock()
+    private var source: BarometerSource?
+    private var flying = false
+    static let flyingInterval = 0.5
+    static let idleInterval = 10.0
+
+    var interval: Double { lock.withLock { flying ? Self.flyingInterval : Self.idleInterval } }
+
+    func attach(_ source: BarometerSource?) {
+        lock.withLock { self.source = source }
+        source?.setInterval(interval)
+    }
+
+    func heard(_ outputs: [EngineOutput]) {
+        guard let phase = outputs.last(where: { if case .state = $0 { true } else { false } }) else { return }
+        guard case .state(let pfd) = phase else { return }
+        let nowFlying = [.takeoff, .cruise, .approach].contains(pfd.phase)
+        let source: BarometerSource? = lock.withLock {
+            guard nowFlying != flying else { return nil }
+            flying = nowFlying
+            return self.source
+        }
+        source?.setInterval(nowFlying ? Self.flyingInterval : Self.idleInterval)
     }
 }

@@ -30,12 +30,13 @@ struct ButtonService: Service {
         }
         let (presses, sink) = AsyncStream.makeStream(
             of: ButtonPress.self, bufferingPolicy: .bufferingNewest(64))
-        let roles = self.roles
+        let (roles, log) = (self.roles, self.log)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await runOnOwnThread(
                     "buttons",
                     {
+                        log.log(.info, "buttons: watching \(roles.map(\.rawValue).joined(separator: ", "))")
                         var decoder = ButtonDecoder(roles: roles)
                         ButtonReader.run(lines: lines, decoder: &decoder) { sink.yield($0) }
                         sink.finish()

@@ -196,7 +196,10 @@ public final class ControlServer: Service, @unchecked Sendable {
                         fd: clients[id]!.fd, events: Int16(POLLIN) | (wantsOut ? Int16(POLLOUT) : 0),
                         revents: 0))
             }
-            guard poll(&fds, nfds_t(fds.count), 1000) >= 0 || errno == EINTR else { return }
+            // A client's idle time is checked every second; with none connected, nothing is
+            // due until a connection or a wake-up (an idle board sleeps).
+            let timeout: Int32 = clients.isEmpty ? -1 : 1000
+            guard poll(&fds, nfds_t(fds.count), timeout) >= 0 || errno == EINTR else { return }
             if fds[0].revents != 0 {
                 var drained = [UInt8](repeating: 0, count: 64)
                 while read(wake.read, &drained, 64) > 0 {}

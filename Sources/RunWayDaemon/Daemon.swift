@@ -15,6 +15,8 @@ public enum Daemon {
         public var configPath = DaemonConfiguration.defaultPath
         public var board = Board.real
         public var speed: Double? = 1
+        /// The simulated board's scenario (`Scenario.named`).
+        public var scenario = "demo"
         public var socketPath = "/run/runway/control.sock"
         public var logbookPath: String?
         public var checkConfig = false
@@ -25,11 +27,13 @@ public enum Daemon {
     }
 
     public static let usage = """
-        usage: runwayd [--config FILE] [--board real|simulated] [--speed N|max] [--socket PATH]
+        usage: runwayd [--config FILE] [--board real|simulated] [--scenario NAME] [--speed N|max] [--socket PATH]
                        [--logbook FILE] [--simulate barometer] [--check-config]
           --config FILE     the configuration (default /etc/runway/runway.json; none: the defaults)
-          --board simulated the built-in simulated board: the demo scenario's sensors, buttons
+          --board simulated the built-in simulated board: a scenario's sensors (--scenario), buttons
                             through the control socket (runway start / pause / resume / stop)
+          --scenario NAME   the simulated board's scenario: \(Scenario.named.map(\.name).joined(separator: ", "))
+                            (default demo)
           --speed N|max     simulated seconds per real second on the simulated board (default 1)
           --socket PATH     the control socket (default /run/runway/control.sock)
           --logbook FILE    overrides the configuration's logbook
@@ -73,6 +77,12 @@ public enum Daemon {
                         UsageError(
                             message: "--speed takes a number above 0 up to 100000, or max, not \"\(v)\""))
                 }
+            case "--scenario":
+                guard let v = value(), Scenario.named.contains(where: { $0.name == v }) else {
+                    let names = Scenario.named.map(\.name).joined(separator: ", ")
+                    return .failure(UsageError(message: "--scenario takes one of \(names)"))
+                }
+                options.scenario = v
             case "--socket":
                 guard let v = value() else { return .failure(UsageError(message: "--socket needs a path")) }
                 options.socketPath = v
@@ -143,6 +153,9 @@ public enum Daemon {
         }
         let buzzer = BuzzerDriver()
         let annunciator = Annunciator(driver: buzzer, log: log)
+        let barometerPace = BarometerPace()
+        let statusReporter = StatusReporter()
+        statusReporter.report("waiting for GPS")
         let session = LiveFlightSession(
             logbook: logbook, source: "live",
             report: { report in
@@ -158,7 +171,12 @@ public enum Daemon {
                         "the flight could not be stored (\(error)); raw log committed up to \(until.map(UTCTime.format) ?? "its start")"
                     )
                 }
-            }, heard: { annunciator.heard($0) })
+            },
+            heard: {
+                annunciator.heard($0)
+                barometerPace.heard($0)
+                statusReporter.heard($0)
+            })
         let boardClock = BoardClock()
         let simulated = options.board == .simulated
         // The simulated board's sensors carry GPS time themselves; the real board's time is the
@@ -184,7 +202,10 @@ public enum Daemon {
         case .simulated:
             services = [
                 BuzzerService(driver: buzzer, open: { SilentBuzzerLine() }, log: log),
-                SimulatedBoard(scenario: .demoMission, speed: options.speed, session: session) {
+                SimulatedBoard(
+                    scenario: Scenario.named.first { $0.name == options.scenario }?.scenario ?? .demoMission,
+                    speed: options.speed, session: session
+                ) {
                     log.log(.notice, "simulated board: the scenario's sensors have ended")
                 },
             ]
@@ -197,7 +218,8 @@ public enum Daemon {
                     log: log),
                 BarometerService(
                     bus: config.i2cBus, address: config.i2cAddress,
-                    simulated: options.simulate.contains(.barometer), session: session, clock: boardClock,
+                    simulated: options.simulate.contains(.barometer), pace: barometerPace, session: session,
+                    clock: boardClock,
                     annunciator: annunciator, log: log),
                 GPSService(
                     endpoint: config.gpsd, session: session, clock: boardClock, annunciator: annunciator,
@@ -211,12 +233,12 @@ public enum Daemon {
         }
         services += [
             BatteryService(
-                powerSupply: powerSupply, interval: .milliseconds(Int(config.battery.pollSeconds * 1000)),
+                powerSupply: powerSupply, interval: config.battery.pollSeconds,
                 monitor: BatteryMonitor(
                     lowPercent: config.battery.lowPercent, criticalPercent: config.battery.criticalPercent),
                 session: session, now: gpsNow, annunciator: annunciator, log: log),
             server, Broadcaster(session: session, server: server, control: control),
-            Notifier(session: session, log: log, readyWhen: { await server.ready() }),
+            Notifier(session: session, log: log, readyWhen: { await server.ready() }, status: statusReporter),
         ]
         log.log(.info, "logbook \(logbookPath), control socket \(options.socketPath)")
         let ending = await ServiceGroup(services: services) { log.log(.info, $0) }.run()

@@ -29,47 +29,93 @@ struct Broadcaster: Service {
     }
 }
 
-/// READY=1 once the daemon serves; STATUS= as the flight goes; WATCHDOG=1 only when the flight
-/// session's thread has answered since the last ping — a timer alone proves nothing, and a
-/// session stuck in a write or a loop must get the daemon restarted. (The session's progress is
-/// not counted in inputs: a board waiting for its first fix gets none and is not hung.)
+/// READY=1 once the daemon serves; WATCHDOG=1 only when the flight session's thread has
+/// answered since the last ping — a timer alone proves nothing, and a session stuck in a write
+/// or a loop must get the daemon restarted. (The session's progress is not counted in inputs: a
+/// board waiting for its first fix gets none and is not hung.) Without a watchdog it sleeps until
+/// shutdown; meanwhile it sends the STATUS= lines `StatusReporter` gathers as the flight changes.
 struct Notifier: Service {
     let name = "systemd notifier"
     let session: LiveFlightSession
     let log: DaemonLog
     /// Returns when the daemon can serve: READY=1 means the control socket answers.
     let readyWhen: @Sendable () async -> Void
-    /// Half of systemd's `WatchdogSec=` (nil: no watchdog; STATUS= is still sent every second).
+    /// Half of systemd's `WatchdogSec=` (nil: no watchdog).
     var watchdogInterval = Systemd.watchdogInterval
     var notify: @Sendable (String) -> Void = { _ = Systemd.notify($0) }
+
+    /// Where STATUS= lines come from.
+    var status = StatusReporter()
 
     func run() async throws {
         await readyWhen()
         try Task.checkCancellation()
         notify("READY=1")
         log.log(.notice, "ready")
-        let interval = watchdogInterval ?? .seconds(1)
-        let probe = SessionProbe(session: session)
-        var lastStatus = ""
-        while true {
-            probe.send()
-            try await Task.sleep(for: interval)
-            if watchdogInterval != nil, probe.answered() { notify("WATCHDOG=1") }
-            let pfd = await session.pfd
-            let status =
-                switch pfd.phase {
-                case .preflight, .touchdown:
-                    pfd.signal == .noSignal ? "waiting for GPS" : "ready: GPS \(pfd.signal.rawValue)"
-                case .takeoff: "takeoff"
-                case .cruise, .approach:
-                    "\(pfd.phase.rawValue) \(String(format: "%.1f", pfd.distance / 1000)) km"
-                }
-            if status != lastStatus {
-                notify("STATUS=\(status)")
-                lastStatus = status
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // A send that blocks (systemd slow to read) holds up this task, never the flight.
+                for await words in status.updates { notify("STATUS=\(words)") }
             }
+            if let interval = watchdogInterval {
+                group.addTask { await feedTheWatchdog(every: interval) }
+            }
+            await group.waitForAll()
         }
     }
+
+    private func feedTheWatchdog(every interval: Duration) async {
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        let probe = SessionProbe(session: session)
+        while !Task.isCancelled {
+            probe.send()
+            guard (try? await Sleeper.shared.sleep(for: seconds)) != nil else { return }
+            if probe.answered() { notify("WATCHDOG=1") }
+        }
+    }
+}
+
+/// STATUS= for `systemctl status`, sent when its words change ("waiting for GPS", "ready: GPS
+/// STRONG", "cruise 3.2 km"), from the session's outputs as they happen: no timer wakes an idle
+/// board for it.
+final class StatusReporter: @unchecked Sendable {
+    // @unchecked Sendable: `last` is only touched while `lock` is held; the stream's
+    // continuation is Sendable.
+    private let lock = NSLock()
+    private var last = ""
+    /// The newest words not yet sent (the notifier sends them; a send never runs on the
+    /// session's thread).
+    let updates: AsyncStream<String>
+    private let continuation: AsyncStream<String>.Continuation
+
+    init() {
+        (updates, continuation) = AsyncStream.makeStream(
+            of: String.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    static func words(for pfd: PFD) -> String {
+        switch pfd.phase {
+        case .preflight, .touchdown:
+            pfd.signal == .noSignal ? "waiting for GPS" : "ready: GPS \(pfd.signal.rawValue)"
+        case .takeoff: "takeoff"
+        case .cruise, .approach:
+            "\(pfd.phase.rawValue) \(String(format: "%.1f", pfd.distance / 1000)) km"
+        }
+    }
+
+    func heard(_ outputs: [EngineOutput]) {
+        for case .state(let pfd) in outputs.suffix(1) { report(Self.words(for: pfd)) }
+    }
+
+    func report(_ words: String) {
+        let changed: Bool = lock.withLock {
+            defer { last = words }
+            return last != words
+        }
+        if changed { continuation.yield(words) }
+    }
+
+    func finish() { continuation.finish() }
 }
 
 /// A round trip through the session's thread, at most one outstanding: `send` queues a job on

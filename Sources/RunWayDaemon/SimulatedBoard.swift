@@ -24,6 +24,9 @@ public struct SimulatedBoard: Service {
 
     public func run() async throws {
         var runner = ScenarioRunner(scenario)
+        // Ground truth is for scoring the engine; the board keeps none (it would grow all run).
+        runner.recordsDistance = false
+        runner.speedLogSeconds = 0
         let clock = ContinuousClock()
         let wallStart = clock.now
         var first: Double?

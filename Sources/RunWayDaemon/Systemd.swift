@@ -5,9 +5,16 @@ import Foundation
 /// (no `NOTIFY_SOCKET`) notifications do nothing, and logs go to standard error.
 public enum Systemd {
     /// `READY=1`, `STATUS=…`, `WATCHDOG=1`, `STOPPING=1`. Returns whether systemd was told.
+    /// Never blocks for long: a STATUS= line that finds systemd's queue full is dropped (the next
+    /// one supersedes it); other states are tried again for up to a second.
     @discardableResult
     public static func notify(_ state: String) -> Bool {
-        sd_notify(0, state) > 0
+        for _ in 0..<(state.hasPrefix("STATUS=") ? 1 : 50) {
+            let result = rw_notify_now(state)
+            if result != -EAGAIN { return result > 0 }
+            usleep(20_000)
+        }
+        return false
     }
 
     /// How often systemd wants `WATCHDOG=1` (half its `WatchdogSec=`), or nil when it does not.

@@ -1,6 +1,7 @@
 import CGPS
 import Foundation
 import RunWayCore
+import Synchronization
 
 /// Why the barometer gives no readings: the bus could not be opened (with its errno), or the
 /// chip failed (a transfer's errno, a wrong chip id, a stuck conversion…).
@@ -28,15 +29,16 @@ public enum BarometerEvent: Sendable, Equatable {
     case recovered
 }
 
-/// Reads the BMP280 on its own thread every `interval` seconds and yields samples stamped by
-/// `clock` (the monotonic clock; the daemon maps it onto GPS time). When reads fail — after the driver's
+/// Reads the BMP280 on its own thread every `interval` seconds (waits on the monotonic clock) and
+/// yields samples stamped by `clock` (the monotonic clock; the daemon maps it onto GPS time). When reads fail — after the driver's
 /// own retries and re-initialisation — it says so once, keeps trying, and says when it is back;
 /// the flight goes on without altitude meanwhile.
 public final class BarometerSource: Sendable {
     public let events: AsyncStream<BarometerEvent>
     private let continuation: AsyncStream<BarometerEvent>.Continuation
     private let wake = WakeSignal()
-    private let interval: Double
+    private let interval: Mutex<Double>
+    private let stopped = Mutex(false)
     private let clock: @Sendable () -> MonotonicInstant
     private let open: @Sendable () throws(BarometerFailure) -> BMP280
 
@@ -49,20 +51,24 @@ public final class BarometerSource: Sendable {
     ) {
         (events, continuation) = AsyncStream.makeStream(
             of: BarometerEvent.self, bufferingPolicy: .bufferingNewest(256))
-        self.interval = interval
+        self.interval = Mutex(interval)
         self.clock = clock
         self.open = open
-        let wake = self.wake
-        continuation.onTermination = { _ in wake.signal() }
+        continuation.onTermination = { [weak self] _ in self?.stop() }
     }
 
     /// Reads until `stop()` (also when called before), then finishes `events`. Call once.
     public func run() {
         defer { continuation.finish() }
+        if stopped.withLock({ $0 }) { return }
         var driver: BMP280?
         var lost = false
-        let waitMs = Int32(max(1, interval * 1000))
+        var last = MonotonicInstant(seconds: -.infinity)
         repeat {
+            // A wake-up that only changed the interval reads when the new one says.
+            let due = last.seconds + interval.withLock { $0 }
+            if MonotonicInstant.now.seconds < due { continue }
+            last = .now
             do throws(BarometerFailure) {
                 if driver == nil {
                     let opened = try open()
@@ -82,7 +88,26 @@ public final class BarometerSource: Sendable {
                     continuation.yield(.lost(error))
                 }
             }
-        } while rw_poll2(-1, wake.fd, waitMs) == 0
+        } while waitForNextRead(after: last)
+    }
+
+    /// Sleeps until the next read is due or the interval changes; false once stopped.
+    private func waitForNextRead(after last: MonotonicInstant) -> Bool {
+        let due = last.seconds + interval.withLock { $0 }
+        let waitMs = Int32(max(1, ((due - MonotonicInstant.now.seconds) * 1000).rounded(.up)))
+        guard rw_poll2(-1, wake.fd, waitMs) != 0 else { return true }
+        rw_eventfd_drain(wake.fd)
+        return !stopped.withLock { $0 }
+    }
+
+    /// Reads every `seconds` from now on (from any thread): the board reads fast while a flight
+    /// flies and slowly while it waits, so an idle board rarely wakes.
+    public func setInterval(_ seconds: Double) {
+        let changed = interval.withLock { current in
+            defer { current = seconds }
+            return current != seconds
+        }
+        if changed { wake.signal() }
     }
 
     /// Runs `run()` on a thread of its own, for a caller without a service group (a command,
@@ -95,7 +120,10 @@ public final class BarometerSource: Sendable {
         return self
     }
 
-    public func stop() { wake.signal() }
+    public func stop() {
+        stopped.withLock { $0 = true }
+        wake.signal()
+    }
 
     deinit { wake.signal() }
 }

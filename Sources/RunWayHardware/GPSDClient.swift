@@ -85,15 +85,24 @@ public struct EpochFilter: Sendable {
     }
 }
 
-/// An eventfd that wakes the reader thread; closed when the last owner lets go.
-final class WakeSignal: Sendable {
-    let fd: Int32
+/// An eventfd that wakes a thread waiting in `poll`; closed when the last owner lets go.
+public final class WakeSignal: Sendable {
+    public let fd: Int32
 
-    init() {
+    public init() {
         fd = rw_eventfd_create()
     }
 
-    func signal() { rw_eventfd_signal(fd) }
+    public func signal() { rw_eventfd_signal(fd) }
+
+    /// Waits up to `milliseconds` (-1: without end) for a signal, on the monotonic clock; returns
+    /// whether one came (and consumes it).
+    @discardableResult
+    public func wait(milliseconds: Int32) -> Bool {
+        guard rw_poll2(-1, fd, milliseconds) > 0 else { return false }
+        rw_eventfd_drain(fd)
+        return true
+    }
 
     deinit { rw_fd_close(fd) }
 }

@@ -83,11 +83,12 @@ extension Scenario {
 }
 
 extension Scenario {
-    /// The built-in scenarios by name, for `runway simulate`.
+    /// The built-in scenarios by name, for `runway simulate` and `runwayd --scenario`.
     public static var named: [(name: String, scenario: Scenario)] {
         [
             ("demo", demoMission), ("flat5k", flat5k), ("hilly10k", hilly10k), ("stops5k", stops5k),
-            ("walker", walker),
+            ("walker", walker), ("endurance-1h", endurance(hours: 1, rate: 1)),
+            ("endurance-24h-10hz", endurance(hours: 24, rate: 10)),
         ]
     }
 }

@@ -31,6 +31,12 @@ func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }
 
+// `runway-bench daemon`: only runwayd's figures (section f).
+if CommandLine.arguments.dropFirst().first == "daemon" {
+    DaemonBench().run()
+    exit(0)
+}
+
 // MARK: - (b) Memory: a 24-hour flight streamed from the simulator, nothing else held.
 
 print("RunWay Core bench — \(ProcessInfo.processInfo.processorCount) cores")
@@ -412,3 +418,4 @@ func openingCost(path: String, logbook: Logbook, hours: Int) throws {
 storageBudget(gpsRate: 1)
 storageBudget(gpsRate: 10)
 traceMemory()
+DaemonBench().run()

@@ -55,6 +55,9 @@ struct BoardServiceTests {
             annunciator: Annunciator(driver: driver, log: log), log: log)
         let buttons = Task { try await service.run() }
 
+        // The reader thread reads levels as they are when it looks: wait until it watches (a
+        // pool busy with other tests can delay its start by seconds).
+        try await Self.wait { logged.all.contains { $0.contains("buttons: watching") } }
         // START before the first fix: held, then back-filled with the press's own time.
         let pressed = MonotonicInstant.now
         lines.tap(0, holding: 0.5)
@@ -158,6 +161,82 @@ struct BoardServiceTests {
         task.cancel()
         _ = try? await task.value
         await session.close()
+    }
+}
+
+@Suite("The sleeper: periodic services wake only when due")
+struct SleeperTests {
+    @Test func sleepsAreKeptInOrderAndCancellationEndsOneAtOnce() async throws {
+        let began = MonotonicInstant.now.seconds
+        async let short: Void = RunWayDaemon.Sleeper.shared.sleep(for: 0.2)
+        async let longer: Void = RunWayDaemon.Sleeper.shared.sleep(for: 0.4)
+        try await short
+        let shortEnded = MonotonicInstant.now.seconds - began
+        try await longer
+        let longerEnded = MonotonicInstant.now.seconds - began
+        #expect(shortEnded >= 0.2 && longerEnded >= 0.4 && shortEnded < longerEnded)
+
+        let sleeping = Task { try await RunWayDaemon.Sleeper.shared.sleep(for: 3_600) }
+        try await Task.sleep(for: .milliseconds(50))
+        let cancelledAt = MonotonicInstant.now.seconds
+        sleeping.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeping.value }
+        #expect(MonotonicInstant.now.seconds - cancelledAt < 5)
+
+        // A task cancelled before it sleeps does not sleep.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await RunWayDaemon.Sleeper.shared.sleep(for: 3_600)
+        }
+        await #expect(throws: CancellationError.self) { try await early.value }
+    }
+}
+
+@Suite("STATUS= follows the flight, sent only when its words change")
+struct StatusReporterTests {
+    @Test func statusLinesAreSentOnChangeOnly() async {
+        let reporter = StatusReporter()
+        func state(_ phase: FlightPhase, _ signal: SignalQuality, _ metres: Double = 0) -> [EngineOutput] {
+            var pfd = PFD.idle(at: 0)
+            pfd.phase = phase
+            pfd.signal = signal
+            pfd.distance = metres
+            return [.state(pfd)]
+        }
+        var sent: [String] = []
+        var updates = reporter.updates.makeAsyncIterator()
+        for (outputs, changes) in [
+            (state(.preflight, .noSignal), true), (state(.preflight, .noSignal), false),
+            (state(.preflight, .strong), true), (state(.cruise, .strong, 3_210), true),
+            (state(.cruise, .strong, 3_240), false),  // still 3.2 km
+            (state(.cruise, .strong, 3_260), true),
+        ] {
+            reporter.heard(outputs)
+            if changes, let words = await updates.next() { sent.append(words) }
+        }
+        reporter.finish()
+        #expect(await updates.next() == nil)  // nothing else was pending
+        #expect(sent == ["waiting for GPS", "ready: GPS STRONG", "cruise 3.2 km", "cruise 3.3 km"])
+    }
+}
+
+@Suite("The barometer's pace follows the flight")
+struct BarometerPaceTests {
+    @Test func fastFromTakeoffToTouchdownSlowOtherwise() {
+        let pace = BarometerPace()
+        func state(_ phase: FlightPhase) -> [EngineOutput] {
+            var pfd = PFD.idle(at: 0)
+            pfd.phase = phase
+            return [.callout(TimedCallout(.rotate, at: 0)), .state(pfd)]
+        }
+        #expect(pace.interval == 10)
+        pace.heard(state(.takeoff))
+        #expect(pace.interval == 0.5)
+        pace.heard(state(.cruise))
+        pace.heard([])  // outputs without a state change nothing
+        #expect(pace.interval == 0.5)
+        pace.heard(state(.touchdown))
+        #expect(pace.interval == 10)
     }
 }
 

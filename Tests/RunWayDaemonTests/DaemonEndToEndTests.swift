@@ -81,7 +81,16 @@ struct DaemonEndToEndTests {
         process.standardError = errors
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        #expect(notify.next() == "READY=1")
+        // STATUS= may come first ("waiting for GPS"); READY=1 once the socket listens.
+        var notifications: [String] = []
+        while let message = notify.next() {
+            notifications.append(message)
+            if message == "READY=1" { break }
+        }
+        #expect(notifications.last == "READY=1", "\(notifications)")
+        #expect(notifications.dropLast().allSatisfy { $0.hasPrefix("STATUS=") })
+        // From here on nobody reads the notify socket: its queue fills with STATUS= lines, and
+        // the daemon must neither stall nor hang at SIGTERM (a blocking sd_notify did both).
         // A client that sends garbage, and one that hangs, disturb nothing.
         let hung = try SocketClient(path: socket)
         #expect(try Self.request(socket, "garbage")["ok"] as? Bool == false)
@@ -219,7 +228,15 @@ struct DaemonShutdownTests {
             "--board", "simulated", "--speed", "200", "--socket", directory + "/control.sock", "--logbook",
             directory + "/logbook.sqlite", "--config", directory + "/none.json",
         ]
-        process.standardError = FileHandle.nullDevice
+        let log = directory + "/runwayd.log"
+        if !FileManager.default.fileExists(atPath: log) {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        handle.seekToEndOfFile()
+        process.standardError = handle
+        // A socket file left by an earlier daemon must not be taken for this one's.
+        try? FileManager.default.removeItem(atPath: directory + "/control.sock")
         try process.run()
         while !FileManager.default.fileExists(atPath: directory + "/control.sock") {
             try await Task.sleep(for: .milliseconds(20))
@@ -233,7 +250,15 @@ struct DaemonShutdownTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try await Self.daemon(directory)
         _ = try DaemonEndToEndTests.request(directory + "/control.sock", #"{"command":"start"}"#)
-        try await Task.sleep(for: .milliseconds(2_500))
+        // Well past 100 m, so the recovered flight is kept (a loaded machine may fly slowly).
+        for _ in 0..<600 {
+            try await Task.sleep(for: .milliseconds(50))
+            let status =
+                try DaemonEndToEndTests.request(directory + "/control.sock", #"{"command":"status"}"#)[
+                    "status"]
+                as? [String: Any]
+            if (status?["distance_m"] as? Double ?? 0) > 400 { break }
+        }
         let flown = try #require(
             try DaemonEndToEndTests.request(directory + "/control.sock", #"{"command":"status"}"#)["status"]
                 as? [String: Any])
@@ -254,9 +279,10 @@ struct DaemonShutdownTests {
         let second = try await Self.daemon(directory)
         kill(second.processIdentifier, SIGTERM)
         second.waitUntilExit()
+        let log = (try? String(contentsOfFile: directory + "/runwayd.log", encoding: .utf8)) ?? ""
         let entry = try #require(
-            try Logbook(path: directory + "/logbook.sqlite", access: .readOnly).entries().first)
-        #expect(entry.status == .recovered && entry.distance > 100)
+            try Logbook(path: directory + "/logbook.sqlite", access: .readOnly).entries().first, "\(log)")
+        #expect(entry.status == .recovered && entry.distance > 100, "\(log)")
     }
 }
 

@@ -61,4 +61,24 @@ struct BarometerSourceTests {
         #expect(stamps == stamps.sorted())  // monotonic
         #expect(pascals.allSatisfy { abs($0 - 100_000) < 0.2 })
     }
+
+    /// A board waiting on the start line reads rarely; START makes it read fast at once.
+    @Test func theIntervalChangesWhileRunningAndTakesEffectAtOnce() async throws {
+        let bus = LockedBus(SimulatedBMP280(pascals: 100_000))
+        let source = BarometerSource(
+            interval: 600, clock: { MonotonicInstant.now }, open: { BMP280(bus: bus, sleep: { _ in }) }
+        ).start()
+        var samples = 0
+        for await event in source.events {
+            guard case .sample = event else { continue }
+            samples += 1
+            if samples == 1 {
+                // The first read comes at once; the next would be 10 minutes later.
+                source.setInterval(0.01)
+            } else if samples == 20 {
+                source.stop()
+            }
+        }
+        #expect(samples >= 20)  // more may have been queued before the stop
+    }
 }

@@ -1,0 +1,79 @@
+import Foundation
+import RunWayCore
+import RunWayHardware
+
+/// Sleeps for the daemon's periodic services (the notifier, the battery, the no-fix watch) that
+/// wake the process only when a sleep is due. `Task.sleep` on Linux keeps libdispatch's event
+/// loop waking once a second for as long as any sleep is pending (measured with strace: one
+/// `epoll_wait` return a second for a 30 s `Task.sleep`), which alone would break an idle
+/// board's budget of two wake-ups a second.
+///
+/// One thread holds the pending deadlines and `poll`s an eventfd with the nearest as its timeout
+/// (relative, monotonic). It starts with the first sleep and ends when none is left, so an idle
+/// process with nothing pending has no thread here.
+final class Sleeper: @unchecked Sendable {
+    // @unchecked Sendable: `pending`, `nextID` and `running` are only touched while `lock` is
+    // held; `wake` is an eventfd, safe from any thread.
+    private let lock = NSLock()
+    private var pending: [Int: (deadline: Double, continuation: CheckedContinuation<Void, Error>)] = [:]
+    private var nextID = 0
+    private var running = false
+    private let wake = WakeSignal()
+
+    static let shared = Sleeper()
+
+    /// Returns after `seconds` (monotonic), or throws `CancellationError` as soon as the task is
+    /// cancelled.
+    func sleep(for seconds: Double) async throws {
+        let id = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                let start: Bool = lock.withLock {
+                    pending[id] = (MonotonicInstant.now.seconds + seconds, continuation)
+                    defer { running = true }
+                    return !running
+                }
+                // Cancelled before the sleep was registered: the handler found nothing to end.
+                if Task.isCancelled { cancel(id) }
+                if start {
+                    let thread = Thread { [self] in loop() }
+                    thread.name = "sleeper"
+                    thread.start()
+                } else {
+                    wake.signal()
+                }
+            }
+        } onCancel: {
+            cancel(id)
+        }
+    }
+
+    private func cancel(_ id: Int) {
+        let entry = lock.withLock { pending.removeValue(forKey: id) }
+        entry?.continuation.resume(throwing: CancellationError())
+        wake.signal()
+    }
+
+    private func loop() {
+        while true {
+            let now = MonotonicInstant.now.seconds
+            let (due, next): ([CheckedContinuation<Void, Error>], Double?) = lock.withLock {
+                let ids = pending.filter { $0.value.deadline <= now }.map(\.key)
+                let due = ids.compactMap { pending.removeValue(forKey: $0)?.continuation }
+                let next = pending.values.map(\.deadline).min()
+                if next == nil && due.isEmpty { running = false }
+                return (due, next)
+            }
+            for continuation in due { continuation.resume() }
+            guard let next else {
+                if due.isEmpty { return }  // nothing pending: the thread ends (restarted on demand)
+                continue
+            }
+            let timeout = Int32(max(0, min(3_600, next - MonotonicInstant.now.seconds)) * 1000 + 1)
+            wake.wait(milliseconds: timeout)
+        }
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import RunWayDaemon
+
+// MARK: - (f) runwayd as a process: start → READY, idle wake-ups, CPU per hour, memory over 24 h
+
+/// What /proc says of a process.
+struct ProcessSample {
+    /// CPU seconds, user + system, all threads.
+    var cpu: Double
+    /// Context switches of all threads: each is a wake-up (or a preemption).
+    var switches: Double
+    var rss: Double
+    var peakRSS: Double
+    /// Anonymous memory (the process's own, not shared libraries' pages), MiB.
+    var anonymous: Double
+
+    init(pid: Int32) {
+        func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        func field(_ text: String, _ name: String) -> Double {
+            for line in text.split(separator: "\n") where line.hasPrefix(name) {
+                return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Double($0) }.first
+                    ?? 0
+            }
+            return 0
+        }
+        // /proc/PID/stat: fields 14 and 15 (utime, stime) after the parenthesised name.
+        let stat = read("/proc/\(pid)/stat")
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        cpu = fields.count > 12 ? ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / ticks : 0
+        var switches = 0.0
+        for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
+            let status = read("/proc/\(pid)/task/\(task)/status")
+            switches +=
+                field(status, "voluntary_ctxt_switches:") + field(status, "nonvoluntary_ctxt_switches:")
+        }
+        self.switches = switches
+        let status = read("/proc/\(pid)/status")
+        rss = field(status, "VmRSS:") / 1024
+        peakRSS = field(status, "VmHWM:") / 1024
+        anonymous = field(read("/proc/\(pid)/smaps_rollup"), "Anonymous:") / 1024
+    }
+}
+
+/// A datagram socket standing in for systemd's notify socket.
+final class BenchNotifySocket {
+    let path: String
+    let fd: Int32
+
+    init(path: String) {
+        self.path = path
+        unlink(path)
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+
+    func next() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        return n > 0 ? String(decoding: buffer.prefix(n), as: UTF8.self) : nil
+    }
+}
+
+struct DaemonBench {
+    let directory = FileManager.default.currentDirectoryPath + "/.build/bench-daemon"
+    let runwayd: String = {
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine
+            .arguments[0]
+        return (me as NSString).deletingLastPathComponent + "/runwayd"
+    }()
+
+    func launch(_ arguments: [String], notify: String? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: runwayd)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify
+        environment["JOURNAL_STREAM"] = nil
+        process.environment = environment
+        process.standardError =
+            FileHandle(forWritingAtPath: directory + "/runwayd.log") ?? FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    func stop(_ process: Process) {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+
+    func status(_ socket: String) -> [String: Any]? {
+        (try? ControlClient(path: socket).request(#"{"command":"status"}"#))?["status"] as? [String: Any]
+    }
+
+    func start(_ socket: String) {
+        // The simulated board has GPS time once its first fix is flown.
+        for _ in 0..<200 {
+            if let reply = try? ControlClient(path: socket).request(#"{"command":"start"}"#),
+                reply["ok"] as? Bool == true
+            {
+                return
+            }
+            usleep(50_000)
+        }
+    }
+
+    func run() {
+        try? FileManager.default.removeItem(atPath: directory)
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: directory + "/runwayd.log", contents: nil)
+        print("")
+        print("== runwayd as a process (release build; \(runwayd)) ==")
+        idle()
+        cpuPerHour()
+        memoryOverADay()
+    }
+
+    /// The real board's services waiting for a first fix: gpsd running with no receiver, the
+    /// barometer on its register-level simulation.
+    func idle() {
+        let port = UInt16.random(in: 40_000...49_000)
+        let gpsd = Process()
+        gpsd.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
+        gpsd.arguments = ["-N", "-S", String(port)]
+        gpsd.standardError = FileHandle.nullDevice
+        try? gpsd.run()
+        defer {
+            kill(gpsd.processIdentifier, SIGKILL)
+            gpsd.waitUntilExit()
+        }
+        usleep(300_000)
+        let config = directory + "/idle.json"
+        try?
+            #"{"gpsd": "127.0.0.1:\#(port)", "logbook": "\#(directory)/idle.sqlite", "battery": {"power_supply": "\#(directory)/none"}}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let notify = BenchNotifySocket(path: directory + "/notify")
+        let clock = ContinuousClock()
+        let began = clock.now
+        guard
+            let daemon = try? launch(
+                [
+                    "--board", "real", "--simulate", "barometer", "--socket", directory + "/idle.sock",
+                    "--config", config,
+                ],
+                notify: notify.path)
+        else { return print("  no figure: runwayd did not start (\(runwayd))") }
+        defer { stop(daemon) }
+        var ready: Duration?
+        while let message = notify.next() {
+            if message.contains("READY=1") {
+                ready = clock.now - began
+                break
+            }
+        }
+        guard let ready else { return print("  no READY=1 within 20 s") }
+        print(
+            "  start → READY=1: \(format(seconds(ready) * 1000, 0)) ms (logbook opened, control socket listening)"
+        )
+        sleep(5)
+        let first = ProcessSample(pid: daemon.processIdentifier)
+        let window = 60.0
+        Thread.sleep(forTimeInterval: window)
+        let last = ProcessSample(pid: daemon.processIdentifier)
+        print(
+            "  idle in preflight, gpsd up, no fix: \(format((last.switches - first.switches) / window, 2)) wake-ups/s "
+                + "(context switches of all threads over \(Int(window)) s; goal ≤ 2), "
+                + "CPU \(format((last.cpu - first.cpu) / window * 3600, 1)) s per hour")
+        print(
+            "  memory idle: RSS \(format(last.rss, 1)) MiB, of which the process's own (anonymous) "
+                + "\(format(last.anonymous, 1)) MiB; the rest is shared libraries' text (libswiftCore, Foundation, ICU)"
+        )
+    }
+
+    /// A 1 Hz run in real time on the simulated board, a minute of it, scaled to an hour. The
+    /// simulator makes the scenario's sensors as it goes, so this is an upper bound for the board.
+    func cpuPerHour() {
+        let socket = directory + "/run.sock"
+        guard
+            let daemon = try? launch([
+                "--board", "simulated", "--scenario", "endurance-1h", "--speed", "1", "--socket", socket,
+                "--logbook", directory + "/run.sqlite", "--config", directory + "/none.json",
+            ])
+        else { return }
+        defer { stop(daemon) }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        start(socket)
+        sleep(5)  // past the countdown
+        let first = ProcessSample(pid: daemon.processIdentifier)
+        let window = 60.0
+        Thread.sleep(forTimeInterval: window)
+        let last = ProcessSample(pid: daemon.processIdentifier)
+        let phase = status(socket)?["phase"] as? String ?? "?"
+        print(
+            "  a 1 Hz run in real time (GPS 1 Hz, barometer 2 Hz, recording; \(phase)): "
+                + "\(format((last.cpu - first.cpu) / window * 3600, 1)) CPU s per hour, "
+                + "\(format((last.switches - first.switches) / window, 1)) wake-ups/s (simulator included: an upper bound)"
+        )
+    }
+
+    /// A 24-hour run at 10 Hz, flown as fast as the daemon takes it, then landed and stored.
+    func memoryOverADay() {
+        let socket = directory + "/day.sock"
+        guard
+            let daemon = try? launch([
+                "--board", "simulated", "--scenario", "endurance-24h-10hz", "--speed", "max", "--socket",
+                socket,
+                "--logbook", directory + "/day.sqlite", "--config", directory + "/none.json",
+            ])
+        else { return }
+        defer { stop(daemon) }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        start(socket)
+        let clock = ContinuousClock()
+        let began = clock.now
+        var rows: [(hours: Double, sample: ProcessSample)] = []
+        var lastElapsed = -1.0
+        var unchanged = 0
+        while unchanged < 3, clock.now - began < .seconds(900) {
+            sleep(1)
+            let elapsed = status(socket)?["elapsed_s"] as? Double ?? 0
+            rows.append((elapsed / 3600, ProcessSample(pid: daemon.processIdentifier)))
+            unchanged = elapsed == lastElapsed ? unchanged + 1 : 0
+            lastElapsed = elapsed
+            if elapsed >= 24 * 3600 { break }
+        }
+        let flown = seconds(clock.now - began)
+        let reply = try? ControlClient(path: socket, timeout: 120).request(#"{"command":"stop"}"#)
+        let landed = ProcessSample(pid: daemon.processIdentifier)
+        func at(_ hours: Double) -> ProcessSample? { rows.first { $0.hours >= hours }?.sample }
+        let marks = [1.0, 6, 12, 18, 24].compactMap { h in
+            at(h).map { "\(Int(h)) h \(format($0.rss, 1)) (own \(format($0.anonymous, 1)))" }
+        }
+        print(
+            "  a 24-hour 10 Hz run (\(format(lastElapsed / 3600, 1)) h flown in \(format(flown, 0)) s, then landed: "
+                + "\(reply?["result"] as? String ?? "no reply")); RSS MiB by flight time: \(marks.joined(separator: ", "))"
+        )
+        print(
+            "  peak RSS \(format(landed.peakRSS, 1)) MiB (landing included); the process's own memory at the end "
+                + "\(format(landed.anonymous, 1)) MiB; goal ≤ 25 MB, flat after the first hour")
+    }
+}
