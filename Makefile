@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build demo test bench bench-daemon soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build install demo test bench bench-daemon soak fuzz sanitize lint format clean
 
 all: build
 
@@ -15,6 +15,25 @@ test-deps:
 
 build: deps
 	$(SWIFT) build -c release
+
+## Installs runwayd and runway with their systemd units, sysusers file, udev rules and a default
+## configuration (an existing /etc/runway/runway.json is never overwritten). DESTDIR and PREFIX
+## as usual; the units' ExecStart follows PREFIX. On the board, then:
+##   systemd-sysusers && udevadm control --reload && systemctl daemon-reload
+##   systemctl enable --now runwayd.socket runwayd.service
+PREFIX ?= /usr
+DESTDIR ?=
+UNITDIR ?= /lib/systemd/system
+install: build
+	install -D -m 0755 $(RELEASE)/runwayd $(DESTDIR)$(PREFIX)/bin/runwayd
+	install -D -m 0755 $(RELEASE)/runway $(DESTDIR)$(PREFIX)/bin/runway
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|^ExecStart=/usr/bin/|ExecStart=$(PREFIX)/bin/|' systemd/runwayd.service > $(DESTDIR)$(UNITDIR)/runwayd.service
+	install -m 0644 systemd/runwayd.socket $(DESTDIR)$(UNITDIR)/runwayd.socket
+	install -D -m 0644 systemd/runway.sysusers $(DESTDIR)/usr/lib/sysusers.d/runway.conf
+	install -D -m 0644 udev/60-runway.rules $(DESTDIR)/lib/udev/rules.d/60-runway.rules
+	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/runway/README.md
+	test -e $(DESTDIR)/etc/runway/runway.json || install -D -m 0644 board/runway.json $(DESTDIR)/etc/runway/runway.json
 
 ## A simulated 5 km Mission Flight, end to end, on the built-in simulated board.
 demo: build

@@ -31,6 +31,12 @@ struct DaemonConfigurationTests {
         #expect(config.mission == nil && config.bodyMass == nil && config.timeZone == nil)
     }
 
+    /// The file `make install` puts in /etc/runway says exactly what no file at all means.
+    @Test func theInstalledDefaultFileIsTheDefaults() throws {
+        let path = DaemonEndToEndTests.root.appendingPathComponent("board/runway.json").path
+        #expect(try DaemonConfiguration.load(path: path) == DaemonConfiguration())
+    }
+
     @Test func aFullFileReads() throws {
         let config = try Self.parse(
             """
