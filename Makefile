@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build install demo test bench bench-daemon soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build install install-files deb demo test bench bench-daemon soak fuzz sanitize lint format clean
 
 all: build
 
@@ -24,16 +24,24 @@ build: deps
 PREFIX ?= /usr
 DESTDIR ?=
 UNITDIR ?= /lib/systemd/system
-install: build
-	install -D -m 0755 $(RELEASE)/runwayd $(DESTDIR)$(PREFIX)/bin/runwayd
-	install -D -m 0755 $(RELEASE)/runway $(DESTDIR)$(PREFIX)/bin/runway
+BINDIR ?= $(RELEASE)
+install: build install-files
+
+install-files:
+	install -D -m 0755 $(BINDIR)/runwayd $(DESTDIR)$(PREFIX)/bin/runwayd
+	install -D -m 0755 $(BINDIR)/runway $(DESTDIR)$(PREFIX)/bin/runway
 	install -d $(DESTDIR)$(UNITDIR)
 	sed 's|^ExecStart=/usr/bin/|ExecStart=$(PREFIX)/bin/|' systemd/runwayd.service > $(DESTDIR)$(UNITDIR)/runwayd.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/runwayd.service
 	install -m 0644 systemd/runwayd.socket $(DESTDIR)$(UNITDIR)/runwayd.socket
 	install -D -m 0644 systemd/runway.sysusers $(DESTDIR)/usr/lib/sysusers.d/runway.conf
 	install -D -m 0644 udev/60-runway.rules $(DESTDIR)/lib/udev/rules.d/60-runway.rules
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/runway/README.md
 	test -e $(DESTDIR)/etc/runway/runway.json || install -D -m 0644 board/runway.json $(DESTDIR)/etc/runway/runway.json
+
+## A Debian package of runwayd and runway for this machine's architecture (static Swift runtime).
+deb: deps
+	SWIFT=$(SWIFT) scripts/make-deb.sh .build
 
 ## A simulated 5 km Mission Flight, end to end, on the built-in simulated board.
 demo: build
