@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build install install-files deb demo test bench bench-daemon soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build install install-files deb deb-check demo test bench bench-daemon soak fuzz sanitize lint format clean
 
 all: build
 
@@ -43,6 +43,12 @@ install-files:
 deb: deps
 	SWIFT=$(SWIFT) scripts/make-deb.sh .build
 
+## The package checked: control fields, conffiles, every file with its owner and mode, the
+## maintainer scripts, and the binaries run from the extracted tree without a Swift runtime.
+deb-check: deps
+	@rm -f .build/runway_*.deb
+	@scripts/check-deb.sh "$$(SWIFT=$(SWIFT) scripts/make-deb.sh .build | tail -n 1)"
+
 ## A simulated 5 km Mission Flight, end to end, on the built-in simulated board.
 demo: build
 	$(RELEASE)/runway demo
@@ -53,7 +59,8 @@ test: test-deps lint
 	@$(SWIFT) test --skip-build --parallel 2>&1 | tee .build/test.log | grep -vE '^(Test Case|Test Suite|◇|✔ Test|✔ Suite) '; \
 	  status=$${PIPESTATUS[0]}; \
 	  grep -E 'Test run with [0-9]+ tests|Executed [0-9]+ tests' .build/test.log | tail -n 2; \
-	  exit $$status
+	  [ $$status -eq 0 ] || exit $$status
+	@$(MAKE) --no-print-directory deb-check
 
 ## Figures: engine cost per fix, peak memory, accuracy against ground truth.
 bench: build

@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.build}
 swift=${SWIFT:-swift}
-version=$(git describe --tags --always 2>/dev/null | sed 's/^v//; s/^\([^0-9]\)/0~\1/')
-version=${version:-0~dev}
+# No release tags yet: 0.0~git<commit time>.<hash> orders builds by their commits.
+version=$(git log -1 --format='0.0~git%cd.%h' --date=format:%Y%m%d%H%M%S 2>/dev/null || echo 0.0~dev)
 arch=$(dpkg --print-architecture)
 scratch=.build/deb
 "$swift" build -c release --scratch-path "$scratch" --static-swift-stdlib --product runwayd
