@@ -1,7 +1,8 @@
 #!/bin/bash
 # Checks a runway .deb without installing it on this machine: its control fields and conffiles,
-# every file in place with its owner and mode, the maintainer scripts parse, and the binaries run
-# from the extracted tree with no Swift runtime beside them. Usage: scripts/check-deb.sh DEB
+# every file in place with its owner and mode, the maintainer scripts parse, the binaries run
+# from the extracted tree with no Swift runtime beside them, and it installs into and is removed
+# from a scratch root. Usage: scripts/check-deb.sh DEB
 set -euo pipefail
 deb=$1
 fail() { echo "check-deb: $*" >&2; exit 1; }
@@ -28,4 +29,24 @@ if ldd "$root/usr/bin/runwayd" | grep -q libswift; then fail "runwayd needs the 
 "$root/usr/bin/runwayd" --check-config --config "$root/etc/runway/runway.json" | grep -q valid \
     || fail "runwayd does not accept the packaged configuration"
 "$root/usr/bin/runway" help >/dev/null || fail "runway does not run"
+# Installed into a scratch root (dpkg's chrootless mode: the maintainer scripts honour DPKG_ROOT
+# and touch nothing outside it), then removed.
+scratch=$(mktemp -d)
+trap 'rm -rf "$root" "$scratch"' EXIT
+mkdir -p "$scratch/var/lib/dpkg/info" "$scratch/var/lib/dpkg/updates"
+touch "$scratch/var/lib/dpkg/status"
+as_user=(); [ "$(id -u)" -eq 0 ] || as_user=(--force-not-root)
+# (The scratch root has none of the dependencies: dpkg's complaints about them are expected.)
+installed=$(dpkg --root="$scratch" "${as_user[@]}" --force-script-chrootless --force-depends -i "$deb" 2>&1) \
+    || { echo "$installed" >&2; fail "dpkg could not install it into a scratch root"; }
+! grep -q "Failed\|ignoring" <<<"$installed" || { echo "$installed" >&2; fail "a maintainer script failed"; }
+for file in usr/bin/runwayd usr/bin/runway lib/systemd/system/runwayd.service etc/runway/runway.json; do
+    [ -e "$scratch/$file" ] || fail "installed, but /$file is missing"
+done
+grep -q '^runway:' "$scratch/etc/passwd" || fail "postinst did not create the user runway"
+grep -Eq '^gpio:.*runway' "$scratch/etc/group" && grep -Eq '^i2c:.*runway' "$scratch/etc/group" \
+    || fail "runway is not in the gpio and i2c groups"
+dpkg --root="$scratch" "${as_user[@]}" --force-script-chrootless -r runway >/dev/null || fail "dpkg could not remove it"
+[ ! -e "$scratch/usr/bin/runwayd" ] || fail "removed, but runwayd is still there"
+[ -e "$scratch/etc/runway/runway.json" ] || fail "removal took the configuration (a conffile stays until purge)"
 echo "check-deb: $(basename "$deb") ok ($(du -k "$deb" | cut -f1) KiB)"

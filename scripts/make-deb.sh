@@ -36,9 +36,12 @@ echo /etc/runway/runway.json > "$root/DEBIAN/conffiles"
 cat > "$root/DEBIAN/postinst" <<'SCRIPT'
 #!/bin/sh
 set -e
+# DPKG_ROOT is set when dpkg installs into another root without chrooting (--root with
+# --force-script-chrootless, as the package check does): only that root is touched then.
 if [ "$1" = configure ]; then
-    systemd-sysusers runway.conf || true
-    chown runway:runway /var/lib/runway 2>/dev/null || true
+    systemd-sysusers --root="${DPKG_ROOT:-/}" runway.conf || true
+    if [ -z "${DPKG_ROOT:-}" ]; then chown runway:runway /var/lib/runway 2>/dev/null || true; fi
+    [ -z "${DPKG_ROOT:-}" ] || exit 0
     if [ -d /run/udev ]; then udevadm control --reload || true; udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev || true; fi
     if [ -d /run/systemd/system ]; then
         systemctl daemon-reload || true
@@ -51,14 +54,14 @@ cat > "$root/DEBIAN/prerm" <<'SCRIPT'
 #!/bin/sh
 set -e
 # The logbook in /var/lib/runway is the runner's: it is never removed, not even on purge.
-if [ -d /run/systemd/system ] && [ "$1" = remove ]; then
+if [ -z "${DPKG_ROOT:-}" ] && [ -d /run/systemd/system ] && [ "$1" = remove ]; then
     systemctl disable --now runwayd.service runwayd.socket || true
 fi
 SCRIPT
 cat > "$root/DEBIAN/postrm" <<'SCRIPT'
 #!/bin/sh
 set -e
-if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
+if [ -z "${DPKG_ROOT:-}" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
 SCRIPT
 chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
 install -d -m 0750 "$root/var/lib/runway"
