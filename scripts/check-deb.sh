@@ -7,7 +7,7 @@ set -euo pipefail
 deb=$1
 fail() { echo "check-deb: $*" >&2; exit 1; }
 info=$(dpkg-deb --info "$deb")
-for field in "Package: runway" "Architecture: $(dpkg --print-architecture)" "Depends: gpsd"; do
+for field in "Package: runway" "Architecture: $(dpkg --print-architecture)" "Depends: .*gpsd, libgps28"; do
     grep -q "$field" <<<"$info" || fail "control lacks '$field'"
 done
 [ "$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles)" = /etc/runway/runway.json ] || fail "conffiles"
@@ -49,4 +49,8 @@ grep -Eq '^gpio:.*runway' "$scratch/etc/group" && grep -Eq '^i2c:.*runway' "$scr
 dpkg --root="$scratch" "${as_user[@]}" --force-script-chrootless -r runway >/dev/null || fail "dpkg could not remove it"
 [ ! -e "$scratch/usr/bin/runwayd" ] || fail "removed, but runwayd is still there"
 [ -e "$scratch/etc/runway/runway.json" ] || fail "removal took the configuration (a conffile stays until purge)"
+# lintian: no errors (warnings are listed for a maintainer to read).
+report=$(lintian --tag-display-limit 0 "$deb" 2>/dev/null || true)
+if grep -q '^E: ' <<<"$report"; then echo "$report" >&2; fail "lintian reports errors"; fi
+grep '^W: ' <<<"$report" | sed 's/^/check-deb: lintian /' || true
 echo "check-deb: $(basename "$deb") ok ($(du -k "$deb" | cut -f1) KiB)"

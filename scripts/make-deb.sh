@@ -22,15 +22,16 @@ cat > "$root/DEBIAN/control" <<CONTROL
 Package: runway
 Version: $version
 Architecture: $arch
-Maintainer: RunWay Core developers <runway@localhost>
+Maintainer: RunWay Core developers <runway-core@example.org>
 Installed-Size: $size
-Depends: gpsd, libgps28, libi2c0, libgpiod2, libsqlite3-0, zlib1g, libsystemd0, systemd
+Depends: libc6 (>= 2.36), libstdc++6, libgcc-s1, gpsd, libgps28, libi2c0, libgpiod2, libsqlite3-0, zlib1g, libsystemd0, systemd
 Section: misc
 Priority: optional
-Description: RunWay running tracker firmware (runwayd) and its command (runway)
+Description: running tracker firmware for a Raspberry Pi-class board
  Reads GPS from gpsd, a BMP280 barometer over I2C, three buttons and a buzzer
  over GPIO; flies each run through an aviation-style engine and records it
- crash-safely in an SQLite logbook.
+ crash-safely in an SQLite logbook. runwayd is the daemon; runway is the
+ runner's command (status, start, pause, resume, stop, the logbook).
 CONTROL
 echo /etc/runway/runway.json > "$root/DEBIAN/conffiles"
 cat > "$root/DEBIAN/postinst" <<'SCRIPT'
@@ -64,7 +65,27 @@ set -e
 if [ -z "${DPKG_ROOT:-}" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
 SCRIPT
 chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
-install -d -m 0750 "$root/var/lib/runway"
+# The state directory: runwayd.service's StateDirectoryMode= makes it 0750 at start.
+install -d -m 0755 "$root/var/lib/runway"
+doc="$root/usr/share/doc/runway"
+cat > "$doc/copyright" <<'COPYRIGHT'
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: runway
+Comment: The project has not chosen a licence yet; until it does, all rights are
+ reserved. The binaries link the Swift runtime and Foundation statically
+ (Apache-2.0 with the Runtime Library Exception, swift.org), which carry ICU's
+ data (Unicode licence).
+
+Files: *
+Copyright: RunWay Core developers
+License: all-rights-reserved
+ No licence has been granted yet.
+COPYRIGHT
+printf 'runway (%s) unstable; urgency=low\n\n  * Built from commit %s.\n\n -- RunWay Core developers <runway-core@example.org>  %s\n' \
+    "$version" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    "$(git log -1 --format=%cD 2>/dev/null || date -R)" | gzip -9n > "$doc/changelog.gz"
+size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+sed -i "s/^Installed-Size: .*/Installed-Size: $size/" "$root/DEBIAN/control"
 mkdir -p "$out"
 dpkg-deb --root-owner-group --build "$root" "$out/runway_${version}_${arch}.deb" >/dev/null
 echo "$out/runway_${version}_${arch}.deb"
