@@ -1,4 +1,5 @@
 import Foundation
+import RunWayTestSupport
 import Testing
 
 /// Runs the built `runway` executable, as a user or a script would.
@@ -41,18 +42,8 @@ struct RunWayBinary {
 
     /// Runs `process` to its end, capturing both streams.
     private static func collect(_ process: Process) throws -> Output {
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read before waiting: a full pipe would otherwise block the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        let output = try runToEnd(process)
+        return Output(status: output.status, stdout: output.stdout, stderr: output.stderr)
     }
 
     /// Runs a bash script in which `$RUNWAY` is the built executable: pipes, FIFOs, redirections.

@@ -159,20 +159,9 @@ struct ControlCommandTests {
     }
 
     static func runSync(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = DaemonEndToEndTests.root.appendingPathComponent(".build/debug/runway")
-        process.arguments = arguments
-        let (out, err) = (Pipe(), Pipe())
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: stdout, as: UTF8.self),
-            String(decoding: stderr, as: UTF8.self)
-        )
+        let output = try runToEnd(
+            DaemonEndToEndTests.root.appendingPathComponent(".build/debug/runway").path, arguments)
+        return (output.status, output.stdout, output.stderr)
     }
 
     @Test func theRunnersCommands() async throws {

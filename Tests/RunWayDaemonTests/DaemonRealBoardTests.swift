@@ -44,6 +44,13 @@ struct DaemonRealBoardTests {
             }
         }
 
+        /// A file for the daemons' log, and a handle to write it.
+        func logFile() throws -> (path: String, handle: FileHandle) {
+            let path = directory + "/runwayd.log"
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            return (path, try FileHandle(forWritingTo: URL(fileURLWithPath: path)))
+        }
+
         /// Starts runwayd; `errors` collects its log.
         func daemon(errors: FileHandle) throws -> Process {
             try? FileManager.default.removeItem(atPath: socket)
@@ -87,9 +94,7 @@ struct DaemonRealBoardTests {
         let board = try Board()
         defer { try? FileManager.default.removeItem(atPath: board.directory) }
         let walk = try board.walk(parts: 2, leadIns: 2)
-        let logFile = board.directory + "/runwayd.log"
-        _ = FileManager.default.createFile(atPath: logFile, contents: nil)
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        let (logFile, errors) = try board.logFile()
         // gpsd first (paced at 5 ms a sentence: ~65 fixes a second), then the daemon.
         let first = try GPSFake(log: walk[0], port: board.port, cycle: 0.005)
         defer { first.stop() }
@@ -138,9 +143,7 @@ struct DaemonRealBoardTests {
         let board = try Board()
         defer { try? FileManager.default.removeItem(atPath: board.directory) }
         let walk = try board.walk(parts: 1, leadIns: 2)
-        let logFile = board.directory + "/runwayd.log"
-        _ = FileManager.default.createFile(atPath: logFile, contents: nil)
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        let (logFile, errors) = try board.logFile()
         // Paced at 10 ms a sentence (~33 fixes a second): the walk takes ~35 s.
         let fake = try GPSFake(log: walk[0], port: board.port, cycle: 0.01)
         defer { fake.stop() }

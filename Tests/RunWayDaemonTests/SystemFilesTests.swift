@@ -9,19 +9,10 @@ import Testing
 struct SystemFilesTests {
     static let root = DaemonEndToEndTests.root
 
+    /// Runs `tool` to its end; `output` is what it wrote to either stream.
     static func run(_ tool: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await offPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
+        let result = try await offPool { try runToEnd(tool, arguments) }
+        return (result.status, result.stdout + result.stderr)
     }
 
     /// The units in a scratch directory, the service's ExecStart pointed at the built runwayd
