@@ -155,7 +155,7 @@ public enum Daemon {
         let annunciator = Annunciator(driver: buzzer, log: log)
         let barometerPace = BarometerPace()
         let statusReporter = StatusReporter()
-        statusReporter.report("waiting for GPS")
+        statusReporter.report(StatusReporter.words(for: .idle(at: 0)))  // "waiting for GPS"
         let session = LiveFlightSession(
             logbook: logbook, source: "live",
             report: { report in
