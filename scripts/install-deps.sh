@@ -7,13 +7,13 @@
 # build: the Swift toolchain (not packaged by Debian 12: see README) and the C libraries the
 #        drivers link (libgps through pkg-config).
 # test:  everything for build, plus a real gpsd and gpsfake for the GPS tests, and systemd's own
-#        tools (systemd-analyze, systemd-sysusers) for the unit checks, binutils (strip) and lintian
-#        for the package check.
+#        tools (systemd-analyze, systemd-sysusers, udevadm) for the unit and rule checks,
+#        binutils (strip) and lintian for the package check.
 set -euo pipefail
 
 mode=${1:-build}
 build_packages=(pkg-config libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev)
-test_packages=(gpsd gpsd-clients systemd binutils lintian)
+test_packages=(gpsd gpsd-clients systemd udev binutils lintian)
 packages=("${build_packages[@]}")
 if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
 
