@@ -30,11 +30,14 @@ public struct Flight: Sendable, Equatable {
     /// From all samples of the flight, not from split averages.
     public var averageHeartRate: Double?
     public var averageCadence: Double?
+    /// Every pause, in flight-elapsed seconds (a pause still open at END ends at `elapsed`).
+    public var pauses: [PauseInterval]
 
     public init(
         mission: Mission?, startTime: Double, endTime: Double, distance: Double, elapsed: Double,
         movingTime: Double, splits: [Split], droppedTail: Double, samples: [FDRSample], route: Route,
-        simplifiedRoute: Route, alerts: [AlertEpisode], averageHeartRate: Double?, averageCadence: Double?
+        simplifiedRoute: Route, alerts: [AlertEpisode], averageHeartRate: Double?, averageCadence: Double?,
+        pauses: [PauseInterval] = []
     ) {
         self.mission = mission
         self.startTime = startTime
@@ -50,6 +53,7 @@ public struct Flight: Sendable, Equatable {
         self.alerts = alerts
         self.averageHeartRate = averageHeartRate
         self.averageCadence = averageCadence
+        self.pauses = pauses
     }
 
     public var status: FlightStatus { distance < Self.minimumDistance ? .tooShort : .recorded }

@@ -270,6 +270,9 @@ struct FlightInProgress: Sendable {
             mission: mission, startTime: rotateAt, endTime: time, distance: odometer.distance,
             elapsed: time - rotateAt, movingTime: pause.movingTime(at: time), splits: finalSplits,
             droppedTail: dropped, samples: samples, route: fullRoute, simplifiedRoute: fullRoute.simplified(),
-            alerts: alerts, averageHeartRate: heartRate.mean, averageCadence: cadence.mean)
+            alerts: alerts, averageHeartRate: heartRate.mean, averageCadence: cadence.mean,
+            pauses: pause.pauses.map {
+                PauseInterval(start: $0.start - rotateAt, end: $0.end - rotateAt, reason: $0.reason)
+            })
     }
 }

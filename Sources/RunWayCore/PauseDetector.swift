@@ -8,6 +8,22 @@ public enum PauseReason: String, Sendable, Equatable {
     case manual
 }
 
+/// One pause of a flight: from `start` to `end`, in the clock the detector was given (GPS time in
+/// the engine; flight-elapsed seconds in a `Flight`).
+public struct PauseInterval: Sendable, Equatable {
+    public var start: Double
+    public var end: Double
+    public var reason: PauseReason
+
+    public init(start: Double, end: Double, reason: PauseReason) {
+        self.start = start
+        self.end = end
+        self.reason = reason
+    }
+
+    public var duration: Double { end - start }
+}
+
 /// Auto-pause, signal-loss pause and manual pause, and the moving time they leave
 /// (SPEC "Distance, speed, pace, pause"; seed 000).
 ///
@@ -39,7 +55,11 @@ public struct PauseDetector: Sendable {
 
     public let configuration: Configuration
     public private(set) var pauseReason: PauseReason?
+    /// The pauses that have ended, in order, each with the reason it began with (a pause taken
+    /// back is not one); the open one is added by `finish`. Exporters turn them into timer events.
+    public private(set) var pauses: [PauseInterval] = []
     private var pausedAt: Double = 0
+    private var pauseBeganAs: PauseReason = .manual
     private var lastCounted: Double = 0
     private var lastFix: Double = 0
     private var lastMovingEvidence: Double = 0
@@ -136,6 +156,9 @@ public struct PauseDetector: Sendable {
             closedMovingTime += max(0, end - segmentStart)
             segmentStart = time
         }
+        if pauseReason != nil, time > pausedAt {
+            pauses.append(PauseInterval(start: pausedAt, end: time, reason: pauseBeganAs))
+        }
         pauseReason = pauseReason ?? .manual
     }
 
@@ -143,12 +166,16 @@ public struct PauseDetector: Sendable {
         let end = max(segmentStart, effective)
         closedMovingTime += end - segmentStart
         pauseReason = reason
+        pauseBeganAs = reason
         pausedAt = end
         movingSince = nil
         return .paused(reason, effective: end)
     }
 
     private mutating func resume(at effective: Double) -> Transition {
+        if effective > pausedAt {
+            pauses.append(PauseInterval(start: pausedAt, end: effective, reason: pauseBeganAs))
+        }
         pauseReason = nil
         segmentStart = effective
         return .resumed(effective: effective)

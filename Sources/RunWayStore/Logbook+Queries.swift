@@ -248,6 +248,20 @@ extension Logbook {
                     kind: kind, startElapsed: try a.number("start_elapsed_s", in: LogbookRow.duration),
                     endElapsed: a.optional("end_elapsed_s", in: LogbookRow.duration), coordinate: coordinate))
         }
+        var pauses: [PauseInterval] = []
+        for pause in try database.query(
+            "SELECT start_elapsed_s, end_elapsed_s, reason FROM pauses WHERE flight_id = ? ORDER BY start_elapsed_s",
+            key)
+        {
+            let p = LogbookRow(pause, path: path, flight: id)
+            pauses.append(
+                PauseInterval(
+                    start: try p.number("start_elapsed_s", in: LogbookRow.duration),
+                    end: try p.number("end_elapsed_s", in: LogbookRow.duration),
+                    reason: pause["reason"].string.flatMap(PauseReason.init(rawValue:)) ?? .manual))
+        }
+        let engineVersion = row["engine_version"].int ?? 1
+        if engineVersion < 2 { pauses = Self.pauses(fromSamples: samples) }
         let start = try r.number("start_time", in: LogbookRow.time)
         let flight = Flight(
             mission: Self.mission(row), startTime: start,
@@ -258,10 +272,30 @@ extension Logbook {
             droppedTail: try r.number("dropped_tail_m", in: LogbookRow.distance), samples: samples,
             route: routes[0], simplifiedRoute: routes[1], alerts: alerts,
             averageHeartRate: r.optional("avg_heart_rate", in: LogbookRow.heartRate),
-            averageCadence: r.optional("avg_cadence", in: LogbookRow.cadence))
+            averageCadence: r.optional("avg_cadence", in: LogbookRow.cadence), pauses: pauses)
         return LoggedFlight(
             id: id, status: try r.status(), source: row["source"].string ?? "",
-            replaces: row["replaces"].int.map(Int64.init), engineVersion: row["engine_version"].int ?? 1,
+            replaces: row["replaces"].int.map(Int64.init), engineVersion: engineVersion,
             flight: flight, rawLogGaps: readingRawLog ? try rawLogGaps(flight: id) : [])
+    }
+
+    /// A flight stored before pauses were (schema 4): its pauses as its FDR samples show them, to
+    /// the samples' resolution (a pause runs from its first paused sample to the next moving one).
+    static func pauses(fromSamples samples: [FDRSample]) -> [PauseInterval] {
+        var pauses: [PauseInterval] = []
+        var openedAt: Double?
+        for sample in samples {
+            switch (sample.paused, openedAt) {
+            case (true, nil): openedAt = sample.elapsed
+            case (false, let start?):
+                pauses.append(PauseInterval(start: start, end: sample.elapsed, reason: .stopped))
+                openedAt = nil
+            default: break
+            }
+        }
+        if let start = openedAt, let last = samples.last, last.elapsed > start {
+            pauses.append(PauseInterval(start: start, end: last.elapsed, reason: .stopped))
+        }
+        return pauses
     }
 }

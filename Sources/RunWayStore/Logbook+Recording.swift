@@ -34,7 +34,7 @@ extension Logbook {
         let final = status ?? (flight.status == .tooShort ? .tooShort : .finished)
         try absorbJournal()  // the raw log first: a cut before the derived data means recovery
         try database.transaction { () throws(StoreError) in
-            for table in ["splits", "samples", "route_points", "alerts"] {
+            for table in ["splits", "samples", "route_points", "alerts", "pauses"] {
                 try database.query("DELETE FROM \(table) WHERE flight_id = ?", [.integer(id)])
             }
             try database.query(
@@ -78,6 +78,11 @@ extension Logbook {
                             .real(point.coordinate.latitude), .real(point.coordinate.longitude),
                         ])
                 }
+            }
+            for pause in flight.pauses {
+                try database.query(
+                    "INSERT INTO pauses (flight_id, start_elapsed_s, end_elapsed_s, reason) VALUES (?, ?, ?, ?)",
+                    [.integer(id), .real(pause.start), .real(pause.end), .text(pause.reason.rawValue)])
             }
             for alert in flight.alerts {
                 try database.query(

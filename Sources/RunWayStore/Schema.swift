@@ -95,11 +95,23 @@ enum Schema {
         DROP TABLE raw_log;
         ALTER TABLE raw_log_v3 RENAME TO raw_log;
         """,
+        // 4: a flight's pauses (exports turn them into timer stop/start events). A flight
+        // stored before this has none here; readers fall back to its paused samples.
+        """
+        CREATE TABLE pauses (
+            flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
+            start_elapsed_s REAL NOT NULL DEFAULT 0,
+            end_elapsed_s REAL NOT NULL DEFAULT 0,
+            reason TEXT NOT NULL DEFAULT 'manual'
+        );
+        CREATE INDEX pauses_by_flight ON pauses(flight_id);
+        """,
     ]
 
     static var version: Int { migrations.count }
 
     /// The engine whose rules computed the derived data this build writes; bump it when a rule
     /// changes what a flight's numbers are, so old flights can be found and reprocessed.
-    static let engineVersion = 1
+    /// 2: a flight's pauses are stored (schema 4); a version-1 flight's come from its samples.
+    static let engineVersion = 2
 }

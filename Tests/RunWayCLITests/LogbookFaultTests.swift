@@ -129,7 +129,7 @@ struct FullCardTests {
     @Test func aCardTooFullForTheJournalSaysWhatWasLostAndRecoversTheRest() throws {
         let path = NSTemporaryDirectory() + "runway-full-card-\(UUID().uuidString).sqlite"
         let result = try RunWayBinary.run(
-            ["demo", "--speed", "max", "--logbook", path], fileSizeLimit: 120 << 10)
+            ["demo", "--speed", "max", "--logbook", path], fileSizeLimit: 128 << 10)
         #expect(result.status == 0)
         #expect(result.stderr.contains("no raw-log journal"))
         let said = try #require(

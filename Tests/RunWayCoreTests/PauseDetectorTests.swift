@@ -53,6 +53,37 @@ struct PauseDetectorTests {
         #expect(detector.movingTime(at: 25) == 10)
     }
 
+    @Test func pausesAreKeptWithTheReasonTheyBeganWithAndATakenBackOneIsNone() {
+        var detector = PauseDetector(startedAt: 0)
+        _ = detector.observeFix(time: 2, speed: 3, moved: true, step: 6)
+        _ = detector.advance(to: 10)  // signal lost from 2 ...
+        _ = detector.observeFix(time: 22, speed: 3, moved: true, step: 60)  // ... taken back
+        #expect(detector.pauses.isEmpty)
+        _ = detector.manualPause(at: 30)
+        _ = detector.manualResume(at: 45)
+        for t in 46...60 { _ = detector.observeFix(time: Double(t), speed: 0, moved: false, step: 0) }
+        _ = detector.manualPause(at: 61)  // a stop becomes a manual pause: still the one pause
+        detector.finish(at: 70)
+        #expect(
+            detector.pauses == [
+                PauseInterval(start: 30, end: 45, reason: .manual),
+                PauseInterval(start: 45.5, end: 70, reason: .stopped),
+            ])
+        // Together they are exactly what the moving time leaves out.
+        #expect(detector.movingTime(at: 70) == 70 - detector.pauses.reduce(0) { $0 + $1.duration })
+    }
+
+    @Test func aLandedFlightCarriesItsPausesInElapsedSeconds() throws {
+        let flight = try #require(SimulatedFlight.fly(Scenario.stops5k).flight)
+        #expect(flight.pauses.count == 4)
+        // What the pauses leave is the moving time, but for a stand before END shorter than an
+        // auto-pause (the moving time ends at the last movement; no pause began).
+        let paused = flight.pauses.reduce(0) { $0 + $1.duration }
+        #expect(flight.elapsed - paused - flight.movingTime >= 0)
+        #expect(flight.elapsed - paused - flight.movingTime < PauseDetector.Configuration().autoPauseAfter)
+        #expect(flight.pauses.allSatisfy { $0.start >= 0 && $0.end <= flight.elapsed && $0.end > $0.start })
+    }
+
     @Test func aWalkerAtOnePointThreeMetresPerSecondIsNeverAutoPaused() {
         // Exact positions, no reported speed: 5 m steps every ~4 s.
         var computer = FlightComputer()

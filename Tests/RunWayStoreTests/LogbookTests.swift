@@ -52,7 +52,7 @@ struct LogbookSchemaTests {
         try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
         let rawRows = try Database(path: path).query("SELECT COUNT(*) FROM raw_log").first?.first?.int
         let logbook = try Logbook(path: path)
-        #expect(logbook.schemaVersion == 3)
+        #expect(logbook.schemaVersion == 4)
         // Schema 3 rebuilt the raw log as a rowid table, every row kept.
         #expect(try logbook.database.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == rawRows)
         let sql = try logbook.database.query("SELECT sql FROM sqlite_schema WHERE name = 'raw_log'")
@@ -64,11 +64,17 @@ struct LogbookSchemaTests {
         // Its raw log still flies.
         let again = try #require(try logbook.replay(flight: entry.id))
         #expect(abs(again.distance - entry.distance) < 1e-6)
+        // Stored before pauses were: they come from its samples, each as one a sample saw.
+        let old = try #require(try logbook.flight(id: entry.id)).flight
+        #expect(old.pauses == Logbook.pauses(fromSamples: old.samples))
+        for pause in old.pauses {
+            #expect(old.samples.contains { $0.paused && $0.elapsed == pause.start })
+        }
     }
 
     @Test func aNewLogbookIsMigratedToTheCurrentSchemaWithARollbackJournalAnd4KPages() throws {
         let logbook = try Logbook(path: temporaryLogbookPath())
-        #expect(logbook.schemaVersion == 3)
+        #expect(logbook.schemaVersion == 4)
         #expect(try logbook.database.query("PRAGMA journal_mode").first?.first?.string == "delete")
         #expect(try logbook.database.query("PRAGMA page_size").first?.first?.int == 4096)
         #expect(try logbook.database.query("PRAGMA synchronous").first?.first?.int == 2)  // FULL
@@ -93,7 +99,7 @@ struct LogbookSchemaTests {
         #expect {
             _ = try Logbook(path: path)
         } throws: { error in
-            (error as? StoreError) == .newerSchema(found: 9, known: 3, path: path)
+            (error as? StoreError) == .newerSchema(found: 9, known: Schema.version, path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
@@ -188,6 +194,14 @@ struct RecordingTests {
         let flight = try #require(landed)
         #expect(flight.mission != nil && !flight.alerts.isEmpty && !flight.samples.isEmpty)
         #expect(flight.simplifiedRoute.points.count < flight.route.points.count)
+        #expect(try logbook.flight(id: id)?.flight == flight)
+    }
+
+    @Test func aFlightWithStopsReadsBackWithItsPauses() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        let (id, _, landed) = try record(.stops5k, into: logbook)
+        let flight = try #require(landed)
+        #expect(flight.pauses.count == 4)
         #expect(try logbook.flight(id: id)?.flight == flight)
     }
 
