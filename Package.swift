@@ -30,9 +30,16 @@ let package = Package(
             name: "RunWayHardware", dependencies: ["RunWayCore", "CGPS", "CI2C", "CGpiod"],
             swiftSettings: strict),
         .target(name: "RunWaySimulator", dependencies: ["RunWayCore"], swiftSettings: strict),
+        .systemLibrary(name: "CLinux"),
+        .target(
+            name: "RunWayExport", dependencies: ["RunWayCore", "RunWayStore", "CLinux"], swiftSettings: strict
+        ),
         .target(
             name: "RunWayCLI",
-            dependencies: ["RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore", "RunWayDaemon"],
+            dependencies: [
+                "RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore", "RunWayDaemon",
+                "RunWayExport",
+            ],
             swiftSettings: strict),
         .target(
             name: "RunWayDaemon",
@@ -44,6 +51,7 @@ let package = Package(
             name: "runway-bench",
             dependencies: [
                 "RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore", "RunWayDaemon",
+                "RunWayExport",
             ],
             swiftSettings: strict),
         .executableTarget(name: "runway-fuzz", dependencies: ["RunWayCLI"], swiftSettings: strict),
@@ -67,6 +75,13 @@ let package = Package(
         .testTarget(
             name: "RunWayHardwareTests",
             dependencies: ["RunWayHardware", "RunWayCore", "RunWayCLI", "RunWayTestSupport"],
+            resources: [.copy("../Fixtures")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "RunWayExportTests",
+            dependencies: [
+                "RunWayExport", "RunWayCore", "RunWaySimulator", "RunWayStore", "RunWayTestSupport",
+            ],
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),
         .testTarget(

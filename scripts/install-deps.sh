@@ -8,12 +8,14 @@
 #        drivers link (libgps through pkg-config).
 # test:  everything for build, plus a real gpsd and gpsfake for the GPS tests, and systemd's own
 #        tools (systemd-analyze, systemd-sysusers, udevadm) for the unit and rule checks,
-#        binutils (strip) and lintian for the package check.
+#        binutils (strip) and lintian for the package check, and the export files' independent
+#        readers: xmllint (libxml2-utils) with the GPX/TCX schemas, python3-venv for Garmin's FIT
+#        SDK (scripts/interop-venv.sh), dosfstools and mtools for the USB drive image.
 set -euo pipefail
 
 mode=${1:-build}
 build_packages=(pkg-config libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev)
-test_packages=(gpsd gpsd-clients systemd udev binutils lintian)
+test_packages=(gpsd gpsd-clients systemd udev binutils lintian libxml2-utils python3-venv dosfstools mtools)
 packages=("${build_packages[@]}")
 if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
 

@@ -1,0 +1,195 @@
+import CLinux
+import Glibc
+import RunWayCore
+
+/// Why an export could not write.
+public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The destination (the stick's mount point) cannot be opened as a directory.
+    case destination(String, Errno)
+    /// `RUNWAY` exists and is a symbolic link: never followed.
+    case folderIsSymlink(String)
+    /// `RUNWAY` exists and is not a directory.
+    case folderIsNotADirectory(String)
+    /// The stick is mounted read-only (or refuses writes).
+    case readOnly(String)
+    /// No room: what could not be written, and nothing of it was left behind.
+    case full(file: String)
+    /// Any other system error, with the step and the file.
+    case system(step: String, file: String, Errno)
+    /// `--verify` read back something other than what was written.
+    case verifyFailed(file: String)
+
+    public var description: String {
+        switch self {
+        case .destination(let path, let errno): "cannot open \(path): \(errno)"
+        case .folderIsSymlink(let path):
+            "\(path) is a symbolic link; it is never followed (remove it and try again)"
+        case .folderIsNotADirectory(let path): "\(path) is a file, not a folder (rename it and try again)"
+        case .readOnly(let path): "\(path) is read-only: nothing was written"
+        case .full(let file): "the stick is full: \(file) was not written (nothing partial is left)"
+        case .system(let step, let file, let errno): "\(step) \(file): \(errno)"
+        case .verifyFailed(let file): "\(file) does not read back as written"
+        }
+    }
+}
+
+/// The `RUNWAY` folder on a stick, written so that no partial file is ever visible under its
+/// final name: each file is created under a temporary name in the same folder (`O_EXCL`, never
+/// following a symbolic link), written, fsynced, renamed into place without replacing anything,
+/// and the folder fsynced. A file already there is never overwritten.
+public final class ExportDirectory {
+    public static let folderName = "RUNWAY"
+    static let temporaryPrefix = ".runway-partial-"
+
+    /// The folder's path, for messages.
+    public let path: String
+    private let descriptor: Int32
+
+    /// Opens (creating it if needed) `RUNWAY` inside `destination`, and removes temporary files a
+    /// pulled stick left behind.
+    public init(destination: String) throws(ExportError) {
+        let root = open(destination, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { throw .destination(destination, .current) }
+        defer { close(root) }
+        path =
+            destination.hasSuffix("/") ? destination + Self.folderName : destination + "/" + Self.folderName
+        if mkdirat(root, Self.folderName, 0o755) != 0 {
+            let error = Errno.current
+            if error == .readOnlyFileSystem {
+                // A read-only stick with the folder already there still says "read-only" below.
+                var status = stat()
+                guard fstatat(root, Self.folderName, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+                    throw .readOnly(destination)
+                }
+            } else if error.rawValue != EEXIST {
+                throw error == .noSpace ? .full(file: path) : .system(step: "creating", file: path, error)
+            }
+        }
+        let folder = openat(root, Self.folderName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else {
+            let error = Errno.current
+            switch error.rawValue {
+            case ELOOP: throw .folderIsSymlink(path)
+            case ENOTDIR: throw .folderIsNotADirectory(path)
+            default: throw .system(step: "opening", file: path, error)
+            }
+        }
+        descriptor = folder
+        removeLeftovers()
+    }
+
+    deinit { close(descriptor) }
+
+    /// Names in the folder (not `.` and `..`).
+    public func names() -> [String] {
+        let copy = dup(descriptor)
+        guard copy >= 0, let dir = fdopendir(copy) else { return [] }
+        defer { closedir(dir) }
+        rewinddir(dir)
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The bytes of `name`, not following a symbolic link; nil when there is no such file.
+    public func read(_ name: String) throws(ExportError) -> [UInt8]? {
+        let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            let error = Errno.current
+            if error == .noSuchFile { return nil }
+            throw .system(step: "reading", file: name, error)
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system(step: "reading", file: name, .current)
+            }
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return bytes
+    }
+
+    public func exists(_ name: String) -> Bool {
+        var status = stat()
+        return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// Writes `bytes` as `name`, which must not exist. `replacing`: the one file that may be
+    /// replaced (the manifest), still never partially.
+    public func write(_ bytes: [UInt8], as name: String, replacing: Bool = false) throws(ExportError) {
+        let temporary = Self.temporaryPrefix + name
+        unlinkat(descriptor, temporary, 0)
+        let fd = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure("creating", name, .current) }
+        var closed = false
+        do throws(ExportError) {
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes {
+                    Glibc.write(fd, $0.baseAddress! + offset, min(bytes.count - offset, 1 << 20))
+                }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("writing", name, .current)
+                }
+                offset += n
+            }
+            if fsync(fd) != 0 { throw failure("syncing", name, .current) }
+            closed = true
+            if close(fd) != 0 { throw failure("closing", name, .current) }
+            try rename(temporary, to: name, replacing: replacing)
+            if fsync(descriptor) != 0 { throw failure("syncing the folder for", name, .current) }
+        } catch {
+            if !closed { close(fd) }
+            unlinkat(descriptor, temporary, 0)
+            throw error
+        }
+    }
+
+    private func rename(_ temporary: String, to name: String, replacing: Bool) throws(ExportError) {
+        if replacing {
+            guard renameat(descriptor, temporary, descriptor, name) == 0 else {
+                throw failure("renaming", name, .current)
+            }
+            return
+        }
+        // RENAME_NOREPLACE: a file that appeared under this name meanwhile is kept. A filesystem
+        // without it (EINVAL) gets the check-then-rename, which is as good on a stick only this
+        // export writes to.
+        if rw_rename_noreplace(descriptor, temporary, descriptor, name) == 0 { return }
+        let error = Errno.current
+        guard error == .invalidArgument else { throw failure("renaming", name, error) }
+        guard !exists(name) else { throw .system(step: "renaming", file: name, Errno(rawValue: EEXIST)) }
+        guard renameat(descriptor, temporary, descriptor, name) == 0 else {
+            throw failure("renaming", name, .current)
+        }
+    }
+
+    private func failure(_ step: String, _ name: String, _ error: Errno) -> ExportError {
+        if error.isNoSpace { return .full(file: name) }
+        if error == .readOnlyFileSystem { return .readOnly(path) }
+        return .system(step: step, file: path + "/" + name, error)
+    }
+
+    /// Temporary files of an export that was cut short (stick pulled, power lost).
+    private func removeLeftovers() {
+        for name in names() where name.hasPrefix(Self.temporaryPrefix) {
+            unlinkat(descriptor, name, 0)
+        }
+    }
+
+    /// fsyncs the folder (after the last write).
+    public func sync() {
+        fsync(descriptor)
+    }
+}

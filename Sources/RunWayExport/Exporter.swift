@@ -1,0 +1,155 @@
+import RunWayCore
+import RunWayStore
+
+public enum ExportFormat: String, Sendable, CaseIterable {
+    case fit, gpx, tcx
+}
+
+/// What `runway export` was asked.
+public struct ExportOptions: Sendable {
+    public var formats: [ExportFormat] = ExportFormat.allCases
+    /// Only flights that started at or after this (Unix seconds).
+    public var since: Double?
+    /// Export again flights the manifest says were exported.
+    public var all = false
+    /// Read every written file back.
+    public var verify = false
+    /// Kilograms, for calories.
+    public var bodyMass: Double?
+    /// Seconds east of UTC at a moment, for file names (the configured time zone).
+    public var utcOffset: @Sendable (Double) -> Int = { _ in 0 }
+    public var softwareVersion = 1
+
+    public init() {}
+}
+
+/// What an export did, flight by flight.
+public struct ExportReport: Sendable, Equatable {
+    public struct Written: Sendable, Equatable {
+        public var flight: Int64
+        public var format: ExportFormat
+        public var name: String
+        public var bytes: Int
+    }
+
+    public struct Skipped: Sendable, Equatable {
+        public var flight: Int64
+        public var reason: String
+    }
+
+    public var written: [Written] = []
+    /// Files the manifest says an earlier export wrote.
+    public var alreadyExported = 0
+    public var skipped: [Skipped] = []
+    /// Names a runner's own file held: ours went under another name.
+    public var renamedAround: [String] = []
+    /// What stopped the export; what was written before it stays, whole.
+    public var failure: ExportError?
+}
+
+/// Exports a logbook's flights into a stick's `RUNWAY` folder: finished and recovered flights
+/// (a recovered one says so inside its files), never one still flying, never a too-short one.
+/// The logbook is only read.
+public enum Exporter {
+    public static func export(
+        from logbook: Logbook, to folder: ExportDirectory, options: ExportOptions
+    ) throws(StoreError) -> ExportReport {
+        var report = ExportReport()
+        var manifest = ExportManifest()
+        if let text = try? folder.read(ExportManifest.fileName) {
+            manifest = ExportManifest(text: String(decoding: text, as: UTF8.self))
+        }
+        var taken = Set(folder.names())
+        let entries = try logbook.entries().sorted { $0.startTime < $1.startTime }
+        flights: for entry in entries {
+            if let since = options.since, entry.startTime < since { continue }
+            switch entry.status {
+            case .flying:
+                report.skipped.append(.init(flight: entry.id, reason: "still in the air"))
+                continue
+            case .tooShort:
+                report.skipped.append(.init(flight: entry.id, reason: "too short to be a run"))
+                continue
+            case .finished, .recovered: break
+            }
+            let wanted = options.formats.filter {
+                options.all || !manifest.contains(start: entry.startTime, format: $0)
+            }
+            report.alreadyExported += options.formats.count - wanted.count
+            guard !wanted.isEmpty else { continue }
+            guard let logged = try logbook.flight(id: entry.id) else { continue }
+            let activity = ExportActivity(flight: logged.flight, bodyMass: options.bodyMass)
+            let base = baseName(logged.flight, utcOffset: options.utcOffset(logged.flight.startTime))
+            let notes =
+                logged.status == .recovered
+                ? "Recovered after a power cut: recorded up to its last saved second." : nil
+            for format in wanted {
+                let bytes = encode(activity, format, name: base, notes: notes, options: options)
+                let name = freeName(base, format, bytes: bytes, in: folder, taken: &taken, report: &report)
+                do throws(ExportError) {
+                    if let name {
+                        try folder.write(bytes, as: name)
+                        if options.verify, try folder.read(name) != bytes { throw .verifyFailed(file: name) }
+                        report.written.append(
+                            .init(flight: entry.id, format: format, name: name, bytes: bytes.count))
+                    }
+                    manifest.add(
+                        .init(start: entry.startTime, format: format, name: name ?? base, bytes: bytes.count))
+                } catch {
+                    report.failure = error
+                    break flights
+                }
+            }
+        }
+        do throws(ExportError) {
+            try folder.write(Array(manifest.text.utf8), as: ExportManifest.fileName, replacing: true)
+        } catch {
+            report.failure = report.failure ?? error
+        }
+        return report
+    }
+
+    /// The file's bytes in `format`.
+    public static func encode(
+        _ activity: ExportActivity, _ format: ExportFormat, name: String, notes: String?,
+        options: ExportOptions
+    ) -> [UInt8] {
+        switch format {
+        case .fit:
+            FITEncoder.encode(
+                activity, softwareVersion: options.softwareVersion,
+                utcOffset: options.utcOffset(activity.startTime))
+        case .gpx: GPXEncoder.encode(activity, name: notes.map { "\(name) — \($0)" } ?? name)
+        case .tcx: TCXEncoder.encode(activity, notes: notes, softwareVersion: options.softwareVersion)
+        }
+    }
+
+    /// `2026-10-03-0700-5.2km`: local date and time of the start, and the distance.
+    public static func baseName(_ flight: Flight, utcOffset: Int) -> String {
+        let local = Int((flight.startTime).rounded(.down)) + utcOffset
+        let (date, time) = UTCTime.components(local)
+        let clock = time.split(separator: ":").prefix(2).joined()
+        let tenths = Int((flight.distance / 100).rounded())
+        return "\(date)-\(clock)-\(tenths / 10).\(tenths % 10)km"
+    }
+
+    /// The name to write under: `base.ext`, or `base-2.ext`, … when a file of that name is there
+    /// already. nil when the file there is byte for byte this one (an export whose manifest was
+    /// lost): nothing to write.
+    static func freeName(
+        _ base: String, _ format: ExportFormat, bytes: [UInt8], in folder: ExportDirectory,
+        taken: inout Set<String>,
+        report: inout ExportReport
+    ) -> String? {
+        var candidate = "\(base).\(format.rawValue)"
+        var n = 1
+        while taken.contains(candidate) {
+            if (try? folder.read(candidate)) == bytes { return nil }
+            if n == 1 { report.renamedAround.append(candidate) }
+            n += 1
+            candidate = "\(base)-\(n).\(format.rawValue)"
+        }
+        taken.insert(candidate)
+        return candidate
+    }
+}

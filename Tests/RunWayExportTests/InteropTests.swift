@@ -1,0 +1,156 @@
+import Foundation
+import RunWayCore
+import RunWayExport
+import RunWaySimulator
+import RunWayTestSupport
+import Testing
+
+/// Every export format read by an independent reader: Garmin's FIT SDK for Python (integrity,
+/// a clean decode, and the numbers), and xmllint with the GPX 1.1 + TrackPointExtension and
+/// TCX v2 + ActivityExtension schemas.
+@Suite("FIT, GPX and TCX checked by independent readers")
+struct InteropTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let root = fixtures.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A 5 km run with four stops (pauses), heart rate and cadence; the hilly one for ascent.
+    static let stops = SimulatedFlight.fly(.stops5k).flight!
+    static let hilly = SimulatedFlight.fly(.hilly10k).flight!
+
+    static func temporary(_ bytes: [UInt8], _ ext: String) throws -> String {
+        let path = NSTemporaryDirectory() + "runway-export-\(UUID().uuidString.prefix(8)).\(ext)"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The FIT SDK's reading of `bytes`, as fit_check.py prints it.
+    static func fitReading(_ bytes: [UInt8]) async throws -> [String: Any] {
+        let path = try temporary(bytes, "fit")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let venv = try await offPool {
+            try runToEnd(
+                root.appendingPathComponent("scripts/interop-venv.sh").path,
+                [
+                    root.appendingPathComponent(".build/interop-venv").path
+                ])
+        }
+        try #require(venv.status == 0, "\(venv.stderr)")
+        let python = venv.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try await offPool {
+            try runToEnd(python, [fixtures.appendingPathComponent("fit_check.py").path, path])
+        }
+        try #require(result.status == 0, "\(result.stderr)")
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    /// xmllint's verdict on `bytes` against `schema` (a bundle in Fixtures/schemas).
+    static func validate(_ bytes: [UInt8], _ ext: String, schema: String) async throws -> (
+        ok: Bool, output: String
+    ) {
+        let path = try temporary(bytes, ext)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await offPool {
+            try runToEnd(
+                "/usr/bin/xmllint",
+                ["--noout", "--schema", fixtures.appendingPathComponent("schemas/\(schema)").path, path])
+        }
+        return (result.status == 0 && result.stderr.contains("validates"), result.stderr)
+    }
+
+    @Test func fitIsWholeAndSaysTheRun() async throws {
+        let flight = Self.stops
+        let activity = ExportActivity(flight: flight, bodyMass: 70)
+        let fit = try await Self.fitReading(FITEncoder.encode(activity))
+        #expect(fit["is_fit"] as? Bool == true)
+        #expect(fit["integrity"] as? Bool == true)
+        #expect((fit["errors"] as? [String])?.isEmpty == true, "\(fit["errors"] ?? "")")
+        #expect(fit["file_type"] as? String == "activity")
+        #expect(fit["sport"] as? String == "running")
+        #expect(abs((fit["total_distance"] as? Double ?? 0) - flight.distance) < 0.01)
+        #expect(abs((fit["last_distance"] as? Double ?? 0) - flight.distance) < 0.01)
+        #expect(abs((fit["total_timer_time"] as? Double ?? 0) - flight.movingTime) < 0.001)
+        #expect(abs((fit["total_elapsed_time"] as? Double ?? 0) - flight.elapsed) < 0.001)
+        #expect(fit["laps"] as? Int == flight.splits.count)
+        #expect(fit["num_laps"] as? Int == flight.splits.count)
+        let lapSum = (fit["lap_distances"] as? [Double] ?? []).reduce(0, +)
+        #expect(abs(lapSum - flight.distance) < 0.05)
+        #expect(fit["timestamps_never_go_back"] as? Bool == true)
+        #expect(fit["distance_never_goes_back"] as? Bool == true)
+        #expect(fit["activity_sessions"] as? Int == 1)
+        #expect(fit["total_calories"] as? Int == Int(flight.kilocalories(bodyMass: 70)!.rounded()))
+        #expect(abs(Double(fit["avg_heart_rate"] as? Int ?? 0) - flight.averageHeartRate!) <= 0.5)
+        // Pauses are real: a stop_all at each and at the end, a start at the beginning and after each.
+        let timer = (fit["timer_events"] as? [[Any]] ?? []).map { $0.last as? String ?? "" }
+        #expect(timer.filter { $0 == "stop_all" }.count == flight.pauses.count + 1)
+        #expect(timer.filter { $0 == "start" }.count == flight.pauses.count + 1)
+        #expect(flight.pauses.count == 4)
+        // Running cadence in FIT is strides per minute: half the steps.
+        let cadences = fit["cadences"] as? [Int] ?? []
+        #expect(!cadences.isEmpty && cadences.allSatisfy { (70...100).contains($0) }, "\(cadences)")
+        #expect(fit["heart_rates"] as? Int ?? 0 > 0)
+    }
+
+    @Test func fitCarriesTheBarometricClimbAndSaysItIsBarometric() async throws {
+        let flight = Self.hilly
+        let fit = try await Self.fitReading(FITEncoder.encode(ExportActivity(flight: flight)))
+        #expect(fit["integrity"] as? Bool == true)
+        #expect(fit["total_ascent"] as? Int == Int(flight.elevationGain.rounded()))
+        #expect(flight.elevationGain > 20)
+        #expect(fit["altitudes"] as? Int ?? 0 > 0)
+        let devices = fit["devices"] as? [Any] ?? []
+        #expect(devices.contains { ($0 as? String)?.contains("barometric") == true }, "\(devices)")
+        #expect(fit["total_calories"] is NSNull || fit["total_calories"] == nil)
+    }
+
+    @Test func gpxValidatesWithItsExtensionsAndBreaksAtEveryPause() async throws {
+        let flight = Self.stops
+        let activity = ExportActivity(flight: flight)
+        let gpx = GPXEncoder.encode(activity, name: "Morning run & <test>")
+        let verdict = try await Self.validate(gpx, "gpx", schema: "gpx_bundle.xsd")
+        #expect(verdict.ok, "\(verdict.output)")
+        let text = String(decoding: gpx, as: UTF8.self)
+        #expect(text.components(separatedBy: "<trkseg>").count - 1 == activity.segments.count)
+        #expect(activity.segments.count == flight.pauses.count + 1)
+        #expect(text.contains("creator=\"RunWay Core (barometric altitude)\""))
+        #expect(text.contains("<gpxtpx:hr>") && text.contains("<gpxtpx:cad>"))
+        #expect(!text.contains("<gpxtpx:hr>0<"))
+        #expect(text.contains("Morning run &amp; &lt;test&gt;"))
+        // UTC with Z, never a local offset.
+        let firstTime = try #require(text.firstRange(of: "<time>").map { text[$0.upperBound...].prefix(20) })
+        #expect(firstTime.hasSuffix("Z"))
+    }
+
+    @Test func gpxLeavesOutWhatIsMissingRatherThanWritingZero() async throws {
+        var scenario = Scenario.flat5k.ending(at: 900)
+        scenario.heartRate = false
+        scenario.cadence = false
+        let flight = try #require(SimulatedFlight.fly(scenario).flight)
+        let gpx = GPXEncoder.encode(ExportActivity(flight: flight), name: "no sensors")
+        let verdict = try await Self.validate(gpx, "gpx", schema: "gpx_bundle.xsd")
+        #expect(verdict.ok, "\(verdict.output)")
+        let text = String(decoding: gpx, as: UTF8.self)
+        #expect(!text.contains("<extensions>") && !text.contains("hr>"))
+        // Same for FIT: the fields are there but invalid, so nothing is read.
+        let fit = try await Self.fitReading(FITEncoder.encode(ExportActivity(flight: flight)))
+        #expect(fit["heart_rates"] as? Int == 0)
+        #expect(fit["integrity"] as? Bool == true)
+    }
+
+    @Test func tcxValidatesWithALapPerSplitAndRunCadence() async throws {
+        let flight = Self.stops
+        let tcx = TCXEncoder.encode(ExportActivity(flight: flight, bodyMass: 70), notes: "a note")
+        let verdict = try await Self.validate(tcx, "tcx", schema: "tcx_bundle.xsd")
+        #expect(verdict.ok, "\(verdict.output)")
+        let text = String(decoding: tcx, as: UTF8.self)
+        #expect(text.components(separatedBy: "<Lap StartTime=").count - 1 == flight.splits.count)
+        #expect(text.contains("<Activity Sport=\"Running\">"))
+        #expect(
+            text.contains("<Creator xsi:type=\"Device_t\"><Name>RunWay Core (barometric altitude)</Name>"))
+        #expect(text.contains("<ns3:RunCadence>"))
+        #expect(text.components(separatedBy: "<Calories>").count - 1 == flight.splits.count)
+        // A pause inside a lap starts a new Track.
+        #expect(text.components(separatedBy: "<Track>").count - 1 >= flight.splits.count + 1)
+    }
+}
