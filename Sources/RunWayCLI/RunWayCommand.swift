@@ -22,6 +22,12 @@ public enum RunWayCommand {
           logbook --logbook FILE --flight ID [--body-mass KG] [--utc-offset HOURS] [--json]
                                     one flight: summary, splits, alerts, calories; with --json
                                     also its FDR samples and simplified route
+          export --to DIR [--since DATE] [--format fit,gpx,tcx] [--all] [--verify] [--json]
+                 [--logbook FILE] [--config FILE]
+                                    write the logbook's flights into DIR/RUNWAY/ (a USB stick's
+                                    mount point) as FIT, GPX and TCX, named by local date and
+                                    time; a repeat writes only new flights (--all: every flight
+                                    again); --verify reads each file back
           salvage DAMAGED --to NEW  copy every flight that can still be read from a damaged
                                     logbook into a new one (DAMAGED is only read)
           reprocess ID --logbook FILE [--replace]
@@ -184,6 +190,20 @@ public enum RunWayCommand {
             if bodyMass != nil { throw .usage("--body-mass goes with --flight ID") }
             return try LogbookCommands.list(
                 path: path, utcOffset: Int(hours * 3600), all: all, json: json, console: console)
+        case "export":
+            guard let destination = try options.value("--to") else {
+                throw .usage("export needs --to DIR, e.g. runway export --to /media/RUNWAY")
+            }
+            var request = ExportCommand.Request(destination: destination)
+            request.logbook = try options.value("--logbook")
+            request.configuration = try options.value("--config") ?? request.configuration
+            request.since = try options.value("--since")
+            request.formats = try options.value("--format")
+            request.all = options.flag("--all")
+            request.verify = options.flag("--verify")
+            request.json = options.flag("--json")
+            try options.finish()
+            return try ExportCommand.run(request, console: console)
         case "salvage":
             guard let target = try options.value("--to") else {
                 throw .usage("salvage needs --to NEW, the new logbook to write")

@@ -68,11 +68,12 @@ public final class ExportDirectory {
         let folder = openat(root, Self.folderName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else {
             let error = Errno.current
-            switch error.rawValue {
-            case ELOOP: throw .folderIsSymlink(path)
-            case ENOTDIR: throw .folderIsNotADirectory(path)
-            default: throw .system(step: "opening", file: path, error)
+            var status = stat()
+            if fstatat(root, Self.folderName, &status, AT_SYMLINK_NOFOLLOW) == 0 {
+                if status.st_mode & S_IFMT == S_IFLNK { throw .folderIsSymlink(path) }
+                if status.st_mode & S_IFMT != S_IFDIR { throw .folderIsNotADirectory(path) }
             }
+            throw .system(step: "opening", file: path, error)
         }
         descriptor = folder
         removeLeftovers()

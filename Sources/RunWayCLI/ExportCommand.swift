@@ -1,0 +1,146 @@
+import Foundation
+import RunWayCore
+import RunWayDaemon
+import RunWayExport
+import RunWayStore
+
+/// `runway export --to DIR`: the logbook's flights as FIT, GPX and TCX files in `DIR/RUNWAY/`.
+public enum ExportCommand {
+    public struct Request {
+        public var destination: String
+        public var logbook: String?
+        public var configuration = DaemonConfiguration.defaultPath
+        public var since: String?
+        public var formats: String?
+        public var all = false
+        public var verify = false
+        public var json = false
+    }
+
+    public static func run(_ request: Request, console: Console) throws(CLIError) -> Int32 {
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try DaemonConfiguration.load(path: request.configuration)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        var options = ExportOptions()
+        if let text = request.formats {
+            var formats: [ExportFormat] = []
+            for name in text.lowercased().split(separator: ",") {
+                guard let format = ExportFormat(rawValue: String(name)) else {
+                    throw .usage("--format takes fit, gpx and tcx separated by commas, not \"\(name)\"")
+                }
+                if !formats.contains(format) { formats.append(format) }
+            }
+            guard !formats.isEmpty else { throw .usage("--format needs at least one of fit, gpx, tcx") }
+            options.formats = formats
+        }
+        if let since = request.since {
+            guard let time = UTCTime.parse(since) ?? UTCTime.parse(since + "T00:00:00Z") else {
+                throw .usage(
+                    "--since takes a date (2026-10-03) or a UTC time (2026-10-03T07:00:00Z), not \"\(since)\""
+                )
+            }
+            options.since = time
+        }
+        options.all = request.all
+        options.verify = request.verify
+        options.bodyMass = configuration.bodyMass
+        let zone = configuration.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        options.utcOffset = { zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0)) }
+
+        let path = request.logbook ?? configuration.logbook
+        let (logbook, salvageNote) = try openForExport(path)
+        let folder: ExportDirectory
+        do {
+            folder = try ExportDirectory(destination: request.destination)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        let report: ExportReport
+        do {
+            report = try Exporter.export(from: logbook, to: folder, options: options)
+        } catch {
+            throw CLIError.logbook(path, error)
+        }
+        say(report, folder: folder, salvageNote: salvageNote, json: request.json, console: console)
+        return report.failure == nil ? 0 : 1
+    }
+
+    /// The logbook, read-only; a damaged one is salvaged into a scratch copy first, and the
+    /// export takes what salvage could read.
+    static func openForExport(_ path: String) throws(CLIError) -> (Logbook, String?) {
+        do {
+            return (try Logbook(path: path, access: .readOnly), nil)
+        } catch .damaged {
+            let scratch = NSTemporaryDirectory() + "runway-export-salvage-\(getpid()).sqlite"
+            try? FileManager.default.removeItem(atPath: scratch)
+            do {
+                let copy = try Logbook(path: scratch)
+                let (flights, note) = try copy.salvage(from: path)
+                let readable = flights.filter { $0.newID != nil }.count
+                return (
+                    copy,
+                    "the logbook is damaged: exporting the \(readable) of \(flights.count) flights salvage could read"
+                        + (note.map { " (\($0))" } ?? "")
+                )
+            } catch {
+                throw CLIError.logbook(path, error)
+            }
+        } catch {
+            throw CLIError.logbook(path, error)
+        }
+    }
+
+    static func say(
+        _ report: ExportReport, folder: ExportDirectory, salvageNote: String?, json: Bool, console: Console
+    ) {
+        if json {
+            console.out(
+                JSONValue.object([
+                    ("folder", .string(folder.path)),
+                    (
+                        "written",
+                        .array(
+                            report.written.map {
+                                .object([
+                                    ("flight", .number(Double($0.flight))),
+                                    ("format", .string($0.format.rawValue)),
+                                    ("file", .string($0.name)), ("bytes", .number(Double($0.bytes))),
+                                ])
+                            })
+                    ),
+                    ("already_exported", .number(Double(report.alreadyExported))),
+                    (
+                        "skipped",
+                        .array(
+                            report.skipped.map {
+                                .object([
+                                    ("flight", .number(Double($0.flight))), ("reason", .string($0.reason)),
+                                ])
+                            })
+                    ),
+                    ("renamed_around", .array(report.renamedAround.map { .string($0) })),
+                    ("salvage", salvageNote.map { .string($0) } ?? .null),
+                    ("error", report.failure.map { .string($0.description) } ?? .null),
+                ]).rendered())
+        } else {
+            if let salvageNote { console.err("runway: \(salvageNote)") }
+            for file in report.written {
+                console.out("wrote \(folder.path)/\(file.name) (flight \(file.flight))")
+            }
+            for name in report.renamedAround {
+                console.err("runway: a file of yours is named \(name): it was left alone, ours has a -2 name")
+            }
+            for skipped in report.skipped {
+                console.out("skipped flight \(skipped.flight): \(skipped.reason)")
+            }
+            let files = report.written.count
+            console.out(
+                "\(files) file\(files == 1 ? "" : "s") written"
+                    + (report.alreadyExported > 0 ? ", \(report.alreadyExported) already on the stick" : ""))
+        }
+        if let failure = report.failure { console.err("runway: export stopped: \(failure)") }
+    }
+}

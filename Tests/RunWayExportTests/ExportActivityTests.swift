@@ -1,0 +1,63 @@
+import RunWayCore
+import RunWayExport
+import RunWaySimulator
+import Testing
+
+@Suite("The export's view of a flight: track, laps, segments, manifest, names")
+struct ExportActivityTests {
+    @Test func theTrackIsAtMostOnePointASecondEndsAtTheFlightsDistanceAndNeverGoesBack() throws {
+        let flight = try #require(SimulatedFlight.fly(.stops5k).flight)
+        let activity = ExportActivity(flight: flight)
+        let seconds = activity.points.map { Int($0.time.rounded(.down)) }
+        #expect(zip(seconds, seconds.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(zip(activity.points, activity.points.dropFirst()).allSatisfy { $0.distance <= $1.distance })
+        #expect(activity.points.last?.distance == flight.distance)
+        // Every counted fix (a 5 m step or more): at least one point each 10 m.
+        #expect(Double(activity.points.count) > flight.distance / 10)
+    }
+
+    @Test func lapsAreTheSplitsAndAddUpToTheSession() throws {
+        let flight = try #require(SimulatedFlight.fly(.stops5k).flight)
+        let activity = ExportActivity(flight: flight)
+        #expect(activity.laps.count == flight.splits.count)
+        #expect(abs(activity.laps.reduce(0) { $0 + $1.distance } - flight.distance) < 1e-6)
+        #expect(abs(activity.laps.reduce(0) { $0 + $1.movingTime } - flight.movingTime) < 1e-6)
+        #expect(activity.laps.last?.endElapsed == flight.elapsed)
+    }
+
+    @Test func segmentsBreakAtEachPauseThatHasPointsOnBothSides() throws {
+        let flight = try #require(SimulatedFlight.fly(.stops5k).flight)
+        let activity = ExportActivity(flight: flight)
+        #expect(activity.segments.count == flight.pauses.count + 1)
+        #expect(activity.segments.reduce(0) { $0 + $1.count } == activity.points.count)
+        for (segment, pause) in zip(activity.segments.dropFirst(), flight.pauses) {
+            #expect(segment.first!.elapsed >= pause.end)
+        }
+    }
+
+    @Test func aManifestLineThatDoesNotReadIsIgnored() {
+        let text = """
+            v1\t2026-10-03T07:00:03Z\tfit\t2026-10-03-0700-5.2km.fit\t23241
+            v1\t2026-10-03T07:00:03Z\tkml\tx.kml\t1
+            v2\t2026-10-03T07:00:03Z\tgpx\tx.gpx\t1
+            v1\tyesterday\tgpx\tx.gpx\t1
+            v1\t2026-10-03T07:00:03Z\tgpx\t../escape.gpx\t1
+            garbage
+            """
+        let manifest = ExportManifest(text: text)
+        #expect(manifest.entries.count == 1)
+        #expect(manifest.contains(start: UTCTime.parse("2026-10-03T07:00:03Z")!, format: .fit))
+        #expect(!manifest.contains(start: UTCTime.parse("2026-10-03T07:00:03Z")!, format: .gpx))
+        #expect(ExportManifest(text: manifest.text) == manifest)
+    }
+
+    @Test func namesSayTheLocalStartAndTheDistance() throws {
+        var flight = try #require(SimulatedFlight.fly(Scenario.flat5k.ending(at: 600)).flight)
+        flight.startTime = UTCTime.parse("2026-10-03T22:30:00Z")!
+        flight.distance = 5_234
+        #expect(Exporter.baseName(flight, utcOffset: 0) == "2026-10-03-2230-5.2km")
+        #expect(Exporter.baseName(flight, utcOffset: 9 * 3600) == "2026-10-04-0730-5.2km")
+        flight.distance = 950
+        #expect(Exporter.baseName(flight, utcOffset: 0) == "2026-10-03-2230-1.0km")
+    }
+}
