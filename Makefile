@@ -34,8 +34,11 @@ install-files:
 	sed 's|^ExecStart=/usr/bin/|ExecStart=$(PREFIX)/bin/|' systemd/runwayd.service > $(DESTDIR)$(UNITDIR)/runwayd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/runwayd.service
 	install -m 0644 systemd/runwayd.socket $(DESTDIR)$(UNITDIR)/runwayd.socket
+	sed 's|/usr/bin/runway |$(PREFIX)/bin/runway |' 'systemd/runway-export@.service' > '$(DESTDIR)$(UNITDIR)/runway-export@.service'
+	chmod 0644 '$(DESTDIR)$(UNITDIR)/runway-export@.service'
 	install -D -m 0644 systemd/runway.sysusers $(DESTDIR)/usr/lib/sysusers.d/runway.conf
 	install -D -m 0644 udev/60-runway.rules $(DESTDIR)/lib/udev/rules.d/60-runway.rules
+	install -D -m 0644 udev/61-runway-export.rules $(DESTDIR)/lib/udev/rules.d/61-runway-export.rules
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/runway/README.md
 	test -e $(DESTDIR)/etc/runway/runway.json || install -D -m 0644 board/runway.json $(DESTDIR)/etc/runway/runway.json
 

@@ -15,8 +15,10 @@ listing=$(dpkg-deb --contents "$deb")
 for entry in "-rwxr-xr-x root/root .* ./usr/bin/runwayd" "-rwxr-xr-x root/root .* ./usr/bin/runway" \
     "-rw-r--r-- root/root .* ./lib/systemd/system/runwayd.service" \
     "-rw-r--r-- root/root .* ./lib/systemd/system/runwayd.socket" \
+    "-rw-r--r-- root/root .* ./lib/systemd/system/runway-export@.service" \
     "-rw-r--r-- root/root .* ./usr/lib/sysusers.d/runway.conf" \
     "-rw-r--r-- root/root .* ./lib/udev/rules.d/60-runway.rules" \
+    "-rw-r--r-- root/root .* ./lib/udev/rules.d/61-runway-export.rules" \
     "-rw-r--r-- root/root .* ./etc/runway/runway.json"; do
     grep -Eq -- "^$entry\$" <<<"$listing" || fail "no '$entry' in the package"
 done

@@ -48,7 +48,7 @@ for f in "${files[@]}"; do cp "$f" "$scratch/rules/"; done
 # Every group a rule names exists, so a typo in a rule is the only way to get "Unknown group".
 {
     echo "root:x:0:"
-    grep -ho 'GROUP="[^"]*"' "${files[@]}" | sed 's/GROUP="\(.*\)"/\1/' | sort -u | awk '{ printf "%s:x:%d:\n", $1, 900 + NR }'
+    { grep -ho 'GROUP="[^"]*"' "${files[@]}" || true; } | sed 's/GROUP="\(.*\)"/\1/' | sort -u | awk '{ printf "%s:x:%d:\n", $1, 900 + NR }'
 } >"$scratch/group"
 
 mount --bind "$sys" /sys

@@ -102,4 +102,16 @@ public enum ControlCommands {
         return "\(phase)  \(distance)  \(pace) /km  ALT \(altitude)  \(s["gpws"] as? String ?? "")  "
             + "GPS \(s["gps_signal"] as? String ?? "?")  battery \(battery)  storage \(storage)\(paused)"
     }
+
+    /// `runway export-finished RESULT`: tells runwayd a USB export ended so the buzzer says so.
+    /// RESULT is systemd's `$SERVICE_RESULT` (`success`, else a failure) or `ok` / `failed`.
+    public static func exportFinished(result: String, socket: String, console: Console) throws(CLIError)
+        -> Int32
+    {
+        let ok = result == "success" || result == "ok"
+        let reply = try send(
+            .object([("command", .string("export-finished")), ("ok", .bool(ok))]), to: socket)
+        console.out(reply["result"] as? String ?? "ok")
+        return 0
+    }
 }

@@ -53,6 +53,9 @@ public enum RunWayCommand {
           start [--mission pace=5:30,deviation=15,distance=5000] [--socket PATH]
           pause | resume | stop [--socket PATH]
                                     the runner's buttons, through runwayd's control socket
+          export-finished RESULT [--socket PATH]
+                                    tell runwayd a USB export ended, so the buzzer says done
+                                    (RESULT success or ok) or failed (anything else)
           help                      this text
         """
 
@@ -110,6 +113,14 @@ public enum RunWayCommand {
             return try FlyCommand.run(
                 gps: gps, pressure: pressure, mission: mission, json: json, saveTo: save ? logbookPath : nil,
                 console: console)
+        case "export-finished":
+            let socket = try options.value("--socket") ?? ControlCommands.defaultSocket
+            guard let result = options.positional() else {
+                throw .usage(
+                    "export-finished needs a result: success (or ok), or anything else for a failure")
+            }
+            try options.finish()
+            return try ControlCommands.exportFinished(result: result, socket: socket, console: console)
         case "status":
             let socket = try options.value("--socket") ?? ControlCommands.defaultSocket
             let watch = options.flag("--watch")

@@ -31,6 +31,12 @@ final class Annunciator: @unchecked Sendable {
         driver.play(.holdConfirmed, urgent: true)
     }
 
+    /// The USB export ended and the stick may be pulled (or it failed: the journal says why).
+    func exportFinished(ok: Bool) {
+        log.log(ok ? .notice : .error, ok ? "export to the USB stick done" : "export to the USB stick failed")
+        driver.play(ok ? .exportDone : .exportFailed, urgent: false)
+    }
+
     /// Sounds `fault`'s pattern and logs `detail` under it.
     func fault(_ fault: BoardFault, _ detail: String) {
         log.log(

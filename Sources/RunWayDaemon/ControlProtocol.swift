@@ -8,6 +8,7 @@ import RunWayCore
 ///     {"command": "pause"}   {"command": "resume"}
 ///     {"command": "stop", "sent_at": "2026-10-03T07:30:00Z"}   (the stale-stop rule; no time: obeyed)
 ///     {"command": "subscribe"}   (then a line per state and callout until the client leaves)
+///     {"command": "export-finished", "ok": true}   (the USB export's end: the buzzer says it)
 public enum ControlRequest: Sendable, Equatable {
     case status
     case start(mission: Mission?)
@@ -15,6 +16,8 @@ public enum ControlRequest: Sendable, Equatable {
     case resume
     case stop(sentAt: Double?)
     case subscribe
+    /// An export to a USB stick ended (and the stick was unmounted): sound done or failed.
+    case exportFinished(ok: Bool)
 
     /// A line longer than this is refused and the client dropped: no client can make the
     /// daemon hold more.
@@ -32,12 +35,14 @@ public enum ControlRequest: Sendable, Equatable {
             throw Refusal(message: "not a JSON object")
         }
         guard let command = object["command"] as? String else {
-            throw Refusal(message: "no \"command\" (status, start, pause, resume, stop, subscribe)")
+            throw Refusal(
+                message: "no \"command\" (status, start, pause, resume, stop, subscribe, export-finished)")
         }
         let allowed: Set<String> =
             switch command {
             case "start": ["command", "mission"]
             case "stop": ["command", "sent_at"]
+            case "export-finished": ["command", "ok"]
             default: ["command"]
             }
         if let extra = object.keys.sorted().first(where: { !allowed.contains($0) }) {
@@ -55,6 +60,11 @@ public enum ControlRequest: Sendable, Equatable {
             } catch {
                 throw Refusal(message: "\(error)")
             }
+        case "export-finished":
+            guard let ok = object["ok"] as? Bool else {
+                throw Refusal(message: "export-finished needs \"ok\": true or false")
+            }
+            return .exportFinished(ok: ok)
         case "stop":
             guard let sent = object["sent_at"], !(sent is NSNull) else { return .stop(sentAt: nil) }
             guard let text = sent as? String, let time = UTCTime.parse(text) else {
@@ -63,7 +73,9 @@ public enum ControlRequest: Sendable, Equatable {
             return .stop(sentAt: time)
         default:
             throw Refusal(
-                message: "unknown command \"\(command)\" (status, start, pause, resume, stop, subscribe)")
+                message:
+                    "unknown command \"\(command)\" (status, start, pause, resume, stop, subscribe, export-finished)"
+            )
         }
     }
 }

@@ -191,7 +191,7 @@ public enum Daemon {
             session: session, defaultMission: config.mission,
             logbookDirectory: (logbookPath as NSString).deletingLastPathComponent, now: gpsNow,
             battery: { BatteryStatus.read(root: powerSupply).capacity.map(Double.init) },
-            clock: simulated ? nil : boardClock)
+            clock: simulated ? nil : boardClock, exportFinished: { annunciator.exportFinished(ok: $0) })
         let inherited = Systemd.inheritedSockets().first
         let server = ControlServer(path: options.socketPath, inherited: inherited) { request in
             await control.answer(request)

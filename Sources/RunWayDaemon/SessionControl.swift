@@ -12,6 +12,8 @@ struct SessionControl: Sendable {
     let battery: @Sendable () -> Double?
     /// On the real board: commands before the first fix are held and back-filled.
     var clock: BoardClock? = nil
+    /// Sounds the end of a USB export (done or failed).
+    var exportFinished: @Sendable (Bool) -> Void = { _ in }
 
     func board() async -> BoardStatus {
         var free: Double?
@@ -27,6 +29,10 @@ struct SessionControl: Sendable {
     func answer(_ request: ControlRequest) async -> String {
         if case .status = request {
             return ControlReply.ok([("status", ControlReply.status(await session.pfd, board: await board()))])
+        }
+        if case .exportFinished(let ok) = request {
+            exportFinished(ok)
+            return ControlReply.ok([("result", .string(ok ? "export done" : "export failed"))])
         }
         if let clock, await now() == nil {
             // Before the first fix: a START (or a pause) is held and back-filled with its own
@@ -50,7 +56,7 @@ struct SessionControl: Sendable {
         }
         let input: EngineInput
         switch request {
-        case .status, .subscribe: return ControlReply.refused("not a command")
+        case .status, .subscribe, .exportFinished: return ControlReply.refused("not a command")
         case .start(let mission):
             input = .start(at: time, mission: mission ?? defaultMission, countdown: true)
         case .pause: input = .pause(at: time)

@@ -36,6 +36,12 @@ public struct BuzzerPattern: Sendable, Equatable {
     /// END landed a flight under 100 m: not recorded (instead of TOUCHDOWN).
     public static let tooShort = BuzzerPattern([900, 200, 900])
 
+    /// A USB export finished and the stick was unmounted: it can be pulled.
+    public static let exportDone = BuzzerPattern([80, 80, 80, 80, 80, 80, 80])
+
+    /// A USB export failed (`journalctl -u 'runway-export@*'` says why).
+    public static let exportFailed = BuzzerPattern([50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 450, 1200])
+
     /// A fault the runner must hear about: the error pattern's rapid burst, then the fault's
     /// number in long beeps, as a blink code (README table).
     public static func pattern(for fault: BoardFault) -> BuzzerPattern {

@@ -89,6 +89,12 @@ struct ControlProtocolTests {
 
     @Test func theRequests() throws {
         #expect(try ControlRequest.parse(Array(#"{"command":"status"}"#.utf8)) == .status)
+        #expect(
+            try ControlRequest.parse(Array(#"{"command":"export-finished","ok":false}"#.utf8))
+                == .exportFinished(ok: false))
+        #expect(throws: ControlRequest.Refusal.self) {
+            try ControlRequest.parse(Array(#"{"command":"export-finished","ok":"yes"}"#.utf8))
+        }
         #expect(try ControlRequest.parse(Array(#"{"command":"start"}"#.utf8)) == .start(mission: nil))
         #expect(
             try ControlRequest.parse(

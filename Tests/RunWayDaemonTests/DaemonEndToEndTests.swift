@@ -202,6 +202,12 @@ struct ControlCommandTests {
         #expect(stopped.status == 0 && stopped.out.hasPrefix("landed"), "\(stopped)")
         let again = try await Self.runway(["stop", "--socket", socket])
         #expect(again.out.hasPrefix("not flying"))
+        // The USB export's unit tells the daemon how it ended, with systemd's $SERVICE_RESULT.
+        #expect(
+            try await Self.runway(["export-finished", "success", "--socket", socket]).out == "export done\n")
+        #expect(
+            try await Self.runway(["export-finished", "exit-code", "--socket", socket]).out
+                == "export failed\n")
     }
 }
 

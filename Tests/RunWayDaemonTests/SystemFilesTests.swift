@@ -15,19 +15,17 @@ struct SystemFilesTests {
         return (result.status, result.stdout + result.stderr)
     }
 
-    /// The units in a scratch directory, the service's ExecStart pointed at the built runwayd
-    /// (verify checks that the program exists).
+    /// The units in a scratch directory, their ExecStart= pointed at the built executables
+    /// (verify checks that the programs exist).
     static func units() throws -> String {
         let directory = NSTemporaryDirectory() + "runway-units-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let service = try String(
-            contentsOf: root.appendingPathComponent("systemd/runwayd.service"), encoding: .utf8)
-        try service.replacingOccurrences(
-            of: "ExecStart=/usr/bin/runwayd", with: "ExecStart=\(DaemonEndToEndTests.executable)"
-        ).write(toFile: directory + "/runwayd.service", atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(
-            atPath: root.appendingPathComponent("systemd/runwayd.socket").path,
-            toPath: directory + "/runwayd.socket")
+        let built = URL(fileURLWithPath: DaemonEndToEndTests.executable).deletingLastPathComponent().path
+        for name in ["runwayd.service", "runwayd.socket", "runway-export@.service"] {
+            let text = try String(contentsOf: root.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
+            try text.replacingOccurrences(of: "/usr/bin/runway", with: built + "/runway")
+                .write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
         return directory
     }
 
@@ -37,15 +35,19 @@ struct SystemFilesTests {
         // verify exits 0 on unknown keys: any output at all is a failure.
         let result = try await Self.run(
             "/usr/bin/systemd-analyze",
-            ["verify", directory + "/runwayd.service", directory + "/runwayd.socket"])
+            [
+                "verify", directory + "/runwayd.service", directory + "/runwayd.socket",
+                directory + "/runway-export@sda1.service",
+            ])
         #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
     }
 
-    @Test func theServicesExposureIsWithinTheBound() async throws {
+    @Test(arguments: ["runwayd.service", "runway-export@sda1.service"])
+    func eachServicesExposureIsWithinTheBound(unit: String) async throws {
         let directory = try Self.units()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try await Self.run(
-            "/usr/bin/systemd-analyze", ["security", "--offline=yes", directory + "/runwayd.service"])
+            "/usr/bin/systemd-analyze", ["security", "--offline=yes", directory + "/" + unit])
         let line = try #require(
             result.output.split(separator: "\n").first { $0.contains("Overall exposure level") },
             "\(result.output)")
@@ -124,5 +126,34 @@ struct SystemFilesTests {
                 uevent: ["MAJOR=4", "MINOR=64", "DEVNAME=ttyS0"])
         else { return }
         #expect(decision.group == nil && decision.mode == nil, "\(decision.output)")
+    }
+
+    static let stick = [
+        "MAJOR=8", "MINOR=1", "DEVNAME=sda1", "DEVTYPE=partition", "ID_BUS=usb", "ID_FS_USAGE=filesystem",
+        "ID_FS_TYPE=vfat",
+    ]
+
+    @Test func aUSBStickLabelledRUNWAYStartsTheExport() async throws {
+        guard
+            let decision = try await Self.udevDecision(
+                rules: ["udev/61-runway-export.rules"], subsystem: "block",
+                devpath: "/devices/platform/soc/usb1/1-1/1-1:1.0/host0/target0:0:0/0:0:0:0/block/sda/sda1",
+                uevent: Self.stick + ["ID_FS_LABEL=RUNWAY"])
+        else { return }
+        #expect(decision.output.contains("SYSTEMD_WANTS=runway-export@sda1.service"), "\(decision.output)")
+        #expect(decision.output.contains("TAGS=:systemd:"), "\(decision.output)")
+    }
+
+    @Test func anyOtherStickIsLeftAlone() async throws {
+        for label in ["ID_FS_LABEL=PHOTOS", "ID_FS_LABEL=runway2"] {
+            guard
+                let decision = try await Self.udevDecision(
+                    rules: ["udev/61-runway-export.rules"], subsystem: "block",
+                    devpath:
+                        "/devices/platform/soc/usb1/1-1/1-1:1.0/host0/target0:0:0/0:0:0:0/block/sda/sda1",
+                    uevent: Self.stick + [label])
+            else { return }
+            #expect(!decision.output.contains("SYSTEMD_WANTS"), "\(decision.output)")
+        }
     }
 }
