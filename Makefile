@@ -36,6 +36,11 @@ install-files:
 	install -m 0644 systemd/runwayd.socket $(DESTDIR)$(UNITDIR)/runwayd.socket
 	sed 's|/usr/bin/runway |$(PREFIX)/bin/runway |' 'systemd/runway-export@.service' > '$(DESTDIR)$(UNITDIR)/runway-export@.service'
 	chmod 0644 '$(DESTDIR)$(UNITDIR)/runway-export@.service'
+	for unit in runway-gadget.service runway-drive.service; do \
+	  sed 's|/usr/bin/runway |$(PREFIX)/bin/runway |; s|/usr/lib/runway/|$(PREFIX)/lib/runway/|' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
+	  chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; done
+	install -m 0644 systemd/runway-drive.path $(DESTDIR)$(UNITDIR)/runway-drive.path
+	install -D -m 0755 board/runway-gadget $(DESTDIR)$(PREFIX)/lib/runway/runway-gadget
 	install -D -m 0644 systemd/runway.sysusers $(DESTDIR)/usr/lib/sysusers.d/runway.conf
 	install -D -m 0644 udev/60-runway.rules $(DESTDIR)/lib/udev/rules.d/60-runway.rules
 	install -D -m 0644 udev/61-runway-export.rules $(DESTDIR)/lib/udev/rules.d/61-runway-export.rules

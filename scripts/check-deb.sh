@@ -16,6 +16,10 @@ for entry in "-rwxr-xr-x root/root .* ./usr/bin/runwayd" "-rwxr-xr-x root/root .
     "-rw-r--r-- root/root .* ./lib/systemd/system/runwayd.service" \
     "-rw-r--r-- root/root .* ./lib/systemd/system/runwayd.socket" \
     "-rw-r--r-- root/root .* ./lib/systemd/system/runway-export@.service" \
+    "-rw-r--r-- root/root .* ./lib/systemd/system/runway-gadget.service" \
+    "-rw-r--r-- root/root .* ./lib/systemd/system/runway-drive.service" \
+    "-rw-r--r-- root/root .* ./lib/systemd/system/runway-drive.path" \
+    "-rwxr-xr-x root/root .* ./usr/lib/runway/runway-gadget" \
     "-rw-r--r-- root/root .* ./usr/lib/sysusers.d/runway.conf" \
     "-rw-r--r-- root/root .* ./lib/udev/rules.d/60-runway.rules" \
     "-rw-r--r-- root/root .* ./lib/udev/rules.d/61-runway-export.rules" \

@@ -24,7 +24,7 @@ Version: $version
 Architecture: $arch
 Maintainer: RunWay Core developers <runway-core@example.org>
 Installed-Size: $size
-Depends: libc6 (>= 2.36), libstdc++6, libgcc-s1, gpsd, libgps28, libi2c0, libgpiod2, libsqlite3-0, zlib1g, libsystemd0, systemd
+Depends: libc6 (>= 2.36), libstdc++6, libgcc-s1, gpsd, libgps28, libi2c0, libgpiod2, libsqlite3-0, zlib1g, libsystemd0, systemd, dosfstools, mtools
 Section: misc
 Priority: optional
 Description: running tracker firmware for a Raspberry Pi-class board
@@ -46,7 +46,7 @@ if [ "$1" = configure ]; then
     if [ -d /run/udev ]; then udevadm control --reload || true; udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev || true; fi
     if [ -d /run/systemd/system ]; then
         systemctl daemon-reload || true
-        systemctl enable runwayd.socket runwayd.service || true
+        systemctl enable runwayd.socket runwayd.service runway-gadget.service runway-drive.path || true
         systemctl restart runwayd.socket runwayd.service || true
     fi
 fi
@@ -56,7 +56,7 @@ cat > "$root/DEBIAN/prerm" <<'SCRIPT'
 set -e
 # The logbook in /var/lib/runway is the runner's: it is never removed, not even on purge.
 if [ -z "${DPKG_ROOT:-}" ] && [ -d /run/systemd/system ] && [ "$1" = remove ]; then
-    systemctl disable --now runwayd.service runwayd.socket || true
+    systemctl disable --now runway-drive.path runway-gadget.service runwayd.service runwayd.socket || true
 fi
 SCRIPT
 cat > "$root/DEBIAN/postrm" <<'SCRIPT'

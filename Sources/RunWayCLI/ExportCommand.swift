@@ -18,13 +18,8 @@ public enum ExportCommand {
     }
 
     public static func run(_ request: Request, console: Console) throws(CLIError) -> Int32 {
-        let configuration: DaemonConfiguration
-        do {
-            configuration = try DaemonConfiguration.load(path: request.configuration)
-        } catch {
-            throw CLIError("\(error)")
-        }
-        var options = ExportOptions()
+        let (configuration, base) = try settings(request.configuration)
+        var options = base
         if let text = request.formats {
             var formats: [ExportFormat] = []
             for name in text.lowercased().split(separator: ",") {
@@ -46,9 +41,6 @@ public enum ExportCommand {
         }
         options.all = request.all
         options.verify = request.verify
-        options.bodyMass = configuration.bodyMass
-        let zone = configuration.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-        options.utcOffset = { zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0)) }
 
         let path = request.logbook ?? configuration.logbook
         let (logbook, salvageNote) = try openForExport(path)
@@ -66,6 +58,41 @@ public enum ExportCommand {
         }
         say(report, folder: folder, salvageNote: salvageNote, json: request.json, console: console)
         return report.failure == nil ? 0 : 1
+    }
+
+    /// The configuration, and the export options it sets: body mass (calories) and time zone
+    /// (file names), else the system's zone.
+    static func settings(_ path: String) throws(CLIError) -> (DaemonConfiguration, ExportOptions) {
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try DaemonConfiguration.load(path: path)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        var options = ExportOptions()
+        options.bodyMass = configuration.bodyMass
+        let zone = configuration.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        options.utcOffset = { zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0)) }
+        return (configuration, options)
+    }
+
+    /// `runway drive --image FILE`: the USB drive image of every run (the gadget serves it).
+    public static func drive(image: String, logbook: String?, configurationPath: String, console: Console)
+        throws(CLIError) -> Int32
+    {
+        let (configuration, options) = try settings(configurationPath)
+        let path = logbook ?? configuration.logbook
+        let (book, salvageNote) = try openForExport(path)
+        if let salvageNote { console.err("runway: \(salvageNote)") }
+        do {
+            let built = try DriveImage.build(from: book, at: image, options: options)
+            console.out(
+                "\(built.path): \(built.files) file\(built.files == 1 ? "" : "s") in RUNWAY/, "
+                    + "\(built.bytes / 1_048_576) MiB FAT image labelled \(DriveImage.label)")
+            return 0
+        } catch {
+            throw CLIError("drive image: \(error)")
+        }
     }
 
     /// The logbook, read-only; a damaged one is salvaged into a scratch copy first, and the

@@ -1,4 +1,5 @@
 import RunWayCore
+import RunWayDaemon
 import RunWayHardware
 import RunWayStore
 
@@ -28,6 +29,9 @@ public enum RunWayCommand {
                                     mount point) as FIT, GPX and TCX, named by local date and
                                     time; a repeat writes only new flights (--all: every flight
                                     again); --verify reads each file back
+          drive --image FILE [--logbook FILE] [--config FILE]
+                                    build the FAT image (label RUNWAY) the wearable shows a
+                                    computer over USB: RUNWAY/ with every run as FIT, GPX, TCX
           salvage DAMAGED --to NEW  copy every flight that can still be read from a damaged
                                     logbook into a new one (DAMAGED is only read)
           reprocess ID --logbook FILE [--replace]
@@ -215,6 +219,16 @@ public enum RunWayCommand {
             request.json = options.flag("--json")
             try options.finish()
             return try ExportCommand.run(request, console: console)
+        case "drive":
+            guard let image = try options.value("--image") else {
+                throw .usage(
+                    "drive needs --image FILE, e.g. runway drive --image /var/lib/runway/usb-drive.img")
+            }
+            let logbook = try options.value("--logbook")
+            let configuration = try options.value("--config") ?? DaemonConfiguration.defaultPath
+            try options.finish()
+            return try ExportCommand.drive(
+                image: image, logbook: logbook, configurationPath: configuration, console: console)
         case "salvage":
             guard let target = try options.value("--to") else {
                 throw .usage("salvage needs --to NEW, the new logbook to write")

@@ -162,6 +162,7 @@ public enum Daemon {
                 switch report {
                 case .stored(.saved(let id)):
                     log.log(.notice, "flight \(id) saved", fields: ["flight_id": "\(id)"])
+                    LandingMarker.mark(flight: id, beside: logbookPath)
                 case .stored(.notRecorded): log.log(.notice, "flight under 100 m: not recorded")
                 case .recordingFailed(let error):
                     annunciator.fault(.storage, "recording paused: \(error)")

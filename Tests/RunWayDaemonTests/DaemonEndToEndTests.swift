@@ -202,6 +202,9 @@ struct ControlCommandTests {
         #expect(stopped.status == 0 && stopped.out.hasPrefix("landed"), "\(stopped)")
         let again = try await Self.runway(["stop", "--socket", socket])
         #expect(again.out.hasPrefix("not flying"))
+        // The saved flight is marked beside the logbook, for runway-drive.path to rebuild the
+        // USB drive image.
+        #expect(try String(contentsOfFile: directory + "/landed", encoding: .utf8) == "1\n")
         // The USB export's unit tells the daemon how it ended, with systemd's $SERVICE_RESULT.
         #expect(
             try await Self.runway(["export-finished", "success", "--socket", socket]).out == "export done\n")

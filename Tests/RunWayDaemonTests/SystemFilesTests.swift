@@ -15,15 +15,24 @@ struct SystemFilesTests {
         return (result.status, result.stdout + result.stderr)
     }
 
+    static let unitFiles = [
+        "runwayd.service", "runwayd.socket", "runway-export@.service", "runway-gadget.service",
+        "runway-drive.service", "runway-drive.path",
+    ]
+
     /// The units in a scratch directory, their ExecStart= pointed at the built executables
     /// (verify checks that the programs exist).
     static func units() throws -> String {
         let directory = NSTemporaryDirectory() + "runway-units-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let built = URL(fileURLWithPath: DaemonEndToEndTests.executable).deletingLastPathComponent().path
-        for name in ["runwayd.service", "runwayd.socket", "runway-export@.service"] {
+        for name in Self.unitFiles {
             let text = try String(contentsOf: root.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
             try text.replacingOccurrences(of: "/usr/bin/runway", with: built + "/runway")
+                .replacingOccurrences(
+                    of: "/usr/lib/runway/runway-gadget",
+                    with: root.appendingPathComponent("board/runway-gadget").path
+                )
                 .write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
         }
         return directory
@@ -35,14 +44,14 @@ struct SystemFilesTests {
         // verify exits 0 on unknown keys: any output at all is a failure.
         let result = try await Self.run(
             "/usr/bin/systemd-analyze",
-            [
-                "verify", directory + "/runwayd.service", directory + "/runwayd.socket",
-                directory + "/runway-export@sda1.service",
-            ])
+            ["verify"]
+                + Self.unitFiles.map { directory + "/" + $0.replacingOccurrences(of: "@.", with: "@sda1.") })
         #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
     }
 
-    @Test(arguments: ["runwayd.service", "runway-export@sda1.service"])
+    @Test(arguments: [
+        "runwayd.service", "runway-export@sda1.service", "runway-gadget.service", "runway-drive.service",
+    ])
     func eachServicesExposureIsWithinTheBound(unit: String) async throws {
         let directory = try Self.units()
         defer { try? FileManager.default.removeItem(atPath: directory) }

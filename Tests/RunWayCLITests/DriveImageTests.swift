@@ -1,0 +1,95 @@
+import Foundation
+import RunWayTestSupport
+import Testing
+
+/// The wearable as a USB drive: the FAT image `runway drive` builds, read back with mtools (an
+/// independent reader of FAT), and the gadget script against a stand-in configfs tree (the real
+/// configfs and UDC are the emulated board's).
+@Suite("USB drive image and gadget")
+struct DriveImageTests {
+    static func mtools(_ tool: String, _ arguments: [String]) throws -> RunWayBinary.Output {
+        try RunWayBinary.shell(
+            "MTOOLS_SKIP_CHECK=1 MTOOLSRC=/dev/null /usr/bin/\(tool) "
+                + arguments.map { "'\($0)'" }.joined(separator: " "))
+    }
+
+    @Test func theImageIsAFATDriveLabelledRUNWAYHoldingEveryRunAndNotTheLogbook() throws {
+        let image = ExportCommandTests.directory() + "/usb-drive.img"
+        let built = try RunWayBinary.run([
+            "drive", "--image", image, "--logbook", ExportCommandTests.logbook, "--config", "/nonexistent",
+        ])
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(built.stdout.contains("6 files in RUNWAY/"), "\(built.stdout)")
+        let info = try Self.mtools("minfo", ["-i", image, "::"])
+        #expect(info.stdout.contains("disk label=\"RUNWAY"), "\(info.stdout)\(info.stderr)")
+        let listing = try Self.mtools("mdir", ["-b", "-i", image, "::/RUNWAY"])
+        let names = Set(
+            listing.stdout.split(separator: "\n").map {
+                ($0 as Substring).split(separator: "/").last.map(String.init) ?? ""
+            })
+        var expected = Set(ExportCommandTests.reference.keys)
+        expected.remove(".runway-manifest")
+        #expect(names == expected, "\(listing.stdout)")
+        // Each file reads back byte for byte as the export writes it.
+        let out = ExportCommandTests.directory()
+        for name in expected {
+            #expect(
+                try Self.mtools("mcopy", ["-i", image, "::/RUNWAY/\(name)", out + "/" + name]).status == 0)
+            #expect(
+                FileManager.default.contents(atPath: out + "/" + name) == ExportCommandTests.reference[name],
+                "\(name)")
+        }
+        let root = try Self.mtools("mdir", ["-b", "-i", image, "::/"])
+        #expect(!root.stdout.contains("sqlite") && !listing.stdout.contains("sqlite"))
+        // No leftover of the build beside it.
+        #expect(!FileManager.default.fileExists(atPath: image + ".building"))
+    }
+
+    @Test func anImageThatCannotBeBuiltLeavesTheOldOneServing() throws {
+        let directory = ExportCommandTests.directory()
+        let image = directory + "/usb-drive.img"
+        try Data("the old image".utf8).write(to: URL(fileURLWithPath: image))
+        // A logbook that is not there: nothing is built, the old image stays.
+        let failed = try RunWayBinary.run([
+            "drive", "--image", image, "--logbook", directory + "/missing.sqlite", "--config", "/nonexistent",
+        ])
+        #expect(failed.status == 1)
+        #expect(try String(contentsOfFile: image, encoding: .utf8) == "the old image")
+    }
+
+    @Test func theGadgetScriptServesTheImageReadOnlyAndReloadsIt() throws {
+        let configfs = ExportCommandTests.directory()
+        let udc = ExportCommandTests.directory()
+        try FileManager.default.createDirectory(
+            atPath: configfs + "/usb_gadget", withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: udc + "/fe980000.usb"))
+        let image = configfs + "/drive.img"
+        try Data("image".utf8).write(to: URL(fileURLWithPath: image))
+        let script = RunWayBinary.root.appendingPathComponent("board/runway-gadget").path
+        func gadget(_ arguments: String) throws -> RunWayBinary.Output {
+            try RunWayBinary.shell(
+                "RUNWAY_CONFIGFS='\(configfs)' RUNWAY_UDC_DIR='\(udc)' '\(script)' \(arguments)")
+        }
+        func read(_ path: String) -> String {
+            (try? String(contentsOfFile: configfs + "/usb_gadget/runway/" + path, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "<none>"
+        }
+        let up = try gadget("up '\(image)'")
+        #expect(up.status == 0, "\(up.stderr)")
+        #expect(read("UDC") == "fe980000.usb")
+        #expect(read("idVendor") == "0x1d6b")
+        let lun = "functions/mass_storage.usb0/lun.0/"
+        #expect(read(lun + "ro") == "1" && read(lun + "removable") == "1")
+        #expect(read(lun + "file") == image)
+        #expect(
+            FileManager.default.fileExists(
+                atPath: configfs + "/usb_gadget/runway/configs/c.1/mass_storage.usb0/lun.0/ro"))
+        let reload = try gadget("reload '\(image).new'")
+        #expect(reload.status == 0 && read(lun + "file") == image + ".new")
+        #expect(try gadget("down").status == 0)
+        #expect(read("UDC").isEmpty)
+        #expect(try gadget("bogus").status == 2)
+        let missing = try gadget("up '\(configfs)/none.img'")
+        #expect(missing.status == 1 && missing.stderr.contains("runway drive --image"))
+    }
+}
