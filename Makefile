@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build install install-files deb deb-check demo test bench bench-daemon soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build install install-files deb deb-check demo test bench bench-daemon bench-export soak fuzz sanitize lint format clean
 
 all: build
 
@@ -73,6 +73,10 @@ test: test-deps lint
 ## Figures: engine cost per fix, peak memory, accuracy against ground truth.
 bench: build
 	$(RELEASE)/runway-bench
+
+# Only the export figures (a 24-hour flight to FIT, GPX, TCX, and gpxpy's GPX for the ratio).
+bench-export: build test-deps
+	$(RELEASE)/runway-bench export
 
 # Only runwayd's figures (start → READY, idle wake-ups, CPU per hour, memory over 24 h): ~5 min.
 bench-daemon: build

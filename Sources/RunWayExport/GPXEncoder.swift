@@ -8,7 +8,7 @@ public enum GPXEncoder {
     static let creator = "RunWay Core (barometric altitude)"
 
     public static func encode(_ activity: ExportActivity, name: String) -> [UInt8] {
-        var x = XMLWriter(reservingCapacity: activity.points.count * 200 + 2048)
+        var x = XMLWriter(reservingCapacity: activity.points.count * 256 + 2048)
         x.raw(
             "<gpx version=\"1.1\" creator=\"\(creator)\" xmlns=\"http://www.topografix.com/GPX/1/1\" "
                 + "xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v1\" "

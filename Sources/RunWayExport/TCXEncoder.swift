@@ -9,7 +9,7 @@ public enum TCXEncoder {
     public static func encode(_ activity: ExportActivity, notes: String? = nil, softwareVersion: Int = 1)
         -> [UInt8]
     {
-        var x = XMLWriter(reservingCapacity: activity.points.count * 400 + 4096)
+        var x = XMLWriter(reservingCapacity: activity.points.count * 448 + 4096)
         x.raw(
             "<TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\" "
                 + "xmlns:ns3=\"http://www.garmin.com/xmlschemas/ActivityExtension/v2\" "

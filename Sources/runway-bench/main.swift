@@ -36,6 +36,11 @@ if CommandLine.arguments.dropFirst().first == "daemon" {
     DaemonBench().run()
     exit(0)
 }
+// `runway-bench export`: only the export figures.
+if CommandLine.arguments.dropFirst().first == "export" {
+    ExportBench().run()
+    exit(0)
+}
 
 // MARK: - (b) Memory: a 24-hour flight streamed from the simulator, nothing else held.
 
@@ -419,3 +424,4 @@ storageBudget(gpsRate: 1)
 storageBudget(gpsRate: 10)
 traceMemory()
 DaemonBench().run()
+ExportBench().run()
