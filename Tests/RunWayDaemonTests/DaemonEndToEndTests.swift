@@ -94,7 +94,14 @@ struct DaemonEndToEndTests {
         // A client that sends garbage, and one that hangs, disturb nothing.
         let hung = try SocketClient(path: socket)
         #expect(try Self.request(socket, "garbage")["ok"] as? Bool == false)
-        #expect(try Self.request(socket, #"{"command":"start"}"#)["phase"] as? String == "takeoff")
+        // The simulated board's first fix can come after READY on a loaded machine: until then
+        // START is refused with "no GPS time yet" (the real board holds it instead).
+        var started = try Self.request(socket, #"{"command":"start"}"#)
+        for _ in 0..<200 where (started["error"] as? String)?.contains("no GPS time yet") == true {
+            try await Task.sleep(for: .milliseconds(100))
+            started = try Self.request(socket, #"{"command":"start"}"#)
+        }
+        #expect(started["phase"] as? String == "takeoff", "\(started)")
         // A stop sent before this START is stale: ignored.
         let stale = try Self.request(socket, #"{"command":"stop","sent_at":"2020-01-01T00:00:00Z"}"#)
         #expect((stale["result"] as? String)?.hasPrefix("ignored") == true)
@@ -187,9 +194,16 @@ struct ControlCommandTests {
             daemon.waitUntilExit()
         }
         while !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(20)) }
-        let started = try await Self.runway([
+        var started = try await Self.runway([
             "start", "--mission", "pace=5:30,distance=5km", "--socket", socket,
         ])
+        // Before the simulated board's first fix (late on a loaded machine) START is refused.
+        for _ in 0..<200 where started.err.contains("no GPS time yet") {
+            try await Task.sleep(for: .milliseconds(100))
+            started = try await Self.runway([
+                "start", "--mission", "pace=5:30,distance=5km", "--socket", socket,
+            ])
+        }
         #expect(started.status == 0 && started.out.contains("now takeoff"), "\(started)")
         try await Task.sleep(for: .milliseconds(1_500))
         let status = try await Self.runway(["status", "--socket", socket])
