@@ -63,6 +63,7 @@ demo: build
 
 ## Every test: lint, unit tests of each rule, and the end-to-end CLI tests.
 test: test-deps lint
+	@scripts/interop-venv.sh >/dev/null
 	$(SWIFT) build --build-tests
 	@$(SWIFT) test --skip-build --parallel 2>&1 | tee .build/test.log | grep -vE '^(Test Case|Test Suite|◇|✔ Test|✔ Suite) '; \
 	  status=$${PIPESTATUS[0]}; \

@@ -8,6 +8,10 @@ set -euo pipefail
 venv=${1:-.build/interop-venv}
 want="garmin-fit-sdk==21.218.0 gpxpy==1.6.2"
 stamp="$venv/.runway-packages"
+# Tests run in parallel and may all ask at once: one makes it, the others wait for it.
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.lock"
+flock 9
 if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
     echo "$venv/bin/python"
     exit 0
