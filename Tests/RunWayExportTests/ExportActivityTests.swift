@@ -1,7 +1,10 @@
+import Foundation
 import RunWayCore
 import RunWayExport
 import RunWaySimulator
 import Testing
+
+@testable import RunWayStore
 
 @Suite("The export's view of a flight: track, laps, segments, manifest, names")
 struct ExportActivityTests {
@@ -59,5 +62,42 @@ struct ExportActivityTests {
         #expect(Exporter.baseName(flight, utcOffset: 9 * 3600) == "2026-10-04-0730-5.2km")
         flight.distance = 950
         #expect(Exporter.baseName(flight, utcOffset: 0) == "2026-10-03-2230-1.0km")
+    }
+}
+
+/// Which flights leave the device: finished and recovered ones (a recovered one says so), never
+/// one still in the air or a too-short one; the logbook is only read.
+@Suite("What an export takes from the logbook")
+struct ExporterSelectionTests {
+    @Test func recoveredFlightsSaySoAndFlyingOrTooShortOnesAreSkipped() throws {
+        let path = NSTemporaryDirectory() + "runway-select-\(UUID().uuidString.prefix(8)).sqlite"
+        let logbook = try Logbook(path: path)
+        var ids: [Int64] = []
+        for day in 0..<4 {
+            var flight = try #require(SimulatedFlight.fly(Scenario.flat5k.ending(at: 400)).flight)
+            flight.startTime += Double(day) * 86_400
+            guard case .saved(let id) = try logbook.save(flight, inputs: [], source: "test") else {
+                Issue.record("not saved")
+                return
+            }
+            ids.append(id)
+        }
+        try logbook.database.query("UPDATE flights SET status = 'recovered' WHERE id = ?", [.integer(ids[1])])
+        try logbook.database.query("UPDATE flights SET status = 'flying' WHERE id = ?", [.integer(ids[2])])
+        try logbook.database.query("UPDATE flights SET status = 'too short' WHERE id = ?", [.integer(ids[3])])
+        let stick = NSTemporaryDirectory() + "runway-select-stick-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: stick, withIntermediateDirectories: true)
+        var options = ExportOptions()
+        options.formats = [.gpx, .tcx]
+        let report = try Exporter.export(
+            from: try Logbook(path: path, access: .readOnly), to: try ExportDirectory(destination: stick),
+            options: options)
+        #expect(report.failure == nil)
+        #expect(Set(report.written.map(\.flight)) == [ids[0], ids[1]])
+        #expect(report.skipped.map(\.flight) == [ids[2], ids[3]])
+        #expect(report.skipped.map(\.reason) == ["still in the air", "too short to be a run"])
+        let recovered = try #require(report.written.first { $0.flight == ids[1] && $0.format == .tcx })
+        let text = try String(contentsOfFile: stick + "/RUNWAY/" + recovered.name, encoding: .utf8)
+        #expect(text.contains("<Notes>Recovered after a power cut"))
     }
 }
