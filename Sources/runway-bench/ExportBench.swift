@@ -9,18 +9,7 @@ struct ExportBench {
     func run() {
         print("")
         print("== Export: a 24-hour 1 Hz flight to each format ==")
-        var runner = ScenarioRunner(.endurance(hours: 24, rate: 1))
-        runner.recordsDistance = false
-        runner.speedLogSeconds = 0
-        var computer = FlightComputer()
-        var landed: Flight?
-        while let event = runner.next() {
-            switch event {
-            case .input(let input): _ = computer.handle(input)
-            case .end(let sentAt): landed = computer.end(sentAt: sentAt).result.flight
-            }
-        }
-        guard let flight = landed else {
+        guard let flight = streamedEnduranceFlight(hours: 24) else {
             print("  no flight landed")
             return
         }

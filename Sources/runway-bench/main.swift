@@ -49,7 +49,21 @@ print("")
 print("== Memory: a 24-hour 1 Hz flight streamed through the engine ==")
 let before = memory()
 do {
-    var runner = ScenarioRunner(.endurance(hours: 24, rate: 1))
+    let flight = streamedEnduranceFlight(hours: 24)
+    let after = memory()
+    if let flight {
+        print(
+            "  flight: \(format(flight.distance / 1000)) km, \(flight.route.points.count) route points "
+                + "(\(flight.simplifiedRoute.points.count) after Douglas–Peucker), \(flight.samples.count) FDR samples, "
+                + "\(flight.splits.count) splits")
+    }
+    print("  peak RSS \(format(after.peak)) MiB (process baseline \(format(before.current)) MiB)")
+}
+
+/// A 1 Hz endurance flight streamed from the simulator through the engine, nothing else held:
+/// what landed.
+func streamedEnduranceFlight(hours: Double) -> Flight? {
+    var runner = ScenarioRunner(.endurance(hours: hours, rate: 1))
     runner.recordsDistance = false
     runner.speedLogSeconds = 0
     var computer = FlightComputer()
@@ -60,14 +74,7 @@ do {
         case .end(let sentAt): flight = computer.end(sentAt: sentAt).result.flight
         }
     }
-    let after = memory()
-    if let flight {
-        print(
-            "  flight: \(format(flight.distance / 1000)) km, \(flight.route.points.count) route points "
-                + "(\(flight.simplifiedRoute.points.count) after Douglas–Peucker), \(flight.samples.count) FDR samples, "
-                + "\(flight.splits.count) splits")
-    }
-    print("  peak RSS \(format(after.peak)) MiB (process baseline \(format(before.current)) MiB)")
+    return flight
 }
 
 // MARK: - (a) Cost per fix
