@@ -44,6 +44,7 @@ public enum ExportCommand {
 
         let path = request.logbook ?? configuration.logbook
         let (logbook, salvageNote) = try openForExport(path)
+        defer { removeSalvageScratch() }
         let folder: ExportDirectory
         do {
             folder = try ExportDirectory(destination: request.destination)
@@ -83,6 +84,7 @@ public enum ExportCommand {
         let (configuration, options) = try settings(configurationPath)
         let path = logbook ?? configuration.logbook
         let (book, salvageNote) = try openForExport(path)
+        defer { removeSalvageScratch() }
         if let salvageNote { console.err("runway: \(salvageNote)") }
         do {
             let built = try DriveImage.build(from: book, at: image, options: options)
@@ -101,8 +103,8 @@ public enum ExportCommand {
         do {
             return (try Logbook(path: path, access: .readOnly), nil)
         } catch .damaged {
-            let scratch = NSTemporaryDirectory() + "runway-export-salvage-\(getpid()).sqlite"
-            try? FileManager.default.removeItem(atPath: scratch)
+            let scratch = salvageScratch
+            removeSalvageScratch()
             do {
                 let copy = try Logbook(path: scratch)
                 let (flights, note) = try copy.salvage(from: path)
@@ -117,6 +119,15 @@ public enum ExportCommand {
             }
         } catch {
             throw CLIError.logbook(path, error)
+        }
+    }
+
+    /// Where a damaged logbook's readable flights are copied for the export (removed after it).
+    static var salvageScratch: String { NSTemporaryDirectory() + "runway-export-salvage-\(getpid()).sqlite" }
+
+    static func removeSalvageScratch() {
+        for suffix in ["", "-journal", "-rawlog"] {
+            try? FileManager.default.removeItem(atPath: salvageScratch + suffix)
         }
     }
 

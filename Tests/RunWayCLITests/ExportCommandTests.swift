@@ -222,5 +222,9 @@ struct ExportCommandTests {
         #expect(result.stderr.contains("the logbook is damaged: exporting the"), "\(result.stderr)")
         #expect(Self.files(destination).keys.contains { $0.hasSuffix(".fit") })
         #expect(Self.sha(damaged) == before)
+        // The scratch copy salvage read into is gone.
+        let left = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix("runway-export-salvage-") }
+        #expect(left.isEmpty, "\(left)")
     }
 }
