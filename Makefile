@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build install install-files deb deb-check demo test bench bench-daemon bench-export soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build install install-files deb deb-check demo test bench bench-daemon bench-export bench-callouts soak fuzz sanitize lint format clean
 
 all: build
 
@@ -78,6 +78,10 @@ bench: build
 # Only the export figures (a 24-hour flight to FIT, GPX, TCX, and gpxpy's GPX for the ratio).
 bench-export: build test-deps
 	$(RELEASE)/runway-bench export
+
+# Only the callout figures (GPWS episodes at a band edge, SPLIT callout delay): ~10 s.
+bench-callouts: build
+	$(RELEASE)/runway-bench callouts
 
 # Only runwayd's figures (start → READY, idle wake-ups, CPU per hour, memory over 24 h): ~5 min.
 bench-daemon: build

@@ -8,6 +8,7 @@ public enum GPIOCommands {
     public static let patterns: [(name: String, callout: Callout)] = [
         ("countdown", .countdown(3)), ("rotate", .rotate), ("split", .split(order: 1, pace: nil)),
         ("sink-rate", .sinkRate), ("overspeed", .overspeed), ("minimums", .minimums),
+        ("mission-complete", .missionComplete),
         ("pause", .pause(.manual)), ("resume", .resume), ("signal-lost", .signalLost),
         ("touchdown", .touchdown), ("error", .error("test")),
     ]

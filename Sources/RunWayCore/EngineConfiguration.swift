@@ -10,8 +10,13 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var countdownFrom = 3
     /// FDR sample interval, seconds of elapsed time.
     public var sampleInterval = 5.0
-    /// How long a SINK RATE / OVERSPEED condition must hold before it sounds.
-    public var paceAlertConfirmSeconds = 3.0
+    /// SINK RATE / OVERSPEED: the verdict's average, hysteresis, merging and repeats.
+    public var paceAlerts = PaceAlertMonitor.Configuration()
+    /// How long a SINK RATE / OVERSPEED verdict must hold before it sounds.
+    public var paceAlertConfirmSeconds: Double {
+        get { paceAlerts.confirmSeconds }
+        set { paceAlerts.confirmSeconds = newValue }
+    }
     /// Heart rate or cadence older than this is shown as missing.
     public var bodySampleMaxAge = 10.0
 

@@ -16,6 +16,10 @@ struct FlightInProgress: Sendable {
     var clock: FDRClock
     var paceAlerts: PaceAlertMonitor?
     var minimums: MinimumsMonitor?
+    /// The mission's target distance was reached: MISSION COMPLETE said, pace alerts off.
+    var missionComplete = false
+    /// The smoother's re-seeds the pace verdict has seen.
+    var reseedsJudged = 0
     var route: [RoutePoint] = []
     var samples: [FDRSample] = []
     var alerts: [AlertEpisode] = []
@@ -46,8 +50,7 @@ struct FlightInProgress: Sendable {
         gain = ElevationGain(configuration: configuration.elevationGain)
         clock = FDRClock(interval: configuration.sampleInterval)
         if let mission {
-            paceAlerts = PaceAlertMonitor(
-                mission: mission, confirmSeconds: configuration.paceAlertConfirmSeconds)
+            paceAlerts = PaceAlertMonitor(mission: mission, configuration: configuration.paceAlerts)
             minimums = MinimumsMonitor(targetDistance: mission.targetDistance)
         }
     }
@@ -225,9 +228,20 @@ struct FlightInProgress: Sendable {
     // MARK: Mission
 
     mutating func updateMission(at time: Double, _ out: inout [EngineOutput]) {
-        guard mission != nil else { return }
-        let current = pace
-        if !pause.isPaused, let changes = paceAlerts?.update(pace: current, at: time) {
+        guard let mission else { return }
+        if !missionComplete && odometer.distance >= mission.targetDistance {
+            // The target reached: pace alerts stop for good, and the flight goes on as a free
+            // flight until END.
+            missionComplete = true
+            recordAlertChanges(paceAlerts?.silence(at: time) ?? [], at: time, &out)
+            paceAlerts = nil
+            out.append(.callout(TimedCallout(.missionComplete, at: time)))
+        }
+        let changed = smoother.reseeds != reseedsJudged
+        reseedsJudged = smoother.reseeds
+        if !pause.isPaused,
+            let changes = paceAlerts?.update(speed: smoother.speed, at: time, changed: changed)
+        {
             recordAlertChanges(changes, at: time, &out)
         }
         if minimums?.shouldSound(distance: odometer.distance) == true {
@@ -248,6 +262,8 @@ struct FlightInProgress: Sendable {
                 if let open = alerts.lastIndex(where: { $0.endElapsed == nil }) {
                     alerts[open].endElapsed = max(alerts[open].startElapsed, end - rotateAt)
                 }
+            case .repeated(let kind, _):
+                out.append(.callout(TimedCallout(kind == .sinkRate ? .sinkRate : .overspeed, at: time)))
             }
         }
     }

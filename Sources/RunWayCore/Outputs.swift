@@ -6,6 +6,8 @@ public enum Callout: Sendable, Equatable {
     case sinkRate
     case overspeed
     case minimums
+    /// The mission's target distance is reached: pace alerts stop, the flight goes on free.
+    case missionComplete
     case pause(PauseReason)
     case resume
     case signalLost
@@ -29,6 +31,7 @@ public enum Callout: Sendable, Equatable {
         case .sinkRate: "SINK RATE"
         case .overspeed: "OVERSPEED"
         case .minimums: "MINIMUMS"
+        case .missionComplete: "MISSION COMPLETE"
         case .pause(let reason): "PAUSE (\(reason.rawValue))"
         case .resume: "RESUME"
         case .signalLost: "SIGNAL LOST"

@@ -43,6 +43,10 @@ public struct SpeedSmoother: Sendable {
     /// The smoothed speed in m/s.
     public var speed: Double { s2 }
 
+    /// How many times a real change of speed re-seeded the filter: a pace verdict that averages
+    /// further (`PaceAlertMonitor`) starts afresh at each.
+    public private(set) var reseeds = 0
+
     @discardableResult
     public mutating func update(_ raw: Double?) -> Double {
         let v = raw.flatMap { $0.isFinite && $0 >= configuration.restSpeed ? $0 : nil } ?? 0
@@ -74,6 +78,7 @@ public struct SpeedSmoother: Sendable {
                 s1 = level
                 s2 = level
                 streak = 0
+                reseeds += 1
                 return s2
             }
         }

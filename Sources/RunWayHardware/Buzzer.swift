@@ -19,6 +19,7 @@ public struct BuzzerPattern: Sendable, Equatable {
         case .sinkRate: BuzzerPattern([400, 200, 400, 200, 400])
         case .overspeed: BuzzerPattern([60, 60, 60, 60, 60, 60, 60, 60, 60])
         case .minimums: BuzzerPattern([250, 100, 250, 500, 250, 100, 250])
+        case .missionComplete: BuzzerPattern([150, 100, 150, 100, 150, 250, 900])
         case .pause: BuzzerPattern([400, 150, 100])
         case .resume: BuzzerPattern([100, 150, 400])
         case .signalLost: BuzzerPattern([100, 100, 100, 100, 100, 300, 600])

@@ -78,6 +78,26 @@ extension Scenario {
         return scenario
     }
 
+    /// A runner holding a steady pace `offset` s/km from the edge of a 5:30 ±15 s/km mission band
+    /// on the hilly course for `minutes` (positive: outside the band; the slow edge unless
+    /// `fastEdge`). The mission's target distance is beyond the run unless `targetDistance` is given.
+    public static func bandEdge(
+        offset: Double, fastEdge: Bool = false, minutes: Double = 60, targetDistance: Double? = nil,
+        seed: UInt64 = 21
+    ) -> Scenario {
+        let mission = Mission(
+            targetPace: 330, allowedDeviation: 15, targetDistance: targetDistance ?? 1_000_000)
+        let pace = fastEdge ? mission.fastestAllowedPace - offset : mission.slowestAllowedPace + offset
+        let speed = 1000 / pace
+        var scenario = hilly10k
+        scenario.name = "band edge \(fastEdge ? "fast" : "slow") \(offset >= 0 ? "+" : "")\(offset) s/km"
+        scenario.legs = [SpeedLeg(from: 0, speed: speed)]
+        scenario.totalDistance = speed * minutes * 60
+        scenario.mission = mission
+        scenario.seed = seed
+        return scenario
+    }
+
     /// The accuracy scenarios the bench scores.
     public static var accuracySuite: [Scenario] { [demoMission, flat5k, hilly10k, stops5k, walker] }
 }

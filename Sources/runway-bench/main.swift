@@ -36,6 +36,11 @@ if CommandLine.arguments.dropFirst().first == "daemon" {
     DaemonBench().run()
     exit(0)
 }
+// `runway-bench callouts`: only the callout figures.
+if CommandLine.arguments.dropFirst().first == "callouts" {
+    CalloutBench().run()
+    exit(0)
+}
 // `runway-bench export`: only the export figures.
 if CommandLine.arguments.dropFirst().first == "export" {
     ExportBench().run()
@@ -432,3 +437,4 @@ storageBudget(gpsRate: 10)
 traceMemory()
 DaemonBench().run()
 ExportBench().run()
+CalloutBench().run()

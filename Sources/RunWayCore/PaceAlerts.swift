@@ -1,0 +1,217 @@
+/// SINK RATE / OVERSPEED (SPEC "GPWS and missions", "bearable callouts").
+///
+/// Alerts arm only once the runner first reaches the target band, so a warm-up never sounds
+/// SINK RATE. Armed: slower than the band → SINK RATE, faster → OVERSPEED; no pace (standing,
+/// paused) is normal.
+///
+/// **Beyond the seed — a verdict a runner can live with.** The seed judged every pace reading, so
+/// a runner holding 5:44.8/km against a 5:45 limit heard 96 SINK RATE episodes an hour (`make
+/// bench-callouts`, 20 seeds; worst 106). Here (1.1 an hour, worst 2):
+/// - the verdict judges its own pace: an exponential average of the smoothed speed over
+///   `verdictSeconds` (the PFD's pace follows a change in seconds and is too jumpy for a verdict);
+/// - hysteresis: an episode begins only `enterMargin` s/km outside the band and ends only
+///   `exitMargin` s/km back inside it, and a verdict must hold `confirmSeconds` (episode times are
+///   backdated to when it began);
+/// - an episode of the same kind that begins within `mergeSeconds` of the last one's end is the
+///   same episode (no new callout, one logged episode);
+/// - a long episode is said again every `repeatSeconds`, never continuously.
+///
+/// The numbers were chosen on the band-edge runners (steady pace within ±3 s/km of an edge, the
+/// hilly course's GPS noise) against a runner who really is 20 s/km outside the band, who must
+/// hear SINK RATE within 15 s (11–14 s here, through `clearMargin`): see `Configuration`.
+public struct PaceAlertMonitor: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        /// Time constant of the verdict's speed average (s). Band-edge runners (bench, 8 seeds an
+        /// offset, 1 h): at 10 s, 2.1 episodes an hour 0.2 s/km inside the edge (worst 4); at
+        /// 15 s, 1.0 (worst 2); 20 s gained little more and ends an episode later.
+        public var verdictSeconds = 15.0
+        /// s/km beyond the band's edge before an episode begins. 3.5 left 6.8 episodes an hour at
+        /// the edge; 5 left 1.0; 6 silenced runners who really were 5 s/km out.
+        public var enterMargin = 5.0
+        /// s/km back inside the band before an episode ends.
+        public var exitMargin = 4.0
+        /// s/km beyond the band's edge at which the smoothed (PFD) pace alone begins an episode:
+        /// a runner clearly off the band is told without waiting for the verdict's average.
+        public var clearMargin = 12.0
+        /// How long the verdict must hold before it takes effect (s).
+        public var confirmSeconds = 2.0
+        /// A new episode of the same kind this soon after the last ended continues it (s).
+        public var mergeSeconds = 60.0
+        /// A long episode is said again this often (s): a runner slow for ten minutes hears it
+        /// three times, not six hundred.
+        public var repeatSeconds = 180.0
+        /// Below this smoothed speed (m/s) the runner is stopping or standing: no verdict (the
+        /// pause detector's business, not SINK RATE's). A walker at 1.3 m/s is still judged.
+        public var standingSpeed = 1.0
+        /// After a start, a stop or a pause the verdict waits this long (s) for the runner to get
+        /// up to speed: the stops scenario heard SINK RATE while accelerating away from lights.
+        public var settleSeconds = 10.0
+
+        public init() {}
+    }
+
+    public enum State: Sendable, Equatable {
+        case normal
+        case alerting(GPWSAlert)
+    }
+
+    public enum Change: Sendable, Equatable {
+        /// An episode began (backdated to when the verdict first said so): a callout.
+        case began(GPWSAlert, at: Double)
+        /// It ended (backdated likewise); said only once no same-kind return followed within
+        /// `mergeSeconds`.
+        case ended(GPWSAlert, at: Double)
+        /// A long episode, said again.
+        case repeated(GPWSAlert, at: Double)
+    }
+
+    public let mission: Mission
+    public let configuration: Configuration
+    public private(set) var isArmed = false
+    public private(set) var state: State = .normal
+    /// The verdict's speed average (m/s); nil while standing or paused.
+    private var verdictSpeed: Double?
+    /// The smoothed speed last given (m/s).
+    private var quickSpeed: Double?
+    /// When the runner last got going (above `standingSpeed`).
+    private var movingSince: Double?
+    private var lastUpdate: Double?
+    private var candidate: (state: State, since: Double)?
+    /// An episode that ended, not yet reported: a same-kind return within `mergeSeconds` continues it.
+    private var pendingEnd: (kind: GPWSAlert, at: Double)?
+    private var lastSaid: Double = 0
+
+    public init(mission: Mission, configuration: Configuration = Configuration()) {
+        self.mission = mission
+        self.configuration = configuration
+    }
+
+    /// The pace the verdict judges (s/km), or nil.
+    public var verdictPace: Double? {
+        verdictSpeed.flatMap { Pace.secondsPerKilometre(speed: $0) }
+    }
+
+    /// The smoothed speed's pace (s/km), or nil.
+    public var quickPace: Double? {
+        quickSpeed.flatMap { Pace.secondsPerKilometre(speed: $0) }
+    }
+
+    /// Feeds the smoothed speed at `time` (nil or 0 while paused or standing: no verdict, and the
+    /// average starts afresh when the runner goes again). `changed`: the speed smoother saw a
+    /// real change of pace (it re-seeded), so the verdict's average starts afresh from it too —
+    /// a runner who really slows is judged in seconds, while noise never re-seeds.
+    public mutating func update(speed: Double?, at time: Double, changed: Bool = false) -> [Change] {
+        defer { lastUpdate = time }
+        var changes = flushPendingEnd(at: time)
+        guard let speed, speed >= configuration.standingSpeed, speed.isFinite else {
+            verdictSpeed = nil
+            quickSpeed = nil
+            movingSince = nil
+            candidate = nil
+            return changes + settle(.normal, at: time)
+        }
+        let since = movingSince ?? time
+        movingSince = since
+        let settling = time - since < configuration.settleSeconds
+        let elapsed = lastUpdate.map { max(0, time - $0) } ?? 0
+        verdictSpeed = Self.average(
+            verdictSpeed, speed, elapsed, configuration.verdictSeconds, restart: changed || settling)
+        quickSpeed = speed
+        guard !settling else {
+            candidate = nil
+            return changes
+        }
+        changes += settle(classify(verdict: verdictPace, quick: quickPace), at: time)
+        if case .alerting(let kind) = state, time - lastSaid >= configuration.repeatSeconds {
+            lastSaid = time
+            changes.append(.repeated(kind, at: time))
+        }
+        return changes
+    }
+
+    /// An exponential average of `value` over `seconds`, `elapsed` after the last; `restart`
+    /// (or no average yet) starts it at `value`.
+    static func average(
+        _ current: Double?, _ value: Double, _ elapsed: Double, _ seconds: Double, restart: Bool
+    )
+        -> Double
+    {
+        guard let current, !restart else { return value }
+        return current + (value - current) * (1 - CMath.exp(-elapsed / seconds))
+    }
+
+    /// The state the verdict and the smoothed pace imply from the current one (hysteresis). An
+    /// episode begins when the verdict is `enterMargin` outside the band, or the smoothed pace
+    /// `clearMargin` outside; it ends only when the verdict is `exitMargin` back inside and the
+    /// smoothed pace inside.
+    func classify(verdict: Double?, quick: Double?) -> State {
+        guard let verdict, let quick else { return .normal }
+        let slow = mission.slowestAllowedPace
+        let fast = mission.fastestAllowedPace
+        switch state {
+        case .alerting(.sinkRate) where verdict > slow - configuration.exitMargin || quick > slow:
+            return state
+        case .alerting(.overspeed) where verdict < fast + configuration.exitMargin || quick < fast:
+            return state
+        default: break
+        }
+        guard isArmed else { return .normal }
+        if verdict > slow + configuration.enterMargin || quick > slow + configuration.clearMargin {
+            return .alerting(.sinkRate)
+        }
+        if verdict < fast - configuration.enterMargin || quick < fast - configuration.clearMargin {
+            return .alerting(.overspeed)
+        }
+        return .normal
+    }
+
+    /// Ends any episode at once (pause, MISSION COMPLETE, touchdown); nothing is held back.
+    public mutating func silence(at time: Double) -> [Change] {
+        candidate = nil
+        verdictSpeed = nil
+        quickSpeed = nil
+        movingSince = nil
+        var changes = flushPendingEnd(at: .infinity)
+        if case .alerting(let kind) = state { changes.append(.ended(kind, at: time)) }
+        state = .normal
+        return changes
+    }
+
+    /// Moves to `next` once it has held `confirmSeconds`.
+    private mutating func settle(_ next: State, at time: Double) -> [Change] {
+        if let pace = verdictPace, pace >= mission.fastestAllowedPace, pace <= mission.slowestAllowedPace {
+            isArmed = true
+        }
+        guard next != state else {
+            candidate = nil
+            return []
+        }
+        if candidate?.state != next { candidate = (next, time) }
+        guard let since = candidate?.since, time - since >= configuration.confirmSeconds else { return [] }
+        candidate = nil
+        var changes: [Change] = []
+        if case .alerting(let old) = state {
+            // Held back: a same-kind return within mergeSeconds continues this episode.
+            pendingEnd = (old, since)
+        }
+        state = next
+        if case .alerting(let new) = next {
+            if let pending = pendingEnd, pending.kind == new {
+                pendingEnd = nil  // the same episode goes on
+            } else {
+                changes += flushPendingEnd(at: .infinity)
+                changes.append(.began(new, at: since))
+                lastSaid = time
+            }
+        }
+        return changes
+    }
+
+    /// Reports a held-back end once `mergeSeconds` have passed without a return (or now, with
+    /// `.infinity`).
+    private mutating func flushPendingEnd(at time: Double) -> [Change] {
+        guard let pending = pendingEnd, time - pending.at >= configuration.mergeSeconds else { return [] }
+        pendingEnd = nil
+        return [.ended(pending.kind, at: pending.at)]
+    }
+}
