@@ -26,7 +26,7 @@ public enum FlightReport {
                 ("elapsed_s", n(split.elapsedDuration)),
                 ("elapsed_end_s", n(split.elapsedEnd)),
                 ("pace_s_per_km", n(split.pace)),
-                ("elevation_gain_m", n(split.elevationGain)),
+                ("elevation_gain_m", n(flight.elevation == nil ? nil : split.elevationGain)),
                 ("heart_rate", n(split.heartRate)),
                 ("cadence", n(split.cadence)),
             ])
@@ -56,7 +56,11 @@ public enum FlightReport {
             ("distance_m", n(flight.distance)),
             ("elapsed_s", n(flight.elapsed)),
             ("moving_s", n(flight.movingTime)),
-            ("elevation_gain_m", n(flight.elevationGain)),
+            ("elevation_gain_m", n(flight.knownElevationGain)),
+            ("elevation_loss_m", n(flight.elevation?.loss)),
+            ("altitude_min_m", n(flight.elevation?.minimum)),
+            ("altitude_max_m", n(flight.elevation?.maximum)),
+            ("elevation_source", flight.elevation.map { .string($0.source.rawValue) } ?? .null),
             ("avg_pace_s_per_km", n(flight.averagePace)),
             ("avg_heart_rate", n(flight.averageHeartRate)),
             ("avg_cadence", n(flight.averageCadence)),
@@ -98,8 +102,17 @@ public enum FlightReport {
                 UTCTime.duration(flight.elapsed)))
         lines.append(
             row(
-                "Elevation", gain(flight.elevationGain), "Avg HR / SPM",
+                "Elevation", gain(flight.knownElevationGain), "Avg HR / SPM",
                 "\(whole(flight.averageHeartRate)) bpm / \(whole(flight.averageCadence)) spm"))
+        if let elevation = flight.elevation {
+            let range = elevation.minimum.flatMap { low in
+                elevation.maximum.map { "\(signed(low)) to \(signed($0)) m" }
+            }
+            lines.append(
+                row(
+                    "Descent", elevation.loss.map { "−\(Int($0.rounded())) m" } ?? "--", "Altitude",
+                    (range ?? "--") + (elevation.source == .gps ? " (GPS)" : "")))
+        }
         if let bodyMass, let kcal = flight.kilocalories(bodyMass: bodyMass) {
             lines.append("  Calories      \(Int(kcal.rounded())) kcal (\(whole(bodyMass)) kg)")
         }
@@ -121,7 +134,8 @@ public enum FlightReport {
                     "  " + padRight(label, 9) + padRight(Pace.format(split.pace) + paceMark, 13)
                         + padRight(whole(split.heartRate) + hrMark, 11)
                         + padRight(whole(split.cadence) + cadMark, 11)
-                        + padRight(gain(split.elevationGain), 8) + UTCTime.duration(split.elapsedEnd))
+                        + padRight(gain(flight.elevation == nil ? nil : split.elevationGain), 8)
+                        + UTCTime.duration(split.elapsedEnd))
             }
             if flight.splits.count >= 2 {
                 lines.append("  ▲ fastest / highest   ▼ slowest / lowest")
@@ -158,10 +172,17 @@ public enum FlightReport {
         return "\(hundredths / 100).\(UTCTime.pad(hundredths % 100, 2))"
     }
 
-    /// `+15` or `0`, as the seed shows elevation gain.
-    static func gain(_ metres: Double) -> String {
+    /// `+15` or `0`, as the seed shows elevation gain; `--` without an altitude source.
+    static func gain(_ metres: Double?) -> String {
+        guard let metres else { return "--" }
         let value = Int(metres.rounded())
         return value > 0 ? "+\(value) m" : "0 m"
+    }
+
+    /// `+12` / `−3` / `0` metres relative to the start.
+    static func signed(_ metres: Double) -> String {
+        let value = Int(metres.rounded())
+        return value > 0 ? "+\(value)" : value < 0 ? "−\(-value)" : "0"
     }
 
     static func whole(_ value: Double?) -> String {

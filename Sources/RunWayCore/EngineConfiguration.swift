@@ -6,6 +6,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var pause = PauseDetector.Configuration()
     public var altitude = AltitudeFilter.Configuration()
     public var elevationGain = ElevationGain.Configuration()
+    /// Without a barometer: the receiver's altitude, and how its climbs are counted.
+    public var gpsAltitude = GPSAltitudeFilter.Configuration()
+    public var gpsElevationGain = ElevationGain.Configuration.gps
     /// Seconds from START to ROTATE.
     public var countdownFrom = 3
     /// FDR sample interval, seconds of elapsed time.

@@ -32,12 +32,15 @@ public struct Flight: Sendable, Equatable {
     public var averageCadence: Double?
     /// Every pause, in flight-elapsed seconds (a pause still open at END ends at `elapsed`).
     public var pauses: [PauseInterval]
+    /// Where the elevation came from, the descent and the range; nil: no altitude source at all,
+    /// so every elevation figure of the flight is missing (SPEC: never 0).
+    public var elevation: FlightElevation?
 
     public init(
         mission: Mission?, startTime: Double, endTime: Double, distance: Double, elapsed: Double,
         movingTime: Double, splits: [Split], droppedTail: Double, samples: [FDRSample], route: Route,
         simplifiedRoute: Route, alerts: [AlertEpisode], averageHeartRate: Double?, averageCadence: Double?,
-        pauses: [PauseInterval] = []
+        pauses: [PauseInterval] = [], elevation: FlightElevation? = nil
     ) {
         self.mission = mission
         self.startTime = startTime
@@ -54,12 +57,16 @@ public struct Flight: Sendable, Equatable {
         self.averageHeartRate = averageHeartRate
         self.averageCadence = averageCadence
         self.pauses = pauses
+        self.elevation = elevation
     }
 
     public var status: FlightStatus { distance < Self.minimumDistance ? .tooShort : .recorded }
 
     /// Σ split gains: the one total, so there is no second copy to drift out of sync.
     public var elevationGain: Double { splits.reduce(0) { $0 + $1.elevationGain } }
+
+    /// The gain as a runner is shown it: nil when the flight had no altitude source.
+    public var knownElevationGain: Double? { elevation == nil ? nil : elevationGain }
 
     /// Seconds per kilometre over the moving time.
     public var averagePace: Double? { Pace.secondsPerKilometre(duration: movingTime, distance: distance) }
@@ -91,5 +98,22 @@ public struct Flight: Sendable, Equatable {
             let high = present.max(by: { $0.1 < $1.1 })
         else { return nil }
         return lowerIsHigher ? (low.0, high.0) : (high.0, low.0)
+    }
+}
+
+/// A flight's elevation beyond its gain: the source, the descent, the lowest and highest point
+/// (metres relative to the start).
+public struct FlightElevation: Sendable, Equatable {
+    public var source: ElevationSource
+    /// Metres descended; nil for a flight stored before descents were counted.
+    public var loss: Double?
+    public var minimum: Double?
+    public var maximum: Double?
+
+    public init(source: ElevationSource, loss: Double?, minimum: Double?, maximum: Double?) {
+        self.source = source
+        self.loss = loss
+        self.minimum = minimum
+        self.maximum = maximum
     }
 }

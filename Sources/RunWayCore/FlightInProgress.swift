@@ -12,6 +12,9 @@ struct FlightInProgress: Sendable {
     var pause: PauseDetector
     var altitude: AltitudeFilter
     var gain: ElevationGain
+    /// The receiver's altitude: the elevation of a flight whose barometer gave nothing.
+    var gpsAltitude: GPSAltitudeFilter
+    var gpsGain: ElevationGain
     var splits = SplitTracker()
     var clock: FDRClock
     var paceAlerts: PaceAlertMonitor?
@@ -34,7 +37,22 @@ struct FlightInProgress: Sendable {
     /// False from a barometer loss until pressure samples return: altitude reads as missing.
     var barometerAvailable = true
 
-    var altitudeNow: Double? { barometerAvailable ? gain.terrainAltitude : nil }
+    /// The barometer once it has given an altitude; the GPS until then; nothing without either
+    /// (SPEC: missing, never 0).
+    var elevationSource: ElevationSource? {
+        if gain.terrainAltitude != nil { return .barometer }
+        return gpsGain.terrainAltitude != nil ? .gps : nil
+    }
+
+    var elevation: ElevationGain { elevationSource == .gps ? gpsGain : gain }
+
+    var altitudeNow: Double? {
+        switch elevationSource {
+        case .barometer: barometerAvailable ? gain.terrainAltitude : nil
+        case .gps: gpsGain.terrainAltitude
+        case nil: nil
+        }
+    }
 
     init(rotateAt: Double, pressedAt: Double, mission: Mission?, configuration: EngineConfiguration) {
         self.rotateAt = rotateAt
@@ -48,6 +66,8 @@ struct FlightInProgress: Sendable {
         pause = PauseDetector(configuration: configuration.pause, startedAt: rotateAt)
         altitude = AltitudeFilter(configuration: configuration.altitude, rotateAt: rotateAt)
         gain = ElevationGain(configuration: configuration.elevationGain)
+        gpsAltitude = GPSAltitudeFilter(configuration: configuration.gpsAltitude)
+        gpsGain = ElevationGain(configuration: configuration.gpsElevationGain)
         clock = FDRClock(interval: configuration.sampleInterval)
         if let mission {
             paceAlerts = PaceAlertMonitor(mission: mission, configuration: configuration.paceAlerts)
@@ -60,7 +80,7 @@ struct FlightInProgress: Sendable {
     func progress(at time: Double) -> Progress {
         Progress(
             elapsed: time - rotateAt, distance: odometer.distance, movingTime: pause.movingTime(at: time),
-            elevationGain: gain.total)
+            elevationGain: elevation.total)
     }
 
     func latest(_ value: (Double, Double)?, at time: Double) -> Double? {
@@ -139,6 +159,11 @@ struct FlightInProgress: Sendable {
             }
         }
         odometer.integrate(time: fix.time, speed: fix.speed)
+        if let height = fix.altitude, fix.time >= rotateAt,
+            let relative = gpsAltitude.add(time: fix.time, altitude: height)
+        {
+            gpsGain.add(time: fix.time, altitude: relative)
+        }
         let manuallyPaused = pause.pauseReason == .manual
         var increment = 0.0
         if case .counted = verdict {
@@ -289,6 +314,10 @@ struct FlightInProgress: Sendable {
             alerts: alerts, averageHeartRate: heartRate.mean, averageCadence: cadence.mean,
             pauses: pause.pauses.map {
                 PauseInterval(start: $0.start - rotateAt, end: $0.end - rotateAt, reason: $0.reason)
+            },
+            elevation: elevationSource.map {
+                FlightElevation(
+                    source: $0, loss: elevation.loss, minimum: elevation.minimum, maximum: elevation.maximum)
             })
     }
 }

@@ -117,13 +117,16 @@ public final class ControlServer: Service, @unchecked Sendable {
         if inherited == nil { unlink(path) }
     }
 
+    /// Binds and listens under a temporary name beside `path`, then renames it into place: the
+    /// socket appears only once it accepts, so a client that sees it is never refused.
     private func bind() throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        unlink(path)
+        let temporary = path + "~"
+        unlink(temporary)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
+        let bytes = Array(temporary.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
             close(fd)
             throw POSIXError(.ENAMETOOLONG)
@@ -138,9 +141,10 @@ public final class ControlServer: Service, @unchecked Sendable {
             }
         }
         umask(old)
-        guard bound == 0, listen(fd, 16) == 0 else {
+        guard bound == 0, listen(fd, 16) == 0, rename(temporary, path) == 0 else {
             let code = errno
             close(fd)
+            unlink(temporary)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
         return fd

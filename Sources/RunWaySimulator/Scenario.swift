@@ -71,6 +71,8 @@ public struct Scenario: Sendable {
     }
 
     public struct BarometerModel: Sendable {
+        /// False: a board built without a BMP280 (the engine falls back to GPS altitude).
+        public var present = true
         public var rate: Double = 1
         public var noisePascals: Double = 0.3
         /// Weather drift, Pa per hour (−100 Pa/h: falling pressure reads as a climb).

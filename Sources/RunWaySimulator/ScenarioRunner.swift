@@ -155,7 +155,9 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
         let elapsed = now - scenario.rotateTime
         if elapsed > 0 { moveRunner(elapsed: elapsed) }
         if tick % gpsEvery == 0 { emitFix(at: now, elapsed: elapsed) }
-        if tick >= 0, (tick + baroEvery / 2) % baroEvery == 0 { emitPressure(at: now) }
+        if scenario.barometer.present, tick >= 0, (tick + baroEvery / 2) % baroEvery == 0 {
+            emitPressure(at: now)
+        }
         if tick >= 0, (tick + Self.ticksPerSecond / 4) % Self.ticksPerSecond == 0 { emitBody(at: now) }
         if arrived, !endSent, elapsed >= truth.arrivalElapsed + scenario.finishWait {
             queue.append(.end(sentAt: now))

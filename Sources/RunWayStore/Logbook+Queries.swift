@@ -193,7 +193,8 @@ extension Logbook {
             let row = try database.query(
                 "SELECT status, target_pace, allowed_deviation, target_distance, start_time, end_time, "
                     + "distance_m, elapsed_s, moving_s, dropped_tail_m, avg_heart_rate, avg_cadence, source, "
-                    + "replaces, engine_version FROM flights WHERE id = ?", [.integer(id)]
+                    + "replaces, engine_version, elevation_source, elevation_loss_m, altitude_min_m, altitude_max_m "
+                    + "FROM flights WHERE id = ?", [.integer(id)]
             ).first
         else { return nil }
         let r = LogbookRow(row, path: path, flight: id)
@@ -272,7 +273,8 @@ extension Logbook {
             droppedTail: try r.number("dropped_tail_m", in: LogbookRow.distance), samples: samples,
             route: routes[0], simplifiedRoute: routes[1], alerts: alerts,
             averageHeartRate: r.optional("avg_heart_rate", in: LogbookRow.heartRate),
-            averageCadence: r.optional("avg_cadence", in: LogbookRow.cadence), pauses: pauses)
+            averageCadence: r.optional("avg_cadence", in: LogbookRow.cadence), pauses: pauses,
+            elevation: Self.elevation(r, engineVersion: engineVersion, samples: samples))
         return LoggedFlight(
             id: id, status: try r.status(), source: row["source"].string ?? "",
             replaces: row["replaces"].int.map(Int64.init), engineVersion: engineVersion,
@@ -297,5 +299,24 @@ extension Logbook {
             pauses.append(PauseInterval(start: start, end: last.elapsed, reason: .stopped))
         }
         return pauses
+    }
+
+    /// A stored flight's elevation: its columns; for a flight stored before they were (engine
+    /// version < 3), the barometer when its samples carry altitude (the only source then), with
+    /// the range its samples show and no descent.
+    static func elevation(_ r: LogbookRow, engineVersion: Int, samples: [FDRSample]) -> FlightElevation? {
+        let altitudes = samples.compactMap(\.altitude)
+        guard engineVersion >= 3 else {
+            guard !altitudes.isEmpty else { return nil }
+            return FlightElevation(
+                source: .barometer, loss: nil, minimum: altitudes.min(), maximum: altitudes.max())
+        }
+        guard let source = r.row["elevation_source"].string.flatMap(ElevationSource.init(rawValue:)) else {
+            return nil
+        }
+        return FlightElevation(
+            source: source, loss: r.optional("elevation_loss_m", in: LogbookRow.distance),
+            minimum: r.optional("altitude_min_m", in: LogbookRow.altitude),
+            maximum: r.optional("altitude_max_m", in: LogbookRow.altitude))
     }
 }

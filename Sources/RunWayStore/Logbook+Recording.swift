@@ -39,13 +39,17 @@ extension Logbook {
             }
             try database.query(
                 "UPDATE flights SET status = ?, end_time = ?, distance_m = ?, elapsed_s = ?, moving_s = ?, "
-                    + "dropped_tail_m = ?, avg_heart_rate = ?, avg_cadence = ?, engine_version = \(Schema.engineVersion) "
+                    + "dropped_tail_m = ?, avg_heart_rate = ?, avg_cadence = ?, engine_version = \(Schema.engineVersion), "
+                    + "elevation_source = ?, elevation_loss_m = ?, altitude_min_m = ?, altitude_max_m = ? "
                     + "WHERE id = ?",
                 [
                     .text(final.rawValue), .real(flight.endTime), .real(flight.distance),
                     .real(flight.elapsed),
                     .real(flight.movingTime), .real(flight.droppedTail), Self.value(flight.averageHeartRate),
-                    Self.value(flight.averageCadence), .integer(id),
+                    Self.value(flight.averageCadence),
+                    flight.elevation.map { .text($0.source.rawValue) } ?? .null,
+                    Self.value(flight.elevation?.loss), Self.value(flight.elevation?.minimum),
+                    Self.value(flight.elevation?.maximum), .integer(id),
                 ])
             for split in flight.splits {
                 try database.query(

@@ -106,6 +106,14 @@ enum Schema {
         );
         CREATE INDEX pauses_by_flight ON pauses(flight_id);
         """,
+        // 5: where a flight's elevation came from (NULL: no altitude source, so its gains are
+        // missing, not 0), its descent and its range.
+        """
+        ALTER TABLE flights ADD COLUMN elevation_source TEXT DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN elevation_loss_m REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN altitude_min_m REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN altitude_max_m REAL DEFAULT NULL;
+        """,
     ]
 
     static var version: Int { migrations.count }
@@ -113,5 +121,8 @@ enum Schema {
     /// The engine whose rules computed the derived data this build writes; bump it when a rule
     /// changes what a flight's numbers are, so old flights can be found and reprocessed.
     /// 2: a flight's pauses are stored (schema 4); a version-1 flight's come from its samples.
-    static let engineVersion = 2
+    /// 3: pace alerts judge a verdict average with hysteresis, MISSION COMPLETE; the elevation's
+    /// source, descent and range are stored (schema 5); an older flight's source is the barometer
+    /// when its samples have altitude.
+    static let engineVersion = 3
 }

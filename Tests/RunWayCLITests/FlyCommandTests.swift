@@ -116,8 +116,9 @@ struct FlyCommandTests {
         // The four bad lines, and what they leave: a pressure file with no sample.
         #expect((object["warnings"] as? [String])?.count == 5)
         #expect(result.stderr.contains("\(csv): has no pressure samples: the flight has no altitude"))
-        // No usable pressure: no climb counted, and said so by null altitude, not invented.
-        #expect(object["elevation_gain_m"] as? Double == 0)
+        // No usable pressure: the elevation is the receiver's, and says so.
+        #expect(object["elevation_source"] as? String == "gps")
+        #expect(object["elevation_gain_m"] is Double)
     }
 
     @Test func usageErrorsExitTwo() throws {
@@ -241,7 +242,9 @@ struct LogbookCommandTests {
         #expect(shown.status == 0)
         #expect(shown.stdout.contains("Flight #1  2026-10-03 15:59 (UTC+9)  finished"))
         #expect(shown.stdout.contains("5.18 km") && shown.stdout.contains("SINK RATE"))
-        #expect(shown.stdout.contains("Calories      39"))  // ≈ 70 × (0.2 × 5180 + 3.5 × 28.8) × 5 / 1000
+        // ≈ 70 × (0.2 × 5180 + 0.9 × 27 + 3.5 × 28.8) × 5 / 1000: the climb is the receiver's here.
+        #expect(shown.stdout.contains("Calories      406"))
+        #expect(shown.stdout.contains("Altitude      −1 to +25 m (GPS)"))
         let json = try RunWayBinary.run(["logbook", "--logbook", path, "--flight", "1", "--json"])
         #expect(json.status == 0)
         let object = try #require(

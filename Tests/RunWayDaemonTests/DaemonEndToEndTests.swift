@@ -101,7 +101,8 @@ struct DaemonEndToEndTests {
             try await Task.sleep(for: .milliseconds(100))
             started = try Self.request(socket, #"{"command":"start"}"#)
         }
-        #expect(started["phase"] as? String == "takeoff", "\(started)")
+        // Accepted: in the countdown, or already past it at 300× on a loaded machine.
+        #expect(["takeoff", "cruise"].contains(started["phase"] as? String ?? ""), "\(started)")
         // A stop sent before this START is stale: ignored.
         let stale = try Self.request(socket, #"{"command":"stop","sent_at":"2020-01-01T00:00:00Z"}"#)
         #expect((stale["result"] as? String)?.hasPrefix("ignored") == true)

@@ -52,7 +52,7 @@ struct LogbookSchemaTests {
         try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
         let rawRows = try Database(path: path).query("SELECT COUNT(*) FROM raw_log").first?.first?.int
         let logbook = try Logbook(path: path)
-        #expect(logbook.schemaVersion == 4)
+        #expect(logbook.schemaVersion == Schema.version)
         // Schema 3 rebuilt the raw log as a rowid table, every row kept.
         #expect(try logbook.database.query("SELECT COUNT(*) FROM raw_log").first?.first?.int == rawRows)
         let sql = try logbook.database.query("SELECT sql FROM sqlite_schema WHERE name = 'raw_log'")
@@ -74,7 +74,7 @@ struct LogbookSchemaTests {
 
     @Test func aNewLogbookIsMigratedToTheCurrentSchemaWithARollbackJournalAnd4KPages() throws {
         let logbook = try Logbook(path: temporaryLogbookPath())
-        #expect(logbook.schemaVersion == 4)
+        #expect(logbook.schemaVersion == Schema.version)
         #expect(try logbook.database.query("PRAGMA journal_mode").first?.first?.string == "delete")
         #expect(try logbook.database.query("PRAGMA page_size").first?.first?.int == 4096)
         #expect(try logbook.database.query("PRAGMA synchronous").first?.first?.int == 2)  // FULL
