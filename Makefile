@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build install install-files deb deb-check demo test bench bench-daemon bench-export bench-callouts soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build install install-files deb deb-check demo test bench bench-daemon bench-export bench-callouts bench-elevation soak fuzz sanitize lint format clean
 
 all: build
 
@@ -82,6 +82,10 @@ bench-export: build test-deps
 # Only the callout figures (GPWS episodes at a band edge, SPLIT callout delay): ~10 s.
 bench-callouts: build
 	$(RELEASE)/runway-bench callouts
+
+# Only the elevation figures (barometer vs GPS altitude alone, loop closure): ~10 s.
+bench-elevation: build
+	$(RELEASE)/runway-bench elevation
 
 # Only runwayd's figures (start → READY, idle wake-ups, CPU per hour, memory over 24 h): ~5 min.
 bench-daemon: build

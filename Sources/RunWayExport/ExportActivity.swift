@@ -13,7 +13,7 @@ public struct ExportActivity: Sendable, Equatable {
         public var coordinate: Coordinate
         /// Metres from the start, never decreasing.
         public var distance: Double
-        /// Metres, barometric: relative to the start (0 at ROTATE), see `altitudeReference`.
+        /// Metres relative to the start (0 at ROTATE), from `elevationSource`.
         public var altitude: Double?
         /// Metres per second; nil while paused or before the first pace.
         public var speed: Double?
@@ -31,6 +31,9 @@ public struct ExportActivity: Sendable, Equatable {
         public var heartRate: Double?
         public var cadence: Double?
         public var ascent: Double
+        /// Where the altitudes came from; nil: none (no barometer and no GPS altitude).
+        public var elevationSource: ElevationSource?
+        public var descent: Double?
 
         public var elapsed: Double { endElapsed - startElapsed }
     }
@@ -41,6 +44,9 @@ public struct ExportActivity: Sendable, Equatable {
     public var movingTime: Double
     public var distance: Double
     public var ascent: Double
+    /// Where the altitudes came from; nil: none (no barometer and no GPS altitude).
+    public var elevationSource: ElevationSource?
+    public var descent: Double?
     /// Nil without a body mass in the configuration.
     public var calories: Double?
     public var averageHeartRate: Double?
@@ -53,9 +59,20 @@ public struct ExportActivity: Sendable, Equatable {
     /// Whether any altitude was recorded (no barometer: none, never 0).
     public var hasAltitude: Bool { points.contains { $0.altitude != nil } }
 
-    /// What the altitudes are measured from: the barometer, zeroed at ROTATE. Every format says so
-    /// where it can, so a service keeps the file's elevation profile.
-    public static let altitudeReference = "barometric altitude (BMP280), 0 m at the start"
+    /// What the altitudes are measured from, zeroed at ROTATE. Every format says so where it can,
+    /// so a service keeps (or knowingly replaces) the file's elevation profile.
+    public var altitudeReference: String? {
+        switch elevationSource {
+        case .barometer: "barometric altitude (BMP280), 0 m at the start"
+        case .gps: "GPS altitude, 0 m at the start"
+        case nil: nil
+        }
+    }
+
+    /// The file's creator name: says the altitude is barometric when it is.
+    public var creatorName: String {
+        elevationSource == .barometer ? "RunWay Core (barometric altitude)" : "RunWay Core"
+    }
 
     public init(flight: Flight, bodyMass: Double? = nil) {
         startTime = flight.startTime
@@ -64,6 +81,8 @@ public struct ExportActivity: Sendable, Equatable {
         movingTime = flight.movingTime
         distance = flight.distance
         ascent = flight.elevationGain
+        elevationSource = flight.elevation?.source
+        descent = flight.elevation?.loss
         calories = bodyMass.flatMap { flight.kilocalories(bodyMass: $0) }
         averageHeartRate = flight.averageHeartRate
         maximumHeartRate = flight.samples.compactMap(\.heartRate).max()

@@ -42,7 +42,8 @@ public enum FITEncoder {
             F(254, .uint16), F(253, .uint32), F(0, .enumeration), F(1, .enumeration), F(2, .uint32),
             F(3, .sint32), F(4, .sint32), F(5, .enumeration), F(6, .enumeration), F(7, .uint32),
             F(8, .uint32), F(9, .uint32), F(11, .uint16), F(16, .uint8), F(17, .uint8), F(18, .uint8),
-            F(92, .uint8), F(22, .uint16), F(25, .uint16), F(26, .uint16), F(28, .enumeration),
+            F(92, .uint8), F(22, .uint16), F(23, .uint16), F(25, .uint16), F(26, .uint16),
+            F(28, .enumeration),
             F(124, .uint32),
         ])
     private static let activity = FITWriter.Definition(
@@ -86,12 +87,12 @@ public enum FITEncoder {
                 .number(Int64(softwareVersion) * 100), .number(localSource), .text("RunWay Core"),
                 .text("RunWay"),
             ])
-        if activity.hasAltitude {
+        if activity.elevationSource == .barometer, let reference = activity.altitudeReference {
             w.write(
                 deviceInfo,
                 [
                     start, .number(1), .number(barometerDevice), .none, .none, .none, .number(localSource),
-                    .text(ExportActivity.altitudeReference), .text("BMP280"),
+                    .text(reference), .text("BMP280"),
                 ])
         }
         timer(&w, at: activity.startTime, .start, trigger: .manual)
@@ -153,7 +154,8 @@ public enum FITEncoder {
                 FITWriter.scaled(activity.maximumHeartRate, 1),
                 strides.map { .number(Int64($0.rounded(.down))) } ?? .none,
                 FITWriter.scaled(strides.map { $0 - $0.rounded(.down) }, 128),
-                activity.hasAltitude ? FITWriter.scaled(activity.ascent, 1) : .none, .number(0),
+                activity.hasAltitude ? FITWriter.scaled(activity.ascent, 1) : .none,
+                activity.hasAltitude ? FITWriter.scaled(activity.descent, 1) : .none, .number(0),
                 .number(Int64(activity.laps.count)), .number(0),
                 FITWriter.scaled(speed(activity.distance, activity.movingTime), 1000),
             ])

@@ -1,16 +1,14 @@
 import RunWayCore
 
 /// GPX 1.1 of one flight: a track whose segments break at every pause, UTC times with `Z`,
-/// barometric elevation (said in `creator` and the track's description), heart rate and running
+/// elevation and its source (said in `creator` and the track's description), heart rate and running
 /// cadence in Garmin's TrackPointExtension v1 in its schema order (hr, then cad). A value that is
 /// missing is left out, never written as 0.
 public enum GPXEncoder {
-    static let creator = "RunWay Core (barometric altitude)"
-
     public static func encode(_ activity: ExportActivity, name: String) -> [UInt8] {
         var x = XMLWriter(reservingCapacity: activity.points.count * 256 + 2048)
         x.raw(
-            "<gpx version=\"1.1\" creator=\"\(creator)\" xmlns=\"http://www.topografix.com/GPX/1/1\" "
+            "<gpx version=\"1.1\" creator=\"\(activity.creatorName)\" xmlns=\"http://www.topografix.com/GPX/1/1\" "
                 + "xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v1\" "
                 + "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
                 + "xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd "
@@ -21,7 +19,9 @@ public enum GPXEncoder {
         x.element("time", time: activity.startTime)
         x.raw("</metadata>\n<trk>")
         x.element("name", name)
-        if activity.hasAltitude { x.element("desc", "Elevation: \(ExportActivity.altitudeReference).") }
+        if activity.hasAltitude, let reference = activity.altitudeReference {
+            x.element("desc", "Elevation: \(reference).")
+        }
         x.element("type", "running")
         x.raw("\n")
         for segment in activity.segments {

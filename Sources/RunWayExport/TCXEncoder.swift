@@ -73,7 +73,7 @@ public enum TCXEncoder {
         }
         if let notes { x.element("Notes", notes) }
         x.raw("<Creator xsi:type=\"Device_t\">")
-        x.element("Name", activity.hasAltitude ? "RunWay Core (barometric altitude)" : "RunWay Core")
+        x.element("Name", activity.creatorName)
         x.element("UnitId", 0)
         x.element("ProductID", Int(FITEncoder.product))
         x.raw("<Version>")

@@ -41,6 +41,11 @@ if CommandLine.arguments.dropFirst().first == "callouts" {
     CalloutBench().run()
     exit(0)
 }
+// `runway-bench elevation`: only the elevation figures.
+if CommandLine.arguments.dropFirst().first == "elevation" {
+    ElevationBench().run()
+    exit(0)
+}
 // `runway-bench export`: only the export figures.
 if CommandLine.arguments.dropFirst().first == "export" {
     ExportBench().run()
@@ -438,3 +443,4 @@ traceMemory()
 DaemonBench().run()
 ExportBench().run()
 CalloutBench().run()
+ElevationBench().run()

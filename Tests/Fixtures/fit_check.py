@@ -29,6 +29,7 @@ def main(path):
             "total_elapsed_time": session.get("total_elapsed_time"),
             "total_timer_time": session.get("total_timer_time"),
             "total_ascent": session.get("total_ascent"),
+            "total_descent": session.get("total_descent"),
             "total_calories": session.get("total_calories"),
             "avg_heart_rate": session.get("avg_heart_rate"),
             "num_laps": session.get("num_laps"),

@@ -97,6 +97,7 @@ struct InteropTests {
         let fit = try await Self.fitReading(FITEncoder.encode(ExportActivity(flight: flight)))
         #expect(fit["integrity"] as? Bool == true)
         #expect(fit["total_ascent"] as? Int == Int(flight.elevationGain.rounded()))
+        #expect(fit["total_descent"] as? Int == Int((flight.elevation?.loss ?? -1).rounded()))
         #expect(flight.elevationGain > 20)
         #expect(fit["altitudes"] as? Int ?? 0 > 0)
         let devices = fit["devices"] as? [Any] ?? []
@@ -120,6 +121,21 @@ struct InteropTests {
         // UTC with Z, never a local offset.
         let firstTime = try #require(text.firstRange(of: "<time>").map { text[$0.upperBound...].prefix(20) })
         #expect(firstTime.hasSuffix("Z"))
+    }
+
+    @Test func aFlightWithoutABarometerSaysItsElevationIsTheReceivers() async throws {
+        var scenario = Scenario.hilly10k.ending(at: 3000)
+        scenario.barometer.present = false
+        let flight = try #require(SimulatedFlight.fly(scenario).flight)
+        let activity = ExportActivity(flight: flight)
+        let gpx = String(decoding: GPXEncoder.encode(activity, name: "gps"), as: UTF8.self)
+        #expect(
+            gpx.contains("creator=\"RunWay Core\"")
+                && gpx.contains("Elevation: GPS altitude, 0 m at the start."))
+        let fit = try await Self.fitReading(FITEncoder.encode(activity))
+        let devices = fit["devices"] as? [Any] ?? []
+        #expect(!devices.contains { ($0 as? String)?.contains("barometric") == true }, "\(devices)")
+        #expect(fit["altitudes"] as? Int ?? 0 > 0)
     }
 
     @Test func gpxLeavesOutWhatIsMissingRatherThanWritingZero() async throws {
