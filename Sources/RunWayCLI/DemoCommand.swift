@@ -70,7 +70,7 @@ public enum DemoCommand {
         }
         console.out("RunWay demo: \(scenario.name) on the simulated board (\(mission ?? "free flight"))")
         console.out(
-            speed.map { "Flying at \(Int($0))× real time; Ctrl-C to stop." }
+            speed.map { "Flying at \(Int($0))× real time; Ctrl-C lands the flight (END)." }
                 ?? "Flying as fast as the engine can.")
         let clear = console.isTerminal ? "\r\u{1B}[K" : ""
         let session = LiveFlightSession(logbook: logbook, source: "demo") { report in
@@ -90,8 +90,18 @@ public enum DemoCommand {
         var nextProgress = rotate + 60
         var result = EndResult.notFlying
         var nextSecond = 0.0
+        // Ctrl-C is END: the flight lands, is saved and summarised (a second Ctrl-C quits).
+        let interrupt = InterruptFlag.install()
+        defer { interrupt.uninstall() }
         while let event = runner.next() {
             let t = event.time
+            if interrupt.isRaised {
+                console.out("\(clear)  Ctrl-C: END")
+                let outputs = await session.handle(.end(at: t, sentAt: nil))
+                show(outputs)
+                for case .ended(let ended) in outputs { result = ended }
+                break
+            }
             let t0 = firstTime ?? t
             firstTime = t0
             if let speed, speed > 0 {

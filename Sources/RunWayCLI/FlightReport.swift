@@ -110,7 +110,9 @@ public enum FlightReport {
             }
             lines.append(
                 row(
-                    "Descent", elevation.loss.map { "−\(Int($0.rounded())) m" } ?? "--", "Altitude",
+                    "Descent",
+                    elevation.loss.map { $0.rounded() > 0 ? "−\(Int($0.rounded())) m" : "0 m" } ?? "--",
+                    "Altitude",
                     (range ?? "--") + (elevation.source == .gps ? " (GPS)" : "")))
         }
         if let bodyMass, let kcal = flight.kilocalories(bodyMass: bodyMass) {

@@ -41,13 +41,17 @@ public enum FlyCommand {
                 warnings.append(note)
             }
         }
+        var savedID: Int64?
         if let logbookPath {
             do {
                 let logbook = try LogbookCommands.open(logbookPath, access: .readWrite, console: console)
                 switch try logbook.save(result.flight, inputs: result.inputs, source: "fly \(gpsPath)") {
-                case .saved(let id): console.err("runway: saved as flight \(id) in \(logbookPath)")
+                case .saved(let id):
+                    savedID = id
+                    console.err("runway: saved as flight \(id) in \(logbookPath)")
                 case .tooShort: console.err("runway: not saved: a flight under 100 m is not recorded")
                 case .alreadySaved(let id):
+                    savedID = id
                     console.err("runway: not saved: \(logbookPath) already holds this run as flight \(id)")
                 }
             } catch {
@@ -55,9 +59,15 @@ public enum FlyCommand {
             }
         }
         if json {
+            // `flight_id`: the logbook's number for this run with --save (new or already there),
+            // else null. (`status` is the engine's verdict, recorded or too short; the logbook's
+            // own state of a stored flight is `logbook_status` in `runway logbook --flight`.)
             console.out(
-                FlightReport.json(result.flight, diagnostics: warnings.kept, warningsCount: warnings.total)
-                    .rendered())
+                JSONValue.object(
+                    FlightReport.fields(
+                        result.flight, diagnostics: warnings.kept, warningsCount: warnings.total)
+                        + [("flight_id", savedID.map { .number(Double($0)) } ?? .null)]
+                ).rendered())
         } else {
             console.out(
                 "Flew \(result.fixCount) fixes and \(result.pressureCount) pressure samples from \(gps.name)."

@@ -60,7 +60,7 @@ public enum RunWayCommand {
           export-finished RESULT [--socket PATH]
                                     tell runwayd a USB export ended, so the buzzer says done
                                     (RESULT success or ok) or failed (anything else)
-          help                      this text
+          help | --version          this text | the version
         """
 
     public static func main(_ arguments: [String], console: Console = .standard) async -> Int32 {
@@ -82,6 +82,10 @@ public enum RunWayCommand {
         switch command {
         case "help", "--help", "-h":
             console.out(usage)
+            return 0
+        case "--version", "version":
+            try options.finish()
+            console.out(RunWayVersion.description)
             return 0
         case "demo":
             let speedText = try options.value("--speed")
@@ -111,6 +115,10 @@ public enum RunWayCommand {
             let logbookPath = try options.value("--logbook")
             try options.finish()
             if save && logbookPath == nil { throw .usage("--save needs --logbook FILE") }
+            if !save && logbookPath != nil {
+                throw .usage(
+                    "--logbook goes with --save (runway fly … --save --logbook FILE); nothing would be saved")
+            }
             if gps == "-" && pressure == "-" {
                 throw .usage("--gps and --pressure cannot both read standard input")
             }
@@ -296,6 +304,9 @@ struct Options {
         guard let i = remaining.firstIndex(of: name) else { return nil }
         guard i + 1 < remaining.count else { throw .usage("\(name) needs a value") }
         let value = remaining[i + 1]
+        // `fly --gps --json` means a forgotten file name, not a file called --json (a value that
+        // really starts with -- can be given as --gps=--name).
+        if value.hasPrefix("--") { throw .usage("\(name) needs a value, not the option \(value)") }
         remaining.removeSubrange(i...(i + 1))
         return value
     }

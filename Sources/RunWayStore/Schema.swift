@@ -126,3 +126,10 @@ enum Schema {
     /// when its samples have altitude.
     static let engineVersion = 3
 }
+
+extension Logbook {
+    /// The schema this build writes (`runway --version`).
+    public static var schemaVersionWritten: Int { Schema.version }
+    /// The engine version whose rules this build's derived data follow.
+    public static var engineVersionWritten: Int { Schema.engineVersion }
+}

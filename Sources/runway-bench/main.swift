@@ -31,6 +31,26 @@ func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }
 
+// `runway-bench --help`: what it does and its sections, without running anything.
+let benchArguments = Array(CommandLine.arguments.dropFirst())
+if let first = benchArguments.first, !["daemon", "callouts", "elevation", "export"].contains(first) {
+    let known = first == "--help" || first == "-h" || first == "help"
+    FileHandle.standardError.write(
+        Data(
+            ((known ? "" : "runway-bench: unknown section \"\(first)\"\n")
+                + """
+                usage: runway-bench [daemon | callouts | elevation | export]
+                  (no argument)  every figure: memory, cost per fix, accuracy, the gpsd path, storage,
+                                 runway fly's memory, runwayd, callouts, elevation, export (~10 min)
+                  daemon         runwayd: start → READY, idle wake-ups, CPU per hour, memory over 24 h
+                  callouts       GPWS episodes at a band edge, the SPLIT callout's delay
+                  elevation      gain error with the barometer and with GPS alone, loop closure
+                  export         a 24-hour flight to FIT, GPX and TCX, and gpxpy's GPX for the ratio
+
+                """).utf8))
+    exit(known ? 0 : 2)
+}
+
 // `runway-bench daemon`: only runwayd's figures (section f).
 if CommandLine.arguments.dropFirst().first == "daemon" {
     DaemonBench().run()
