@@ -40,7 +40,8 @@ public enum DemoCommand {
     ///     power cut left open first).
     ///   - progress: print `at <elapsed>` each simulated second (the kill test reads it).
     public static func run(
-        speed: Double?, logbook path: String? = nil, progress: Bool = false, console: Console
+        speed: Double?, logbook path: String? = nil, progress: Bool = false, zone: LocalZone = .utc,
+        console: Console
     )
         async -> Int32
     {
@@ -136,7 +137,7 @@ public enum DemoCommand {
             return 1
         }
         console.out(clear)
-        console.out(FlightReport.summary(flight))
+        console.out(FlightReport.summary(flight, zone: zone))
         return 0
     }
 }

@@ -15,11 +15,14 @@ public enum ExportCommand {
         public var all = false
         public var verify = false
         public var json = false
+        /// Where file names' local times come from (nil: the configuration's zone, else the system's).
+        public var zone: LocalZone?
     }
 
     public static func run(_ request: Request, console: Console) throws(CLIError) -> Int32 {
         let (configuration, base) = try settings(request.configuration)
         var options = base
+        if let zone = request.zone { options.utcOffset = { zone.offset(at: $0) } }
         if let text = request.formats {
             var formats: [ExportFormat] = []
             for name in text.lowercased().split(separator: ",") {

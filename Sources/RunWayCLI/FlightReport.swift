@@ -80,9 +80,8 @@ public enum FlightReport {
     // MARK: Flight Summary
 
     /// The Flight Summary as a runner reads it on a terminal.
-    public static func summary(_ flight: Flight, bodyMass: Double? = nil) -> String {
+    public static func summary(_ flight: Flight, bodyMass: Double? = nil, zone: LocalZone = .utc) -> String {
         var lines: [String] = []
-        let (date, time) = UTCTime.components(Int(flight.startTime))
         let kind =
             flight.mission.map {
                 "MISSION FLIGHT (\(Pace.format($0.targetPace))/km ±\(Int($0.allowedDeviation)) s, "
@@ -92,7 +91,7 @@ public enum FlightReport {
             flight.status == .recorded
             ? "RECORDED" : "NOT RECORDED — TOO SHORT (\(Int(flight.distance.rounded())) m)"
         lines.append("FLIGHT SUMMARY  \(kind)  \(status)")
-        lines.append("  \(date) \(time.prefix(5)) UTC")
+        lines.append("  \(zone.describe(flight.startTime))")
         lines.append(
             row("Distance", "\(km(flight.distance)) km", "Avg pace", "\(Pace.format(flight.averagePace)) /km")
         )

@@ -23,7 +23,7 @@ public enum FlyCommand {
     /// result; with `saveTo`, stores it in that logbook.
     public static func run(
         gps gpsPath: String, pressure pressurePath: String?, mission: Mission?, json: Bool,
-        saveTo logbookPath: String?,
+        saveTo logbookPath: String?, zone: LocalZone = .utc,
         console: Console
     ) throws(CLIError) -> Int32 {
         let gps = try GPSTraceFile(LineReader(path: gpsPath))
@@ -77,7 +77,7 @@ public enum FlyCommand {
                     "  \(FlightReport.padRight(UTCTime.duration(callout.time - result.flight.startTime), 7)) >> \(callout.callout.text)"
                 )
             }
-            console.out(FlightReport.summary(result.flight))
+            console.out(FlightReport.summary(result.flight, zone: zone))
         }
         return 0
     }

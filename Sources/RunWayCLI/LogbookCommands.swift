@@ -46,7 +46,7 @@ public enum LogbookCommands {
     /// Most recent first, each with its date and time of day (two runs on one day).
     /// - Parameter all: also the flights a reprocessed one supersedes (they count once, as
     ///   their newest version, in the plain list and in totals).
-    public static func list(path: String, utcOffset: Int, all: Bool = false, json: Bool, console: Console)
+    public static func list(path: String, zone: LocalZone, all: Bool = false, json: Bool, console: Console)
         throws(CLIError) -> Int32
     {
         let logbook = try open(path, access: .readOnly, console: console)
@@ -58,13 +58,15 @@ public enum LogbookCommands {
         }
         if entries.isEmpty && !json { console.out("The logbook is empty.") }
         for entry in entries {
-            let (date, time) = UTCTime.components(Int(entry.startTime) + utcOffset)
+            let (date, time) = zone.components(entry.startTime)
+            let offset = zone.offset(at: entry.startTime)
             let pace = Pace.secondsPerKilometre(duration: entry.movingTime, distance: entry.distance)
             if json {
                 console.out(
                     JSONValue.object([
                         ("id", .number(Double(entry.id))), ("status", .string(entry.status.rawValue)),
                         ("start_time", .string(UTCTime.format(entry.startTime))),
+                        ("utc_offset_s", .number(Double(offset))),
                         ("distance_m", .number(entry.distance, places: 1)),
                         ("elapsed_s", .number(entry.elapsed, places: 1)),
                         ("moving_s", .number(entry.movingTime, places: 1)),
@@ -74,7 +76,8 @@ public enum LogbookCommands {
                     ]).rendered())
             } else {
                 console.out(
-                    "\(FlightReport.padRight("#\(entry.id)", 6))\(date) \(time.prefix(5))  "
+                    "\(FlightReport.padRight("#\(entry.id)", 6))\(date) \(time.prefix(5)) "
+                        + "\(FlightReport.padRight(LocalZone.offsetLabel(offset), 9))"
                         + "\(FlightReport.padRight("\(FlightReport.km(entry.distance)) km", 10))"
                         + "\(FlightReport.padRight(UTCTime.duration(entry.movingTime), 9))"
                         + "\(FlightReport.padRight("\(Pace.format(pace)) /km", 11))\(entry.status.rawValue)"
@@ -87,7 +90,7 @@ public enum LogbookCommands {
     /// One flight: its summary, splits and alerts for a runner; for scripts, the whole flight
     /// (the `runway fly --json` fields, plus its FDR samples and simplified route).
     public static func show(
-        path: String, id: Int64, utcOffset: Int, bodyMass: Double?, json: Bool, console: Console
+        path: String, id: Int64, zone: LocalZone, bodyMass: Double?, json: Bool, console: Console
     ) throws(CLIError) -> Int32 {
         let logbook = try open(path, access: .readOnly, console: console)
         let logged = try answer(for: id, in: path) { () throws(StoreError) in try logbook.flight(id: id) }
@@ -100,6 +103,7 @@ public enum LogbookCommands {
                     ("source", .string(logged.source)),
                     ("replaces", logged.replaces.map { .number(Double($0)) } ?? .null),
                     ("engine_version", .number(Double(logged.engineVersion))),
+                    ("utc_offset_s", .number(Double(zone.offset(at: flight.startTime)))),
                     (
                         "raw_log_gaps",
                         .array(
@@ -141,13 +145,12 @@ public enum LogbookCommands {
             console.out(JSONValue.object(fields).rendered())
             return 0
         }
-        let (date, time) = UTCTime.components(Int(flight.startTime) + utcOffset)
         let replaces = logged.replaces.map { ", reprocessed from #\($0)" } ?? ""
         console.out(
-            "Flight #\(logged.id)  \(date) \(time.prefix(5)) (UTC\(utcOffset >= 0 ? "+" : "")\(utcOffset / 3600))  "
+            "Flight #\(logged.id)  \(zone.describe(flight.startTime))  "
                 + "\(logged.status.rawValue), from \(logged.source)\(replaces)")
         if !logged.rawLogGaps.isEmpty { console.out("  Raw log incomplete\(gapNote(logged.rawLogGaps)).") }
-        console.out(FlightReport.summary(flight, bodyMass: bodyMass))
+        console.out(FlightReport.summary(flight, bodyMass: bodyMass, zone: zone))
         if bodyMass == nil {
             console.out("  (calories: give --body-mass KG)")
         }

@@ -9,22 +9,22 @@ public enum RunWayCommand {
         usage: runway <command> [options]
 
         commands:
-          demo [--speed N|max] [--logbook FILE]
+          demo [--speed N|max] [--logbook FILE] [--tz ZONE | --utc-offset ±H[:MM]]
                                     fly a simulated 5 km Mission Flight on the simulated board
                                     (N simulated seconds per real second; default 120),
                                     recording it into FILE as it flies
           fly --gps FILE [--pressure FILE] [--mission pace=5:30,deviation=15,distance=5000] [--json]
-              [--save --logbook FILE]
+              [--save --logbook FILE] [--tz ZONE | --utc-offset ±H[:MM]]
                                     fly a recorded trace: FILE is gpsd JSON (gpspipe -w);
                                     the pressure CSV is time,pressure_pa with ISO-8601 UTC times
-          logbook --logbook FILE [--utc-offset HOURS] [--all] [--json]
+          logbook --logbook FILE [--tz ZONE | --utc-offset ±H[:MM]] [--all] [--json]
                                     the flights, most recent first, with date and time of day;
                                     --all also lists flights a reprocessed one supersedes
-          logbook --logbook FILE --flight ID [--body-mass KG] [--utc-offset HOURS] [--json]
+          logbook --logbook FILE --flight ID [--body-mass KG] [--tz ZONE | --utc-offset ±H[:MM]] [--json]
                                     one flight: summary, splits, alerts, calories; with --json
                                     also its FDR samples and simplified route
           export --to DIR [--since DATE] [--format fit,gpx,tcx] [--all] [--verify] [--json]
-                 [--logbook FILE] [--config FILE]
+                 [--logbook FILE] [--config FILE] [--tz ZONE | --utc-offset ±H[:MM]]
                                     write the logbook's flights into DIR/RUNWAY/ (a USB stick's
                                     mount point) as FIT, GPX and TCX, named by local date and
                                     time; a repeat writes only new flights (--all: every flight
@@ -61,6 +61,10 @@ public enum RunWayCommand {
                                     tell runwayd a USB export ended, so the buzzer says done
                                     (RESULT success or ok) or failed (anything else)
           help | --version          this text | the version
+
+        Local times are shown in --tz ZONE (an IANA name: Asia/Seoul) or --utc-offset ±H[:MM], else
+        the configuration's time_zone (--config FILE, default /etc/runway/runway.json), else the
+        system's (TZ, /etc/localtime), each with its label; JSON stays in UTC with utc_offset_s.
         """
 
     public static func main(_ arguments: [String], console: Console = .standard) async -> Int32 {
@@ -90,6 +94,7 @@ public enum RunWayCommand {
         case "demo":
             let speedText = try options.value("--speed")
             let logbook = try options.value("--logbook")
+            let zone = try options.zone()
             let progress = options.flag("--progress")
             try options.finish()
             var speed: Double? = 120
@@ -103,9 +108,11 @@ public enum RunWayCommand {
                         "--speed takes a number above 0 up to 100000, or 'max', not \"\(speedText)\"")
                 }
             }
-            return await DemoCommand.run(speed: speed, logbook: logbook, progress: progress, console: console)
+            return await DemoCommand.run(
+                speed: speed, logbook: logbook, progress: progress, zone: zone, console: console)
         case "fly":
             guard let gps = try options.value("--gps") else { throw .usage("fly needs --gps FILE") }
+            let zone = try options.zone()
             let pressure = try options.value("--pressure")
             let mission = try options.value("--mission").map { text throws(CLIError) in
                 try MissionOption.parse(text)
@@ -124,7 +131,7 @@ public enum RunWayCommand {
             }
             return try FlyCommand.run(
                 gps: gps, pressure: pressure, mission: mission, json: json, saveTo: save ? logbookPath : nil,
-                console: console)
+                zone: zone, console: console)
         case "export-finished":
             let socket = try options.value("--socket") ?? ControlCommands.defaultSocket
             guard let result = options.positional() else {
@@ -196,7 +203,7 @@ public enum RunWayCommand {
             guard let path = try options.value("--logbook") else {
                 throw .usage("logbook needs --logbook FILE")
             }
-            let hours = try options.number("--utc-offset", in: -14...14, unit: "hours east of UTC") ?? 0
+            let zone = try options.zone()
             let flightText = try options.value("--flight")
             let bodyMass = try options.number("--body-mass", in: 20...300, unit: "kilograms")
             let json = options.flag("--json")
@@ -207,12 +214,12 @@ public enum RunWayCommand {
                     throw .usage("--flight takes a flight number from runway logbook, not \"\(flightText)\"")
                 }
                 return try LogbookCommands.show(
-                    path: path, id: id, utcOffset: Int(hours * 3600), bodyMass: bodyMass, json: json,
+                    path: path, id: id, zone: zone, bodyMass: bodyMass, json: json,
                     console: console)
             }
             if bodyMass != nil { throw .usage("--body-mass goes with --flight ID") }
             return try LogbookCommands.list(
-                path: path, utcOffset: Int(hours * 3600), all: all, json: json, console: console)
+                path: path, zone: zone, all: all, json: json, console: console)
         case "export":
             guard let destination = try options.value("--to") else {
                 throw .usage("export needs --to DIR, e.g. runway export --to /media/RUNWAY")
@@ -220,6 +227,9 @@ public enum RunWayCommand {
             var request = ExportCommand.Request(destination: destination)
             request.logbook = try options.value("--logbook")
             request.configuration = try options.value("--config") ?? request.configuration
+            request.zone = try LocalZone.resolve(
+                tz: try options.value("--tz"), utcOffset: try options.value("--utc-offset"),
+                configuration: request.configuration)
             request.since = try options.value("--since")
             request.formats = try options.value("--format")
             request.all = options.flag("--all")
@@ -344,6 +354,15 @@ struct Options {
             }
             return n
         }
+    }
+
+    /// `--tz ZONE` or `--utc-offset ±H[:MM]`, else the configuration's (`--config FILE`) or the
+    /// system's time zone: where local times are shown.
+    mutating func zone() throws(CLIError) -> LocalZone {
+        let tz = try value("--tz")
+        let offset = try value("--utc-offset")
+        let configuration = try value("--config") ?? DaemonConfiguration.defaultPath
+        return try LocalZone.resolve(tz: tz, utcOffset: offset, configuration: configuration)
     }
 
     mutating func flag(_ name: String) -> Bool {
