@@ -2,12 +2,14 @@ import Foundation
 import RunWayCore
 import RunWayHardware
 
-/// `runway baro [--bus N] [--address 0x76] [--count N] [--json] [--simulated]`: the barometer
-/// alone, for a maintainer wiring a board: chip id, temperature, pressure and the altitude
-/// relative to the first reading.
+/// `runway baro [--bus N] [--address 0x76] [--count N] [--json | --csv] [--simulated]`: the
+/// barometer alone, for a maintainer wiring a board: chip id, temperature, pressure and the
+/// altitude relative to the first reading. `--csv` writes the pressure file `runway fly
+/// --pressure` reads (`time,pressure_pa`, UTC times from the board's clock).
 public enum BaroCommand {
     public static func run(
-        bus: Int, address: UInt8, count: Int?, json: Bool, simulated: Bool, console: Console
+        bus: Int, address: UInt8, count: Int?, json: Bool, csv: Bool = false, simulated: Bool,
+        console: Console
     ) throws(CLIError) -> Int32 {
         let device: any I2CBus
         if simulated {
@@ -26,7 +28,11 @@ public enum BaroCommand {
             throw CLIError("barometer at 0x\(String(address, radix: 16)): \(error)")
         }
         let id = "0x\(String(bmp.chipID ?? 0, radix: 16))"
-        if !json { console.out("chip id \(id) (\(bmp.chipID == 0x60 ? "BME280" : "BMP280"))") }
+        if csv {
+            console.out("time,pressure_pa")
+        } else if !json {
+            console.out("chip id \(id) (\(bmp.chipID == 0x60 ? "BME280" : "BMP280"))")
+        }
         var reference: Double?
         var n = 0
         while count.map({ n < $0 }) ?? true {
@@ -37,10 +43,14 @@ public enum BaroCommand {
                 let zero = reference ?? reading.pascals
                 reference = zero
                 let altitude = BarometricFormula.altitude(pressure: reading.pascals, reference: zero)
-                if json {
+                let now = UTCTime.format((Date().timeIntervalSince1970 * 10).rounded(.down) / 10)
+                if csv {
+                    console.out("\(now),\(String(format: "%.2f", reading.pascals))")
+                } else if json {
                     console.out(
                         JSONValue.object([
-                            ("chip_id", .string(id)), ("temperature_c", .number(reading.celsius, places: 2)),
+                            ("chip_id", .string(id)), ("time", .string(now)),
+                            ("temperature_c", .number(reading.celsius, places: 2)),
                             ("pressure_pa", .number(reading.pascals, places: 2)),
                             ("relative_altitude_m", .number(altitude, places: 2)),
                         ]).rendered())

@@ -40,8 +40,9 @@ public enum RunWayCommand {
           gps [HOST:PORT] [--count N] [--timeout SECONDS] [--json]
                                     print fixes as the gpsd client delivers them to the engine;
                                     with --timeout, exit 1 when they do not come in time
-          baro [--bus N] [--address 0x76] [--count N] [--json] [--simulated]
-                                    print BMP280 readings (chip id, °C, Pa, relative altitude)
+          baro [--bus N] [--address 0x76] [--count N] [--json | --csv] [--simulated]
+                                    print BMP280 readings (chip id, °C, Pa, relative altitude);
+                                    --csv writes a pressure file for fly --pressure (UTC times)
           buttons [--chip gpiochip0] [--start 17] [--pause 27] [--end 22] [--active-high] [--buzzer 18]
                                     print presses as they are recognised (short / long, role);
                                     with --buzzer, a long press beeps when it is recognised
@@ -169,15 +170,18 @@ public enum RunWayCommand {
             let addressText = try options.value("--address") ?? "0x76"
             let count = try options.count()
             let json = options.flag("--json")
+            let csv = options.flag("--csv")
             let simulated = options.flag("--simulated")
             try options.finish()
+            if json && csv { throw .usage("baro prints --json or --csv, not both") }
             let hex =
                 addressText.lowercased().hasPrefix("0x") ? String(addressText.dropFirst(2)) : addressText
             guard let address = UInt8(hex, radix: 16), address == 0x76 || address == 0x77 else {
                 throw .usage("--address is 0x76 or 0x77 for a BMP280, not \(addressText)")
             }
             return try BaroCommand.run(
-                bus: bus, address: address, count: count, json: json, simulated: simulated, console: console)
+                bus: bus, address: address, count: count, json: json, csv: csv, simulated: simulated,
+                console: console)
         case "buzz":
             let chip = try options.value("--chip") ?? "gpiochip0"
             let line = try options.gpioLine("--line") ?? 18

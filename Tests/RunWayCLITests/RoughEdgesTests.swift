@@ -51,3 +51,20 @@ struct RoughEdgesTests {
         #expect(listed.stdout.contains("finished"), "\(listed.stdout)")
     }
 }
+
+@Suite("runway baro --csv: a pressure file made on the board")
+struct BaroCSVTests {
+    @Test func itsRowsAreWhatFlyPressureReads() throws {
+        let made = try RunWayBinary.run(["baro", "--simulated", "--csv", "--count", "3"])
+        #expect(made.status == 0)
+        let lines = made.stdout.split(separator: "\n")
+        #expect(lines.first == "time,pressure_pa" && lines.count == 4)
+        let csv = try RunWayBinary.temporary(made.stdout, suffix: ".csv")
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        let flown = try RunWayBinary.run(["fly", "--gps", gps, "--pressure", csv, "--json"])
+        #expect(flown.status == 0)
+        // Every row read (today's times do not cover the 2026-10-03 trace, which fly says).
+        #expect(!flown.stderr.contains("skipped"), "\(flown.stderr)")
+        #expect(try RunWayBinary.run(["baro", "--simulated", "--csv", "--json"]).status == 2)
+    }
+}
