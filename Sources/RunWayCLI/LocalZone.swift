@@ -93,7 +93,8 @@ public struct LocalZone: Sendable {
     public func label(at time: Double) -> String {
         let offset = Self.offsetLabel(self.offset(at: time))
         switch kind {
-        case .named(let zone) where zone.identifier != "UTC" && zone.identifier != "GMT":
+        case .named(let zone)
+        where !["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Universal", "Zulu"].contains(zone.identifier):
             return "\(zone.identifier), \(offset)"
         default: return offset
         }

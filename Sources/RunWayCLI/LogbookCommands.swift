@@ -7,10 +7,14 @@ public enum LogbookCommands {
     /// Read-only commands open read-only: nothing is created, recovered or written, so a
     /// mistyped path is "no logbook" and a logbook on read-only storage still lists. Commands that
     /// write close the flights a power cut left open first.
-    static func open(_ path: String, access: Logbook.Access, console: Console) throws(CLIError) -> Logbook {
+    /// `recovering: false` leaves flights that are "flying" alone (one may be runwayd's, in the
+    /// air right now).
+    static func open(_ path: String, access: Logbook.Access, recovering: Bool = true, console: Console)
+        throws(CLIError) -> Logbook
+    {
         do {
             let logbook = try Logbook(path: path, access: access)
-            if access == .readWrite {
+            if access == .readWrite && recovering {
                 for recovered in try logbook.recoverInterruptedFlights() {
                     console.err("runway: \(Self.describe(recovered))")
                 }

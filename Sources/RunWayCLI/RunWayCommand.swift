@@ -32,6 +32,13 @@ public enum RunWayCommand {
           drive --image FILE [--logbook FILE] [--config FILE]
                                     build the FAT image (label RUNWAY) the wearable shows a
                                     computer over USB: RUNWAY/ with every run as FIT, GPX, TCX
+          calendar [YYYY-MM | YYYY-MM-DD] --logbook FILE [--json] [--tz ZONE | --utc-offset ±H[:MM]]
+                                    the Flight Calendar: a month grid of km a day (• for each
+                                    further run that day) with week totals; a day lists its runs
+          week [YYYY-MM-DD] --logbook FILE [--json] [--tz ZONE | --utc-offset ±H[:MM]]
+                                    the week's distance per day as bars, scaled to its largest day
+          delete ID --logbook FILE [--yes]
+                                    delete a flight (asks first; never one still in the air)
           salvage DAMAGED --to NEW  copy every flight that can still be read from a damaged
                                     logbook into a new one (DAMAGED is only read)
           reprocess ID --logbook FILE [--replace]
@@ -251,6 +258,29 @@ public enum RunWayCommand {
             try options.finish()
             return try ExportCommand.drive(
                 image: image, logbook: logbook, configurationPath: configuration, console: console)
+        case "calendar", "week":
+            guard let path = try options.value("--logbook") else {
+                throw .usage("\(command) needs --logbook FILE")
+            }
+            let zone = try options.zone()
+            let json = options.flag("--json")
+            let date = options.positional()
+            try options.finish()
+            return command == "calendar"
+                ? try CalendarCommands.calendar(
+                    path: path, date: date, zone: zone, json: json, console: console)
+                : try CalendarCommands.week(path: path, date: date, zone: zone, json: json, console: console)
+        case "delete":
+            guard let path = try options.value("--logbook") else {
+                throw .usage("delete needs --logbook FILE")
+            }
+            let yes = options.flag("--yes")
+            guard let idText = options.positional(), let id = Int64(idText) else {
+                throw .usage("delete needs a flight number, e.g. runway delete 3 --logbook FILE")
+            }
+            try options.finish()
+            return try CalendarCommands.delete(
+                path: path, id: id, yes: yes, answer: { readLine() }, console: console)
         case "salvage":
             guard let target = try options.value("--to") else {
                 throw .usage("salvage needs --to NEW, the new logbook to write")
