@@ -37,6 +37,9 @@ public enum RunWayCommand {
                                     further run that day) with week totals; a day lists its runs
           week [YYYY-MM-DD] --logbook FILE [--json] [--tz ZONE | --utc-offset ±H[:MM]]
                                     the week's distance per day as bars, scaled to its largest day
+          replay ID --logbook FILE [--at MM:SS] [--json]
+                                    the Flight Data Recorder at a moment (default the end), and
+                                    the PACE, BPM, SPM and ALT lanes with a cursor there
           delete ID --logbook FILE [--yes]
                                     delete a flight (asks first; never one still in the air)
           salvage DAMAGED --to NEW  copy every flight that can still be read from a damaged
@@ -270,6 +273,17 @@ public enum RunWayCommand {
                 ? try CalendarCommands.calendar(
                     path: path, date: date, zone: zone, json: json, console: console)
                 : try CalendarCommands.week(path: path, date: date, zone: zone, json: json, console: console)
+        case "replay":
+            guard let path = try options.value("--logbook") else {
+                throw .usage("replay needs --logbook FILE")
+            }
+            let at = try options.value("--at")
+            let json = options.flag("--json")
+            guard let idText = options.positional(), let id = Int64(idText) else {
+                throw .usage("replay needs a flight number, e.g. runway replay 3 --at 12:30 --logbook FILE")
+            }
+            try options.finish()
+            return try ReplayCommand.run(path: path, id: id, at: at, json: json, console: console)
         case "delete":
             guard let path = try options.value("--logbook") else {
                 throw .usage("delete needs --logbook FILE")

@@ -7,22 +7,22 @@ import Testing
 /// configfs and UDC are the emulated board's).
 @Suite("USB drive image and gadget")
 struct DriveImageTests {
-    static func mtools(_ tool: String, _ arguments: [String]) throws -> RunWayBinary.Output {
-        try RunWayBinary.shell(
+    static func mtools(_ tool: String, _ arguments: [String]) async throws -> RunWayBinary.Output {
+        try await RunWayBinary.shell(
             "MTOOLS_SKIP_CHECK=1 MTOOLSRC=/dev/null /usr/bin/\(tool) "
                 + arguments.map { "'\($0)'" }.joined(separator: " "))
     }
 
-    @Test func theImageIsAFATDriveLabelledRUNWAYHoldingEveryRunAndNotTheLogbook() throws {
+    @Test func theImageIsAFATDriveLabelledRUNWAYHoldingEveryRunAndNotTheLogbook() async throws {
         let image = ExportCommandTests.directory() + "/usb-drive.img"
-        let built = try RunWayBinary.run([
+        let built = try await RunWayBinary.run([
             "drive", "--image", image, "--logbook", ExportCommandTests.logbook, "--config", "/nonexistent",
         ])
         #expect(built.status == 0, "\(built.stderr)")
         #expect(built.stdout.contains("6 files in RUNWAY/"), "\(built.stdout)")
-        let info = try Self.mtools("minfo", ["-i", image, "::"])
+        let info = try await Self.mtools("minfo", ["-i", image, "::"])
         #expect(info.stdout.contains("disk label=\"RUNWAY"), "\(info.stdout)\(info.stderr)")
-        let listing = try Self.mtools("mdir", ["-b", "-i", image, "::/RUNWAY"])
+        let listing = try await Self.mtools("mdir", ["-b", "-i", image, "::/RUNWAY"])
         let names = Set(
             listing.stdout.split(separator: "\n").map {
                 ($0 as Substring).split(separator: "/").last.map(String.init) ?? ""
@@ -34,30 +34,31 @@ struct DriveImageTests {
         let out = ExportCommandTests.directory()
         for name in expected {
             #expect(
-                try Self.mtools("mcopy", ["-i", image, "::/RUNWAY/\(name)", out + "/" + name]).status == 0)
+                try await Self.mtools("mcopy", ["-i", image, "::/RUNWAY/\(name)", out + "/" + name]).status
+                    == 0)
             #expect(
                 FileManager.default.contents(atPath: out + "/" + name) == ExportCommandTests.reference[name],
                 "\(name)")
         }
-        let root = try Self.mtools("mdir", ["-b", "-i", image, "::/"])
+        let root = try await Self.mtools("mdir", ["-b", "-i", image, "::/"])
         #expect(!root.stdout.contains("sqlite") && !listing.stdout.contains("sqlite"))
         // No leftover of the build beside it.
         #expect(!FileManager.default.fileExists(atPath: image + ".building"))
     }
 
-    @Test func anImageThatCannotBeBuiltLeavesTheOldOneServing() throws {
+    @Test func anImageThatCannotBeBuiltLeavesTheOldOneServing() async throws {
         let directory = ExportCommandTests.directory()
         let image = directory + "/usb-drive.img"
         try Data("the old image".utf8).write(to: URL(fileURLWithPath: image))
         // A logbook that is not there: nothing is built, the old image stays.
-        let failed = try RunWayBinary.run([
+        let failed = try await RunWayBinary.run([
             "drive", "--image", image, "--logbook", directory + "/missing.sqlite", "--config", "/nonexistent",
         ])
         #expect(failed.status == 1)
         #expect(try String(contentsOfFile: image, encoding: .utf8) == "the old image")
     }
 
-    @Test func theGadgetScriptServesTheImageReadOnlyAndReloadsIt() throws {
+    @Test func theGadgetScriptServesTheImageReadOnlyAndReloadsIt() async throws {
         let configfs = ExportCommandTests.directory()
         let udc = ExportCommandTests.directory()
         try FileManager.default.createDirectory(
@@ -66,15 +67,15 @@ struct DriveImageTests {
         let image = configfs + "/drive.img"
         try Data("image".utf8).write(to: URL(fileURLWithPath: image))
         let script = RunWayBinary.root.appendingPathComponent("board/runway-gadget").path
-        func gadget(_ arguments: String) throws -> RunWayBinary.Output {
-            try RunWayBinary.shell(
+        func gadget(_ arguments: String) async throws -> RunWayBinary.Output {
+            try await RunWayBinary.shell(
                 "RUNWAY_CONFIGFS='\(configfs)' RUNWAY_UDC_DIR='\(udc)' '\(script)' \(arguments)")
         }
         func read(_ path: String) -> String {
             (try? String(contentsOfFile: configfs + "/usb_gadget/runway/" + path, encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? "<none>"
         }
-        let up = try gadget("up '\(image)'")
+        let up = try await gadget("up '\(image)'")
         #expect(up.status == 0, "\(up.stderr)")
         #expect(read("UDC") == "fe980000.usb")
         #expect(read("idVendor") == "0x1d6b")
@@ -84,12 +85,12 @@ struct DriveImageTests {
         #expect(
             FileManager.default.fileExists(
                 atPath: configfs + "/usb_gadget/runway/configs/c.1/mass_storage.usb0/lun.0/ro"))
-        let reload = try gadget("reload '\(image).new'")
+        let reload = try await gadget("reload '\(image).new'")
         #expect(reload.status == 0 && read(lun + "file") == image + ".new")
-        #expect(try gadget("down").status == 0)
+        #expect(try await gadget("down").status == 0)
         #expect(read("UDC").isEmpty)
-        #expect(try gadget("bogus").status == 2)
-        let missing = try gadget("up '\(configfs)/none.img'")
+        #expect(try await gadget("bogus").status == 2)
+        let missing = try await gadget("up '\(configfs)/none.img'")
         #expect(missing.status == 1 && missing.stderr.contains("runway drive --image"))
     }
 }

@@ -26,8 +26,8 @@ struct ExportCommandTests {
         return path
     }
 
-    static func export(_ destination: String, _ extra: [String] = []) throws -> RunWayBinary.Output {
-        try RunWayBinary.run(
+    static func export(_ destination: String, _ extra: [String] = []) async throws -> RunWayBinary.Output {
+        try await RunWayBinary.run(
             ["export", "--to", destination, "--logbook", logbook, "--config", "/nonexistent"] + extra)
     }
 
@@ -44,15 +44,16 @@ struct ExportCommandTests {
     /// What a clean export writes, byte for byte.
     static let reference: [String: Data] = {
         let destination = directory()
-        _ = try! export(destination)
+        _ = try! RunWayBinary.run(
+            ["export", "--to", destination, "--logbook", logbook, "--config", "/nonexistent"])
         return files(destination)
     }()
 
     static func sha(_ path: String) -> Data { FileManager.default.contents(atPath: path) ?? Data() }
 
-    @Test func writesEveryFormatOfEveryFlightAndARepeatWritesNothing() throws {
+    @Test func writesEveryFormatOfEveryFlightAndARepeatWritesNothing() async throws {
         let destination = Self.directory()
-        let first = try Self.export(destination, ["--verify", "--json"])
+        let first = try await Self.export(destination, ["--verify", "--json"])
         #expect(first.status == 0, "\(first.stderr)")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
@@ -65,38 +66,38 @@ struct ExportCommandTests {
                 "2026-10-03-0659-5.2km.tcx", "2026-10-04-0659-5.2km.fit", "2026-10-04-0659-5.2km.gpx",
                 "2026-10-04-0659-5.2km.tcx",
             ])
-        let again = try Self.export(destination)
+        let again = try await Self.export(destination)
         #expect(again.status == 0 && again.stdout.contains("0 files written, 6 already on the stick"))
-        let only = try Self.export(Self.directory(), ["--format", "gpx", "--since", "2026-10-04"])
+        let only = try await Self.export(Self.directory(), ["--format", "gpx", "--since", "2026-10-04"])
         #expect(only.status == 0 && only.stdout.contains("1 file written"), "\(only.stdout)")
         #expect(only.stdout.contains("2026-10-04-0659-5.2km.gpx"))
         // File names follow the configured time zone.
         let config = try RunWayBinary.temporary(#"{"time_zone": "Asia/Seoul"}"#, suffix: ".json")
         let seoul = Self.directory()
-        let local = try RunWayBinary.run([
+        let local = try await RunWayBinary.run([
             "export", "--to", seoul, "--logbook", Self.logbook, "--config", config, "--format", "fit",
         ])
         #expect(local.status == 0 && local.stdout.contains("2026-10-03-1559-5.2km.fit"), "\(local.stdout)")
     }
 
-    @Test func badOptionsAreUsageErrors() throws {
+    @Test func badOptionsAreUsageErrors() async throws {
         let destination = Self.directory()
-        #expect(try Self.export(destination, ["--format", "kml"]).status == 2)
-        #expect(try Self.export(destination, ["--since", "yesterday"]).status == 2)
-        #expect(try RunWayBinary.run(["export"]).status == 2)
-        let missing = try RunWayBinary.run([
+        #expect(try await Self.export(destination, ["--format", "kml"]).status == 2)
+        #expect(try await Self.export(destination, ["--since", "yesterday"]).status == 2)
+        #expect(try await RunWayBinary.run(["export"]).status == 2)
+        let missing = try await RunWayBinary.run([
             "export", "--to", destination + "/nowhere", "--logbook", Self.logbook, "--config", "/nonexistent",
         ])
         #expect(missing.status == 1 && missing.stderr.contains("cannot open"))
     }
 
-    @Test func aRunnersOwnFileOfTheSameNameIsNeverOverwritten() throws {
+    @Test func aRunnersOwnFileOfTheSameNameIsNeverOverwritten() async throws {
         let destination = Self.directory()
         try FileManager.default.createDirectory(
             atPath: destination + "/RUNWAY", withIntermediateDirectories: true)
         let mine = destination + "/RUNWAY/2026-10-03-0659-5.2km.gpx"
         try Data("my own notes".utf8).write(to: URL(fileURLWithPath: mine))
-        let result = try Self.export(destination)
+        let result = try await Self.export(destination)
         #expect(result.status == 0)
         #expect(result.stderr.contains("2026-10-03-0659-5.2km.gpx: it was left alone"))
         #expect(try String(contentsOfFile: mine, encoding: .utf8) == "my own notes")
@@ -105,17 +106,17 @@ struct ExportCommandTests {
                 == Self.reference["2026-10-03-0659-5.2km.gpx"])
     }
 
-    @Test func aRunwayThatIsASymlinkOrAFileIsRefused() throws {
+    @Test func aRunwayThatIsASymlinkOrAFileIsRefused() async throws {
         let destination = Self.directory()
         let elsewhere = Self.directory()
         try FileManager.default.createSymbolicLink(
             atPath: destination + "/RUNWAY", withDestinationPath: elsewhere)
-        let linked = try Self.export(destination)
+        let linked = try await Self.export(destination)
         #expect(linked.status == 1 && linked.stderr.contains("is a symbolic link"), "\(linked.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
         let plain = Self.directory()
         try Data("x".utf8).write(to: URL(fileURLWithPath: plain + "/RUNWAY"))
-        let file = try Self.export(plain)
+        let file = try await Self.export(plain)
         #expect(file.status == 1 && file.stderr.contains("is a file, not a folder"), "\(file.stderr)")
         // A symlink planted where a file will go is not followed either.
         let planted = Self.directory()
@@ -125,18 +126,18 @@ struct ExportCommandTests {
         try Data("keep".utf8).write(to: URL(fileURLWithPath: target))
         try FileManager.default.createSymbolicLink(
             atPath: planted + "/RUNWAY/2026-10-03-0659-5.2km.fit", withDestinationPath: target)
-        #expect(try Self.export(planted).status == 0)
+        #expect(try await Self.export(planted).status == 0)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
     }
 
     /// Runs the export on a tmpfs stick of `kilobytes`; nil where no namespace can be made.
     static func onAStick(
         kilobytes: Int, readOnly: Bool = false, seed: String? = nil
-    ) throws -> (result: RunWayBinary.Output, contents: String)? {
+    ) async throws -> (result: RunWayBinary.Output, contents: String)? {
         let mount = Self.directory()
         let out = Self.directory()
         let script = RunWayBinary.root.appendingPathComponent("Tests/Fixtures/on-a-stick.sh").path
-        let result = try RunWayBinary.shell(
+        let result = try await RunWayBinary.shell(
             "\"\(script)\" \(kilobytes) \(readOnly ? "ro" : "rw") \"\(seed ?? "/nonexistent")\" \"\(mount)\" "
                 + "\"\(out)\" -- \"$RUNWAY\" export --to \"\(mount)\" --logbook \"\(logbook)\" --config /nonexistent"
         )
@@ -147,10 +148,10 @@ struct ExportCommandTests {
         return (result, out)
     }
 
-    @Test func aFullStickIsSaidAndLeavesNothingHalfWrittenNorTouchesTheLogbook() throws {
+    @Test func aFullStickIsSaidAndLeavesNothingHalfWrittenNorTouchesTheLogbook() async throws {
         let before = Self.sha(Self.logbook)
         // Room for the first FIT file and little more.
-        guard let (result, contents) = try Self.onAStick(kilobytes: 40) else { return }
+        guard let (result, contents) = try await Self.onAStick(kilobytes: 40) else { return }
         #expect(result.status == 1)
         #expect(result.stderr.contains("the stick is full"), "\(result.stderr)")
         let files = Self.files(contents)
@@ -163,7 +164,7 @@ struct ExportCommandTests {
         // With room, the next export completes it: everything, once.
         let seed = Self.directory()
         try FileManager.default.copyItem(atPath: contents + "/RUNWAY", toPath: seed + "/RUNWAY")
-        guard let (second, rest) = try Self.onAStick(kilobytes: 8192, seed: seed) else { return }
+        guard let (second, rest) = try await Self.onAStick(kilobytes: 8192, seed: seed) else { return }
         #expect(second.status == 0, "\(second.stderr)")
         var final = Self.files(rest)
         final[".runway-manifest"] = nil
@@ -172,8 +173,8 @@ struct ExportCommandTests {
         #expect(final == expected)
     }
 
-    @Test func aReadOnlyStickIsSaid() throws {
-        guard let (result, _) = try Self.onAStick(kilobytes: 1024, readOnly: true) else { return }
+    @Test func aReadOnlyStickIsSaid() async throws {
+        guard let (result, _) = try await Self.onAStick(kilobytes: 1024, readOnly: true) else { return }
         #expect(
             result.status == 1 && result.stderr.contains("read-only: nothing was written"), "\(result.stderr)"
         )
@@ -181,12 +182,12 @@ struct ExportCommandTests {
 
     /// The stick pulled at a random moment: the export process dies (SIGKILL) mid-write. No file
     /// is ever partial under its final name, and the next export completes the set.
-    @Test func aStickPulledMidExportNeverShowsAPartialFileAndTheNextExportCompletesIt() throws {
+    @Test func aStickPulledMidExportNeverShowsAPartialFileAndTheNextExportCompletesIt() async throws {
         var cutShort = 0
         for iteration in 0..<16 {
             let destination = Self.directory()
             let delay = Double(iteration) * 0.008
-            let cut = try RunWayBinary.shell(
+            let cut = try await RunWayBinary.shell(
                 "\"$RUNWAY\" export --to \"\(destination)\" --logbook \"\(Self.logbook)\" --config /nonexistent "
                     + ">/dev/null 2>&1 & pid=$!; sleep \(delay); kill -9 $pid 2>/dev/null; wait $pid; true")
             #expect(cut.status == 0)
@@ -195,7 +196,7 @@ struct ExportCommandTests {
                 #expect(bytes == Self.reference[name], "iteration \(iteration): \(name) is partial")
             }
             if left.count < Self.reference.count - 1 { cutShort += 1 }
-            let again = try Self.export(destination)
+            let again = try await Self.export(destination)
             #expect(again.status == 0, "\(again.stderr)")
             var final = Self.files(destination)
             final[".runway-manifest"] = nil
@@ -208,13 +209,13 @@ struct ExportCommandTests {
         print("export pulled-stick test: \(cutShort) of 16 cuts left an export unfinished")
     }
 
-    @Test func aDamagedLogbookExportsWhatSalvageCanRead() throws {
+    @Test func aDamagedLogbookExportsWhatSalvageCanRead() async throws {
         let damaged = NSTemporaryDirectory() + "runway-damaged-export-\(UUID().uuidString.prefix(8)).sqlite"
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.logbook))
         try bytes.prefix(bytes.count * 3 / 4 / 4096 * 4096).write(to: URL(fileURLWithPath: damaged))
         let before = Self.sha(damaged)
         let destination = Self.directory()
-        let result = try RunWayBinary.run([
+        let result = try await RunWayBinary.run([
             "export", "--to", destination, "--logbook", damaged, "--config", "/nonexistent", "--format",
             "fit",
         ])

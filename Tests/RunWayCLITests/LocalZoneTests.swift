@@ -9,7 +9,7 @@ import Testing
 /// offsets with minutes, every local time labelled, JSON in UTC with the offset beside it.
 @Suite("Local time: --tz, --utc-offset, the configured zone, TZ")
 struct LocalZoneTests {
-    @Test func offsetsWithMinutesAndDecimalHoursAreLabelledTruthfully() throws {
+    @Test func offsetsWithMinutesAndDecimalHoursAreLabelledTruthfully() async throws {
         #expect(LocalZone.parseOffset("9") == 32_400)
         #expect(LocalZone.parseOffset("-3") == -10_800)
         #expect(LocalZone.parseOffset("+5:30") == 19_800)
@@ -24,7 +24,7 @@ struct LocalZoneTests {
         #expect(india.describe(UTCTime.parse("2026-10-03T06:59:50Z")!) == "2026-10-03 12:29 (UTC+5:30)")
     }
 
-    @Test func aNamedZoneGivesEachRunItsOwnSummerOrWinterTime() throws {
+    @Test func aNamedZoneGivesEachRunItsOwnSummerOrWinterTime() async throws {
         let berlin = try LocalZone.resolve(tz: "Europe/Berlin", utcOffset: nil, configuration: "/nonexistent")
         #expect(
             berlin.describe(UTCTime.parse("2026-07-01T06:00:00Z")!)
@@ -38,27 +38,30 @@ struct LocalZoneTests {
         #expect(throws: CLIError.self) { try LocalZone.resolve(tz: "UTC", utcOffset: "1", configuration: "") }
     }
 
-    @Test func theCommandsShowLocalTimesLabelledAndJSONKeepsUTC() throws {
+    @Test func theCommandsShowLocalTimesLabelledAndJSONKeepsUTC() async throws {
         let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
         let path = NSTemporaryDirectory() + "runway-tz-\(UUID().uuidString.prefix(8)).sqlite"
-        _ = try RunWayBinary.run(["fly", "--gps", gps, "--save", "--logbook", path])
+        _ = try await RunWayBinary.run(["fly", "--gps", gps, "--save", "--logbook", path])
         let config = try RunWayBinary.temporary(#"{"time_zone": "Asia/Seoul"}"#, suffix: ".json")
         // The configured zone, unless the command line says otherwise.
-        let configured = try RunWayBinary.run(["logbook", "--logbook", path, "--config", config])
+        let configured = try await RunWayBinary.run(["logbook", "--logbook", path, "--config", config])
         #expect(configured.stdout.contains("2026-10-03 15:59 UTC+9"), "\(configured.stdout)")
-        let shown = try RunWayBinary.run([
+        let shown = try await RunWayBinary.run([
             "logbook", "--logbook", path, "--flight", "1", "--utc-offset", "+5:45",
         ])
         #expect(shown.stdout.contains("Flight #1  2026-10-03 12:44 (UTC+5:45)"))
         #expect(shown.stdout.contains("  2026-10-03 12:44 (UTC+5:45)\n"))  // the summary's own line agrees
-        let json = try RunWayBinary.run(["logbook", "--logbook", path, "--json", "--tz", "America/New_York"])
+        let json = try await RunWayBinary.run([
+            "logbook", "--logbook", path, "--json", "--tz", "America/New_York",
+        ])
         #expect(json.stdout.contains(#""start_time":"2026-10-03T06:59:50Z","utc_offset_s":-14400"#))
         // TZ is the system's zone when nothing else is given.
-        let viaTZ = try RunWayBinary.shell(
+        let viaTZ = try await RunWayBinary.shell(
             "TZ=Asia/Kolkata \"$RUNWAY\" logbook --logbook '\(path)' --config /nonexistent")
         #expect(viaTZ.stdout.contains("2026-10-03 12:29 UTC+5:30"), "\(viaTZ.stdout)")
-        let fly = try RunWayBinary.run(["fly", "--gps", gps, "--tz", "Asia/Seoul"])
+        let fly = try await RunWayBinary.run(["fly", "--gps", gps, "--tz", "Asia/Seoul"])
         #expect(fly.stdout.contains("2026-10-03 15:59 (Asia/Seoul, UTC+9)"))
-        #expect(try RunWayBinary.run(["logbook", "--logbook", path, "--utc-offset", "5:7"]).status == 2)
+        #expect(
+            try await RunWayBinary.run(["logbook", "--logbook", path, "--utc-offset", "5:7"]).status == 2)
     }
 }

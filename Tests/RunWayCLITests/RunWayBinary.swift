@@ -68,4 +68,16 @@ struct RunWayBinary {
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
+
+    /// `run`, off Swift's cooperative pool: an async test that waits for a child process must not
+    /// hold one of the pool's few threads (on 2 cores, two such waits starve every other test's
+    /// tasks, the daemon tests' timers among them).
+    static func run(_ arguments: [String], fileSizeLimit: Int? = nil) async throws -> Output {
+        try await offPool { try run(arguments, fileSizeLimit: fileSizeLimit) }
+    }
+
+    /// `shell`, off the cooperative pool.
+    static func shell(_ script: String) async throws -> Output {
+        try await offPool { try shell(script) }
+    }
 }
