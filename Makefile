@@ -62,12 +62,21 @@ demo: build
 	$(RELEASE)/runway demo
 
 ## Every test: lint, unit tests of each rule, and the end-to-end CLI tests.
+REAL_TIME_SUITES := RunWayDaemonTests\.(BoardServiceTests|SleeperTests|StatusReporterTests)
 test: test-deps lint
 	@scripts/interop-venv.sh >/dev/null
 	$(SWIFT) build --build-tests
-	@$(SWIFT) test --skip-build --parallel 2>&1 | tee .build/test.log | grep -vE '^(Test Case|Test Suite|◇|✔ Test|✔ Suite) '; \
+	@$(SWIFT) test --skip-build --parallel --skip '$(REAL_TIME_SUITES)' 2>&1 | tee .build/test.log \
+	  | grep -vE '^(Test Case|Test Suite|◇|✔ Test|✔ Suite) '; \
 	  status=$${PIPESTATUS[0]}; \
 	  grep -E 'Test run with [0-9]+ tests|Executed [0-9]+ tests' .build/test.log | tail -n 2; \
+	  [ $$status -eq 0 ] || exit $$status
+	@# runwayd's services keep real time on Swift's cooperative pool; the suites that time them run
+	@# in a process of their own, where no other suite's blocking work can hold the pool's threads.
+	@$(SWIFT) test --skip-build --filter '$(REAL_TIME_SUITES)' 2>&1 | tee .build/test-real-time.log \
+	  | grep -vE '^(Test Case|Test Suite|◇|✔ Test|✔ Suite) '; \
+	  status=$${PIPESTATUS[0]}; \
+	  grep -E 'Test run with [0-9]+ tests|Executed [0-9]+ tests' .build/test-real-time.log | tail -n 1; \
 	  [ $$status -eq 0 ] || exit $$status
 	@$(MAKE) --no-print-directory deb-check
 
