@@ -47,7 +47,16 @@ public enum DemoCommand {
     {
         let scenario = Scenario.demoMission
         var logbook: Logbook?
+        var recorderLock: RecorderLock?
+        defer { withExtendedLifetime(recorderLock) {} }
         if let path {
+            if RecorderLock.isHeld(logbook: path) {
+                console.err(
+                    "runway: \(path) is being recorded into by runwayd (or another demo); record the demo elsewhere"
+                )
+                return 1
+            }
+            recorderLock = RecorderLock(logbook: path)
             do {
                 let opened = try Logbook(path: path)
                 for recovered in try opened.recoverInterruptedFlights() {

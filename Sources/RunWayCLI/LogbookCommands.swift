@@ -14,7 +14,10 @@ public enum LogbookCommands {
     {
         do {
             let logbook = try Logbook(path: path, access: access)
-            if access == .readWrite && recovering {
+            if access == .readWrite && recovering && RecorderLock.isHeld(logbook: path) {
+                // runwayd is recording into it: a flight "flying" may be in the air right now.
+                console.err("runway: runwayd is recording into \(path): flights in the air are left to it")
+            } else if access == .readWrite && recovering {
                 for recovered in try logbook.recoverInterruptedFlights() {
                     console.err("runway: \(Self.describe(recovered))")
                 }

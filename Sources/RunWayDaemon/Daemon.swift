@@ -131,6 +131,9 @@ public enum Daemon {
     static func run(options: Options, config: DaemonConfiguration, log: DaemonLog) async -> Int32 {
         let logbookPath = options.logbookPath ?? config.logbook
         let logbook: Logbook
+        // Held for the process's life: `runway` commands then leave a flight in the air alone.
+        let recorderLock = RecorderLock(logbook: logbookPath)
+        defer { withExtendedLifetime(recorderLock) {} }
         do {
             logbook = try Logbook(path: logbookPath)
             // On the real board the decision waits for the first fix (a flight a restart

@@ -1,4 +1,5 @@
 import Foundation
+import RunWayStore
 import RunWayTestSupport
 import Testing
 
@@ -68,5 +69,35 @@ struct BaroCSVTests {
         // Every row read (today's times do not cover the 2026-10-03 trace, which fly says).
         #expect(!flown.stderr.contains("skipped"), "\(flown.stderr)")
         #expect(try await RunWayBinary.run(["baro", "--simulated", "--csv", "--json"]).status == 2)
+    }
+}
+
+/// A command that writes to the logbook closes flights a power cut left open — but never one
+/// runwayd is recording right now.
+@Suite("A flight in the air is runwayd's")
+struct RecorderLockTests {
+    @Test func aWritingCommandLeavesTheLiveFlightAloneWhileRunwaydRecords() async throws {
+        let path = NSTemporaryDirectory() + "runway-live-\(UUID().uuidString.prefix(8)).sqlite"
+        let flying = try Logbook(path: path).begin(startTime: 1_791_000_000, mission: nil)
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        var lock = RecorderLock(logbook: path)  // as runwayd holds it
+        let taken = lock != nil  // (not inside #expect, which would keep the lock alive)
+        #expect(taken && RecorderLock.isHeld(logbook: path))
+        let during = try await RunWayBinary.run(["fly", "--gps", gps, "--save", "--logbook", path])
+        #expect(during.status == 0)
+        #expect(during.stderr.contains("runwayd is recording into"), "\(during.stderr)")
+        let entries = try Logbook(path: path, access: .readOnly).entries()
+        #expect(entries.first { $0.id == flying }?.status == .flying)
+        let demo = try await RunWayBinary.run(["demo", "--speed", "max", "--logbook", path])
+        #expect(demo.status == 1 && demo.stderr.contains("is being recorded into"))
+        // runwayd gone (a power cut): the next writer closes it.
+        lock = nil
+        // (A child another test is forking may hold a copy of the descriptor until it execs.)
+        for _ in 0..<100 where RecorderLock.isHeld(logbook: path) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(!RecorderLock.isHeld(logbook: path))
+        let after = try await RunWayBinary.run(["fly", "--gps", gps, "--save", "--logbook", path])
+        #expect(after.stderr.contains("flight \(flying), left open by a power cut"), "\(after.stderr)")
     }
 }
