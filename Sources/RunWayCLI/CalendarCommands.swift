@@ -49,10 +49,7 @@ public enum CalendarCommands {
     }
 
     static func epochDay(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        Int(
-            (UTCTime.parse(
-                "\(UTCTime.pad(year, 4))-\(UTCTime.pad(month, 2))-\(UTCTime.pad(day, 2))T00:00:00Z") ?? 0)
-                / 86_400)
+        UTCTime.daysFromCivil(year: year, month: month, day: day)
     }
 
     static func date(_ epochDay: Int) -> String { UTCTime.components(epochDay * 86_400).date }
@@ -83,11 +80,8 @@ public enum CalendarCommands {
             }
             parsed = value
         } else {
-            let (y, m, _) = UTCTime.components(today(zone) * 86_400).date.split(separator: "-").map {
-                Int($0)!
-            }
-            .splat
-            parsed = (y, m, nil)
+            let (year, month, _) = UTCTime.civilFromDays(today(zone))
+            parsed = (year, month, nil)
         }
         if let day = parsed.day {
             return dayList(
@@ -294,9 +288,4 @@ public enum CalendarCommands {
         console.out("Deleted \(what).")
         return 0
     }
-}
-
-extension Array {
-    /// The first three elements as a tuple (a date's parts).
-    fileprivate var splat: (Element, Element, Element) { (self[0], self[1], self[2]) }
 }

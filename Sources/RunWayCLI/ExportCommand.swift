@@ -20,9 +20,8 @@ public enum ExportCommand {
     }
 
     public static func run(_ request: Request, console: Console) throws(CLIError) -> Int32 {
-        let (configuration, base) = try settings(request.configuration)
+        let (configuration, base) = try settings(request.configuration, zone: request.zone)
         var options = base
-        if let zone = request.zone { options.utcOffset = { zone.offset(at: $0) } }
         if let text = request.formats {
             var formats: [ExportFormat] = []
             for name in text.lowercased().split(separator: ",") {
@@ -64,9 +63,11 @@ public enum ExportCommand {
         return report.failure == nil ? 0 : 1
     }
 
-    /// The configuration, and the export options it sets: body mass (calories) and time zone
-    /// (file names), else the system's zone.
-    static func settings(_ path: String) throws(CLIError) -> (DaemonConfiguration, ExportOptions) {
+    /// The configuration, and the export options it sets: body mass (calories) and the time zone
+    /// of file names (`zone`, else the configured one, else the system's: `LocalZone`'s rule).
+    static func settings(_ path: String, zone: LocalZone? = nil) throws(CLIError) -> (
+        DaemonConfiguration, ExportOptions
+    ) {
         let configuration: DaemonConfiguration
         do {
             configuration = try DaemonConfiguration.load(path: path)
@@ -75,8 +76,8 @@ public enum ExportCommand {
         }
         var options = ExportOptions()
         options.bodyMass = configuration.bodyMass
-        let zone = configuration.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-        options.utcOffset = { zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0)) }
+        let zone = zone ?? LocalZone.configured(configuration.timeZone)
+        options.utcOffset = { zone.offset(at: $0) }
         return (configuration, options)
     }
 

@@ -41,12 +41,12 @@ public struct LocalZone: Sendable {
             }
             return LocalZone(kind: .fixed(seconds))
         }
-        if let name = (try? DaemonConfiguration.load(path: configuration))?.timeZone,
-            let zone = TimeZone(identifier: name)
-        {
-            return LocalZone(kind: .named(zone))
-        }
-        return LocalZone(kind: .named(TimeZone.current))
+        return configured((try? DaemonConfiguration.load(path: configuration))?.timeZone)
+    }
+
+    /// The configuration's `time_zone` (an IANA name), else the system's.
+    static func configured(_ name: String?) -> LocalZone {
+        LocalZone(kind: .named(name.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current))
     }
 
     /// `9`, `-3`, `+5:30`, `-03:30`, `5.5` (hours): seconds east of UTC, within ±14 h.

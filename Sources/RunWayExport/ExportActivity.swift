@@ -92,6 +92,12 @@ public struct ExportActivity: Sendable, Equatable {
         laps = Self.laps(flight)
     }
 
+    /// Running cadence as FIT, TCX and Garmin's GPX write it: strides (not steps) per minute,
+    /// whole, nil where missing or beyond what a cadence field holds (254).
+    public static func strides(_ stepsPerMinute: Double?) -> Int? {
+        stepsPerMinute.map { Int(($0 / 2).rounded()) }.flatMap { $0 <= 254 ? $0 : nil }
+    }
+
     /// The track split at every pause: GPX's segments, FIT's and TCX's timer gaps.
     public var segments: [[Point]] {
         var segments: [[Point]] = [[]]

@@ -123,7 +123,6 @@ public enum FITEncoder {
         for point in activity.points {
             pausesUntil(point.elapsed)
             closeLaps(through: point.elapsed)
-            let strides = point.cadence.map { $0 / 2 }
             w.write(
                 record,
                 [
@@ -131,9 +130,7 @@ public enum FITEncoder {
                     FITWriter.semicircles(point.coordinate.longitude), FITWriter.scaled(point.distance, 100),
                     FITWriter.scaled(point.altitude, 5, offset: 500), FITWriter.scaled(point.speed, 1000),
                     FITWriter.scaled(point.heartRate, 1),
-                    strides.map { .number(Int64($0.rounded(.down))) } ?? .none,
-                    FITWriter.scaled(strides.map { $0 - $0.rounded(.down) }, 128),
-                ])
+                ] + cadence(point.cadence))
             lastPoint = point
         }
         pausesUntil(activity.elapsed)
@@ -141,7 +138,6 @@ public enum FITEncoder {
         timer(&w, at: activity.endTime, .stopAll, trigger: .manual)
         writeLap(&w, activity, activity.laps.count - 1, from: lapStartPoint, to: lastPoint)
 
-        let strides = activity.averageCadence.map { $0 / 2 }
         w.write(
             session,
             [
@@ -152,8 +148,7 @@ public enum FITEncoder {
                 FITWriter.scaled(activity.movingTime, 1000), FITWriter.scaled(activity.distance, 100),
                 FITWriter.scaled(activity.calories, 1), FITWriter.scaled(activity.averageHeartRate, 1),
                 FITWriter.scaled(activity.maximumHeartRate, 1),
-                strides.map { .number(Int64($0.rounded(.down))) } ?? .none,
-                FITWriter.scaled(strides.map { $0 - $0.rounded(.down) }, 128),
+            ] + cadence(activity.averageCadence) + [
                 activity.hasAltitude ? FITWriter.scaled(activity.ascent, 1) : .none,
                 activity.hasAltitude ? FITWriter.scaled(activity.descent, 1) : .none, .number(0),
                 .number(Int64(activity.laps.count)), .number(0),
@@ -190,26 +185,35 @@ public enum FITEncoder {
     ) {
         let lap = activity.laps[index]
         let isLast = index == activity.laps.count - 1
-        let strides = lap.cadence.map { $0 / 2 }
-        w.write(
-            FITEncoder.lap,
-            [
-                .number(Int64(index)), FITWriter.timestamp(activity.startTime + lap.endElapsed),
-                .number(Event.lap.rawValue), .number(EventType.stop.rawValue),
-                FITWriter.timestamp(activity.startTime + lap.startElapsed),
-                first.map { FITWriter.semicircles($0.coordinate.latitude) } ?? .none,
-                first.map { FITWriter.semicircles($0.coordinate.longitude) } ?? .none,
-                last.map { FITWriter.semicircles($0.coordinate.latitude) } ?? .none,
-                last.map { FITWriter.semicircles($0.coordinate.longitude) } ?? .none,
-                FITWriter.scaled(lap.elapsed, 1000), FITWriter.scaled(lap.movingTime, 1000),
-                FITWriter.scaled(lap.distance, 100), FITWriter.scaled(activity.lapCalories(index), 1),
-                FITWriter.scaled(lap.heartRate, 1),
-                strides.map { .number(Int64($0.rounded(.down))) } ?? .none,
-                FITWriter.scaled(strides.map { $0 - $0.rounded(.down) }, 128),
-                activity.hasAltitude ? FITWriter.scaled(lap.ascent, 1) : .none,
-                .number(isLast ? 7 : 2),  // lap_trigger: session_end, or distance (a split)
-                .number(running), FITWriter.scaled(speed(lap.distance, lap.movingTime), 1000),
-            ])
+        var values: [FITWriter.Value] = [
+            .number(Int64(index)), FITWriter.timestamp(activity.startTime + lap.endElapsed),
+            .number(Event.lap.rawValue), .number(EventType.stop.rawValue),
+            FITWriter.timestamp(activity.startTime + lap.startElapsed),
+            first.map { FITWriter.semicircles($0.coordinate.latitude) } ?? .none,
+            first.map { FITWriter.semicircles($0.coordinate.longitude) } ?? .none,
+            last.map { FITWriter.semicircles($0.coordinate.latitude) } ?? .none,
+            last.map { FITWriter.semicircles($0.coordinate.longitude) } ?? .none,
+            FITWriter.scaled(lap.elapsed, 1000), FITWriter.scaled(lap.movingTime, 1000),
+            FITWriter.scaled(lap.distance, 100), FITWriter.scaled(activity.lapCalories(index), 1),
+            FITWriter.scaled(lap.heartRate, 1),
+        ]
+        values += cadence(lap.cadence)
+        values += [
+            activity.hasAltitude ? FITWriter.scaled(lap.ascent, 1) : .none,
+            .number(isLast ? 7 : 2),  // lap_trigger: session_end, or distance (a split)
+            .number(running), FITWriter.scaled(speed(lap.distance, lap.movingTime), 1000),
+        ]
+        w.write(FITEncoder.lap, values)
+    }
+
+    /// FIT's running cadence from steps per minute: whole strides per minute, then the fraction
+    /// in 1/128 (`cadence`, `fractional_cadence`).
+    private static func cadence(_ stepsPerMinute: Double?) -> [FITWriter.Value] {
+        let strides = stepsPerMinute.map { $0 / 2 }
+        return [
+            strides.map { .number(Int64($0.rounded(.down))) } ?? .none,
+            FITWriter.scaled(strides.map { $0 - $0.rounded(.down) }, 128),
+        ]
     }
 
     static func speed(_ distance: Double, _ time: Double) -> Double? {

@@ -36,7 +36,7 @@ public enum GPXEncoder {
                 x.element("time", time: point.time)
                 let heartRate = point.heartRate.map { Int($0.rounded()) }
                 // Garmin's GPX cadence for running is strides per minute, as in FIT.
-                let cadence = point.cadence.map { Int(($0 / 2).rounded()) }.flatMap { $0 <= 254 ? $0 : nil }
+                let cadence = ExportActivity.strides(point.cadence)
                 if heartRate != nil || cadence != nil {
                     x.raw("<extensions><gpxtpx:TrackPointExtension>")
                     if let heartRate { x.element("gpxtpx:hr", heartRate) }

@@ -64,8 +64,8 @@ public enum TCXEncoder {
                 if lap.movingTime > 0 {
                     x.element("ns3:AvgSpeed", lap.distance / lap.movingTime, decimals: 3)
                 }
-                if let cadence = lap.cadence, cadence / 2 <= 254 {
-                    x.element("ns3:AvgRunCadence", Int((cadence / 2).rounded()))
+                if let cadence = ExportActivity.strides(lap.cadence) {
+                    x.element("ns3:AvgRunCadence", cadence)
                 }
                 x.raw("</ns3:LX></Extensions>")
             }
@@ -99,7 +99,7 @@ public enum TCXEncoder {
             x.element("Value", Int(heartRate.rounded()))
             x.raw("</HeartRateBpm>")
         }
-        let cadence = point.cadence.map { Int(($0 / 2).rounded()) }.flatMap { $0 <= 254 ? $0 : nil }
+        let cadence = ExportActivity.strides(point.cadence)
         if point.speed != nil || cadence != nil {
             x.raw("<Extensions><ns3:TPX>")
             if let speed = point.speed { x.element("ns3:Speed", speed, decimals: 3) }

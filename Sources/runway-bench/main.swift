@@ -90,23 +90,6 @@ do {
     print("  peak RSS \(format(after.peak)) MiB (process baseline \(format(before.current)) MiB)")
 }
 
-/// A 1 Hz endurance flight streamed from the simulator through the engine, nothing else held:
-/// what landed.
-func streamedEnduranceFlight(hours: Double) -> Flight? {
-    var runner = ScenarioRunner(.endurance(hours: hours, rate: 1))
-    runner.recordsDistance = false
-    runner.speedLogSeconds = 0
-    var computer = FlightComputer()
-    var flight: Flight?
-    while let event = runner.next() {
-        switch event {
-        case .input(let input): _ = computer.handle(input)
-        case .end(let sentAt): flight = computer.end(sentAt: sentAt).result.flight
-        }
-    }
-    return flight
-}
-
 // MARK: - (a) Cost per fix
 
 func costRun(_ scenario: Scenario) {

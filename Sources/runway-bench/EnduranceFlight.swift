@@ -1,0 +1,19 @@
+import RunWayCore
+import RunWaySimulator
+
+/// A 1 Hz endurance flight streamed from the simulator through the engine, nothing else held:
+/// what landed.
+func streamedEnduranceFlight(hours: Double) -> Flight? {
+    var runner = ScenarioRunner(.endurance(hours: hours, rate: 1))
+    runner.recordsDistance = false
+    runner.speedLogSeconds = 0
+    var computer = FlightComputer()
+    var flight: Flight?
+    while let event = runner.next() {
+        switch event {
+        case .input(let input): _ = computer.handle(input)
+        case .end(let sentAt): flight = computer.end(sentAt: sentAt).result.flight
+        }
+    }
+    return flight
+}
