@@ -6,7 +6,7 @@ import RunWayStore
 
 /// `runway export --to DIR`: the logbook's flights as FIT, GPX and TCX files in `DIR/RUNWAY/`.
 public enum ExportCommand {
-    public struct Request {
+    public struct Request: Sendable {
         public var destination: String
         public var logbook: String?
         public var configuration = DaemonConfiguration.defaultPath

@@ -1,0 +1,236 @@
+import RunWayDaemon
+
+extension CommandDeclaration.Option {
+    /// `--logbook FILE`, defaulting to the configuration's.
+    static let logbookOrConfigured = Self.logbook(
+        "the logbook (default: the configuration's, /var/lib/runway/logbook.sqlite)", required: false)
+}
+
+extension RunWayCommand {
+    /// `runway logbook` (and `runway show ID`).
+    struct LogbookList: Subcommand {
+        static let declaration = CommandDeclaration(
+            "logbook", group: .flights,
+            abstract: "the flights, most recent first; with --flight ID, one flight's summary",
+            discussion:
+                "A flight's summary has its distance, times, pace, splits (fastest, slowest, highest and lowest marked when there are two or more), elevation, GPWS alerts, mission and calories. runway show ID is the same as runway logbook --flight ID. In the JSON list, \"status\" is the logbook's state of a flight (finished, recovered, flying); in one flight's JSON it is the engine's verdict (recorded, too short) and the logbook's state is \"logbook_status\".",
+            options: [
+                .logbookOrConfigured,
+                .init(
+                    "--flight", value: "ID",
+                    help: "one flight: summary, splits, alerts; JSON adds its samples and route"),
+                .init(
+                    "--body-mass", value: "KG",
+                    help:
+                        "the runner's body mass for the calories (default: the configuration's runner.body_mass_kg)"
+                ),
+                .init("--all", help: "also list flights a reprocessed one supersedes"),
+                .json,
+            ] + CommandDeclaration.Option.zone,
+            examples: ["runway logbook", "runway logbook --flight 3 --tz Asia/Seoul", "runway show 3 --json"])
+
+        let path: String
+        let flight: Int64?
+        let bodyMass: Double?
+        let all: Bool
+        let json: Bool
+        let zone: LocalZone
+
+        init(_ arguments: ParsedArguments) throws(CLIError) {
+            path = arguments.logbookPath()
+            zone = try arguments.zone()
+            let givenMass = try arguments.number("--body-mass", in: 20...300, unit: "kilograms")
+            bodyMass =
+                givenMass ?? (try? DaemonConfiguration.load(path: arguments.configurationPath))?.bodyMass
+            all = arguments.flag("--all")
+            json = arguments.flag("--json")
+            if let text = arguments.value("--flight") {
+                guard let id = Int64(text), id > 0 else {
+                    throw .usage(
+                        "--flight takes a flight number from runway logbook, not \"\(Diagnostic.escaped(text))\""
+                    )
+                }
+                flight = id
+            } else {
+                flight = nil
+                if givenMass != nil { throw .usage("--body-mass goes with --flight ID") }
+            }
+        }
+
+        func run(console: Console) async throws(CLIError) -> Int32 {
+            if let flight {
+                return try LogbookCommands.show(
+                    path: path, id: flight, zone: zone, bodyMass: bodyMass, json: json, console: console)
+            }
+            return try LogbookCommands.list(path: path, zone: zone, all: all, json: json, console: console)
+        }
+    }
+
+    /// `runway calendar`.
+    struct Calendar: Subcommand {
+        static let declaration = CommandDeclaration(
+            "calendar", group: .flights,
+            abstract: "the Flight Calendar: a month of km a day with week totals, or one day's runs",
+            discussion:
+                "Each day shows its km (shaded on a colour terminal) and a dot for each further run that day, up to 4; a side column totals each week. With a day (YYYY-MM-DD), its runs are listed. Days are local days (see runway help).",
+            arguments: [
+                .init(
+                    "DATE", help: "YYYY-MM for a month (default this month), YYYY-MM-DD for a day",
+                    required: false)
+            ],
+            options: [.logbookOrConfigured, .json] + CommandDeclaration.Option.zone,
+            examples: ["runway calendar", "runway calendar 2026-10", "runway calendar 2026-10-03 --json"])
+
+        let path: String
+        let date: String?
+        let json: Bool
+        let zone: LocalZone
+
+        init(_ arguments: ParsedArguments) throws(CLIError) {
+            path = arguments.logbookPath()
+            date = arguments.argument("DATE")
+            json = arguments.flag("--json")
+            zone = try arguments.zone()
+        }
+
+        func run(console: Console) async throws(CLIError) -> Int32 {
+            try CalendarCommands.calendar(path: path, date: date, zone: zone, json: json, console: console)
+        }
+    }
+
+    /// `runway week`.
+    struct Week: Subcommand {
+        static let declaration = CommandDeclaration(
+            "week", group: .flights,
+            abstract: "the week's distance per day as bars, scaled to its largest day",
+            arguments: [
+                .init("DATE", help: "a day of the week to show, YYYY-MM-DD (default today)", required: false)
+            ],
+            options: [.logbookOrConfigured, .json] + CommandDeclaration.Option.zone,
+            examples: ["runway week", "runway week 2026-10-03"])
+
+        let path: String
+        let date: String?
+        let json: Bool
+        let zone: LocalZone
+
+        init(_ arguments: ParsedArguments) throws(CLIError) {
+            path = arguments.logbookPath()
+            date = arguments.argument("DATE")
+            json = arguments.flag("--json")
+            zone = try arguments.zone()
+        }
+
+        func run(console: Console) async throws(CLIError) -> Int32 {
+            try CalendarCommands.week(path: path, date: date, zone: zone, json: json, console: console)
+        }
+    }
+
+    /// `runway replay`.
+    struct Replay: Subcommand {
+        static let declaration = CommandDeclaration(
+            "replay", group: .flights,
+            abstract: "the Flight Data Recorder at a moment, and its PACE, BPM, SPM and ALT lanes",
+            discussion:
+                "Shows elapsed time, distance, pace, heart rate, cadence, altitude, heading and the position at the moment, with the four lanes as sparklines on one time axis and a cursor there. A missing value breaks its lane; a taller pace bar is a slower pace.",
+            arguments: [.init("ID", help: "the flight's number (runway logbook)")],
+            options: [
+                .init(
+                    "--at", value: "MM:SS",
+                    help: "the moment, as MM:SS or H:MM:SS of elapsed time (default the end)"),
+                .logbookOrConfigured, .json,
+            ],
+            examples: ["runway replay 3 --at 12:30"])
+
+        let path: String
+        let id: Int64
+        let at: String?
+        let json: Bool
+
+        init(_ arguments: ParsedArguments) throws(CLIError) {
+            path = arguments.logbookPath()
+            id = try arguments.flightID()
+            at = arguments.value("--at")
+            json = arguments.flag("--json")
+        }
+
+        func run(console: Console) async throws(CLIError) -> Int32 {
+            try ReplayCommand.run(path: path, id: id, at: at, json: json, console: console)
+        }
+    }
+
+    /// `runway delete`.
+    struct Delete: Subcommand {
+        static let declaration = CommandDeclaration(
+            "delete", group: .logbook, abstract: "delete a flight (asks first; never one still in the air)",
+            arguments: [.init("ID", help: "the flight's number (runway logbook)")],
+            options: [.logbookOrConfigured, .init("--yes", help: "delete without asking")],
+            examples: ["runway delete 3", "runway delete 3 --yes"])
+
+        let path: String
+        let id: Int64
+        let yes: Bool
+
+        init(_ arguments: ParsedArguments) throws(CLIError) {
+            path = arguments.logbookPath()
+            id = try arguments.flightID()
+            yes = arguments.flag("--yes")
+        }
+
+        func run(console: Console) async throws(CLIError) -> Int32 {
+            try CalendarCommands.delete(
+                path: path, id: id, yes: yes, answer: { readLine() }, console: console)
+        }
+    }
+
+    /// `runway salvage`.
+    struct Salvage: Subcommand {
+        static let declaration = CommandDeclaration(
+            "salvage", group: .logbook,
+            abstract: "copy every flight that can still be read from a damaged logbook into a new one",
+            discussion:
+                "Flights are flown again from their raw sensor logs where those can be read, else kept as stored. The damaged logbook is only read; NEW must not exist.",
+            arguments: [.init("DAMAGED", help: "the damaged logbook")],
+            options: [.init("--to", value: "NEW", help: "the new logbook to write", required: true)],
+            examples: ["runway salvage /var/lib/runway/logbook.sqlite --to ~/saved.sqlite"])
+
+        let damaged: String
+        let target: String
+
+        init(_ arguments: ParsedArguments) throws(CLIError) {
+            damaged = arguments.argument("DAMAGED")!
+            target = arguments.value("--to")!
+        }
+
+        func run(console: Console) async throws(CLIError) -> Int32 {
+            try LogbookCommands.salvage(from: damaged, to: target, console: console)
+        }
+    }
+
+    /// `runway reprocess`.
+    struct Reprocess: Subcommand {
+        static let declaration = CommandDeclaration(
+            "reprocess", group: .logbook,
+            abstract: "fly a stored flight again from its raw sensor log with this build's engine",
+            discussion: "The result is stored as a new flight that supersedes the old one, unless --replace.",
+            arguments: [.init("ID", help: "the flight's number (runway logbook)")],
+            options: [
+                .logbookOrConfigured, .init("--replace", help: "replace the flight instead of keeping both"),
+            ],
+            examples: ["runway reprocess 3"])
+
+        let path: String
+        let id: Int64
+        let replace: Bool
+
+        init(_ arguments: ParsedArguments) throws(CLIError) {
+            path = arguments.logbookPath()
+            id = try arguments.flightID()
+            replace = arguments.flag("--replace")
+        }
+
+        func run(console: Console) async throws(CLIError) -> Int32 {
+            try LogbookCommands.reprocess(path: path, id: id, replace: replace, console: console)
+        }
+    }
+}
