@@ -155,6 +155,8 @@ struct BarometerService: Service {
     var simulated = false
     /// Fast in flight, slow while waiting.
     var pace = BarometerPace()
+    /// Idle readings go on the barograph (the checklist's WEATHER).
+    var barograph = BarographKeeper()
     let session: LiveFlightSession
     let clock: BoardClock
     let annunciator: Annunciator
@@ -182,13 +184,16 @@ struct BarometerService: Service {
             for await event in source.events {
                 switch event {
                 case .sample(let pascals, let at):
+                    if !pace.isFlying { barograph.record(pascals: pascals, at: at.seconds) }
                     if let input = await clock.input(.pressure(pascals: pascals), at: at) {
                         await session.handle(input)
                     }
                 case .lost(let failure):
+                    barograph.lost()
                     annunciator.fault(.barometerMissing, "\(failure); the flight goes on without altitude")
                     if let input = await clock.input(.barometerLost, at: .now) { await session.handle(input) }
                 case .recovered:
+                    barograph.heard()
                     log.log(.notice, "barometer back")
                 }
             }
@@ -213,6 +218,7 @@ final class BarometerPace: @unchecked Sendable {
     static let idleInterval = 10.0
 
     var interval: Double { lock.withLock { flying ? Self.flyingInterval : Self.idleInterval } }
+    var isFlying: Bool { lock.withLock { flying } }
 
     func attach(_ source: BarometerSource?) {
         lock.withLock { self.source = source }

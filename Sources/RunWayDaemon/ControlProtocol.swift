@@ -86,11 +86,31 @@ public struct BoardStatus: Sendable, Equatable {
     /// Free bytes where the logbook lives.
     public var storageFreeBytes: Double?
     public var flightID: Int64?
+    /// The barometer as runwayd last heard it (nil: it has not read one yet).
+    public var barometer: Barometer?
 
-    public init(batteryPercent: Double? = nil, storageFreeBytes: Double? = nil, flightID: Int64? = nil) {
+    public struct Barometer: Sendable, Equatable {
+        public var answering: Bool
+        /// The newest idle reading, Pa.
+        public var pascals: Double?
+        /// The tendency over the last hours (nil: under an hour of idle readings).
+        public var weather: Barograph.Reading?
+
+        public init(answering: Bool, pascals: Double?, weather: Barograph.Reading?) {
+            self.answering = answering
+            self.pascals = pascals
+            self.weather = weather
+        }
+    }
+
+    public init(
+        batteryPercent: Double? = nil, storageFreeBytes: Double? = nil, flightID: Int64? = nil,
+        barometer: Barometer? = nil
+    ) {
         self.batteryPercent = batteryPercent
         self.storageFreeBytes = storageFreeBytes
         self.flightID = flightID
+        self.barometer = barometer
     }
 }
 
@@ -125,6 +145,11 @@ public enum ControlReply {
             ("battery_percent", .number(board.batteryPercent, places: 0)),
             ("storage_free_bytes", .number(board.storageFreeBytes, places: 0)),
             ("flight_id", board.flightID.map { .number(Double($0)) } ?? .null),
+            ("barometer", board.barometer.map { .string($0.answering ? "ok" : "missing") } ?? .null),
+            ("pressure_pa", .number(board.barometer?.pascals, places: 0)),
+            ("pressure_tendency", board.barometer?.weather.map { .string($0.tendency.rawValue) } ?? .null),
+            ("pressure_change_pa_3h", .number(board.barometer?.weather?.changePer3h, places: 0)),
+            ("barograph_s", .number(board.barometer?.weather?.span, places: 0)),
         ])
     }
 

@@ -157,6 +157,7 @@ public enum Daemon {
         let buzzer = BuzzerDriver()
         let annunciator = Annunciator(driver: buzzer, log: log)
         let barometerPace = BarometerPace()
+        let barograph = BarographKeeper()
         let statusReporter = StatusReporter()
         statusReporter.report(StatusReporter.words(for: .idle(at: 0)))  // "waiting for GPS"
         let session = LiveFlightSession(
@@ -191,14 +192,16 @@ public enum Daemon {
             return pfd.time > 0 ? pfd.time : nil
         }
         let powerSupply = config.battery.powerSupply
-        let control = SessionControl(
+        var control = SessionControl(
             session: session, defaultMission: config.mission,
             logbookDirectory: (logbookPath as NSString).deletingLastPathComponent, now: gpsNow,
             battery: { BatteryStatus.read(root: powerSupply).capacity.map(Double.init) },
             clock: simulated ? nil : boardClock, exportFinished: { annunciator.exportFinished(ok: $0) })
+        control.barograph = options.board == .real ? barograph : nil
+        let answering = control
         let inherited = Systemd.inheritedSockets().first
         let server = ControlServer(path: options.socketPath, inherited: inherited) { request in
-            await control.answer(request)
+            await answering.answer(request)
         }
         // The buzzer starts first and stops last: it sounds whatever the others say until the end.
         var services: [any Service] = []
@@ -222,7 +225,9 @@ public enum Daemon {
                     log: log),
                 BarometerService(
                     bus: config.i2cBus, address: config.i2cAddress,
-                    simulated: options.simulate.contains(.barometer), pace: barometerPace, session: session,
+                    simulated: options.simulate.contains(.barometer), pace: barometerPace,
+                    barograph: barograph,
+                    session: session,
                     clock: boardClock,
                     annunciator: annunciator, log: log),
                 GPSService(

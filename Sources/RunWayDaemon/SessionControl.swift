@@ -10,6 +10,8 @@ struct SessionControl: Sendable {
     /// The board's GPS time now (nil before the first fix: commands wait for one).
     let now: @Sendable () async -> Double?
     let battery: @Sendable () -> Double?
+    /// The barometer and its barograph (nil on a board without one).
+    var barograph: BarographKeeper? = nil
     /// On the real board: commands before the first fix are held and back-filled.
     var clock: BoardClock? = nil
     /// Sounds the end of a USB export (done or failed).
@@ -23,7 +25,8 @@ struct SessionControl: Sendable {
             free = (attributes[.systemFreeSize] as? NSNumber)?.doubleValue
         }
         return BoardStatus(
-            batteryPercent: battery(), storageFreeBytes: free, flightID: await session.flightID)
+            batteryPercent: battery(), storageFreeBytes: free, flightID: await session.flightID,
+            barometer: barograph?.snapshot(at: MonotonicInstant.now.seconds))
     }
 
     func answer(_ request: ControlRequest) async -> String {
