@@ -1,3 +1,5 @@
+import Foundation
+import RunWayDaemon
 import RunWayHardware
 
 extension RunWayCommand {
@@ -147,6 +149,65 @@ extension RunWayCommand {
 
         func run(console: Console) async throws(CLIError) -> Int32 {
             try GPIOCommands.buzz(name: name, chip: chip, line: line, simulated: simulated, console: console)
+        }
+    }
+}
+
+extension RunWayCommand {
+    /// `runway checklist`.
+    struct Checklist: Subcommand {
+        static let declaration = CommandDeclaration(
+            "checklist", group: .board,
+            abstract: "the takeoff checklist: GPS, barometer, WEATHER, battery, storage, buttons, buzzer",
+            discussion:
+                "Each line is OK or NOT OK with its reason, and a note where OK means less than it seems. Read from runwayd when it runs, else from gpsd and the chips themselves. WEATHER is the pressure's tendency over the last hours from runwayd's barograph. Exits 1 when a required line (GPS, barometer, battery, storage; buttons and buzzer with --interactive) is NOT OK.",
+            options: [
+                .init(
+                    "--interactive", help: "also press each button when asked and hear each buzzer pattern"),
+                .init(
+                    "--simulated",
+                    help: "the simulated board's GPS and barometer (battery and storage are real)"),
+                .init(
+                    "--wait", value: "SECONDS",
+                    help: "how long to wait for a first fix from gpsd (default 15)"),
+                .init(
+                    "--power-supply", value: "DIR",
+                    help: "where the battery is read (default /sys/class/power_supply)"),
+                .logbookOrConfigured,
+                .json,
+                .init(
+                    "--config", value: "FILE",
+                    help: "runwayd's configuration: the board's pins, gpsd, the logbook"),
+                .socket,
+            ],
+            examples: [
+                "runway checklist", "runway checklist --interactive", "runway checklist --simulated --json",
+            ])
+
+        let request: ChecklistCommand.Request
+
+        init(_ arguments: ParsedArguments) throws(CLIError) {
+            var request = ChecklistCommand.Request()
+            let path = arguments.configurationPath
+            if FileManager.default.fileExists(atPath: path) {
+                do {
+                    request.configuration = try DaemonConfiguration.load(path: path)
+                } catch {
+                    throw CLIError("\(error)")
+                }
+            }
+            request.socket = arguments.value("--socket") ?? ControlCommands.defaultSocket
+            request.wait = try arguments.number("--wait", in: 1...600, unit: "seconds") ?? 15
+            request.powerSupply = arguments.value("--power-supply")
+            request.logbook = arguments.value("--logbook")
+            request.simulated = arguments.flag("--simulated")
+            request.interactive = arguments.flag("--interactive")
+            request.json = arguments.flag("--json")
+            self.request = request
+        }
+
+        func run(console: Console) async throws(CLIError) -> Int32 {
+            try await ChecklistCommand.run(request, console: console)
         }
     }
 }

@@ -1,0 +1,129 @@
+import Foundation
+import RunWayCore
+import RunWayDaemon
+import RunWayHardware
+import Testing
+
+@testable import RunWayCLI
+
+/// The takeoff checklist: each line judged with its reason, notes where OK means less than it
+/// seems, and the exit status a script can trust.
+@Suite("runway checklist")
+struct ChecklistTests {
+    /// A /sys/class/power_supply with one battery at `percent`.
+    func powerSupply(_ percent: Int) throws -> String {
+        let root = NSTemporaryDirectory() + "runway-ps-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: root + "/BAT0", withIntermediateDirectories: true)
+        try "Battery\n".write(toFile: root + "/BAT0/type", atomically: true, encoding: .utf8)
+        try "\(percent)\n".write(toFile: root + "/BAT0/capacity", atomically: true, encoding: .utf8)
+        try "Discharging\n".write(toFile: root + "/BAT0/status", atomically: true, encoding: .utf8)
+        return root
+    }
+
+    @Test func onTheSimulatedBoardALowBatteryIsTheOneFailingLine() async throws {
+        let logbook = NSTemporaryDirectory() + "checklist.sqlite"
+        let low = try await RunWayBinary.run([
+            "checklist", "--simulated", "--power-supply", try powerSupply(12), "--logbook", logbook,
+        ])
+        #expect(low.status == 1, "\(low.stderr)")
+        let lines = low.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "TAKEOFF CHECKLIST (simulated board)")
+        #expect(lines.contains("  BATTERY     NOT OK  12 % (Discharging): under 20 %"), "\(low.stdout)")
+        #expect(lines.contains("  GPS SIGNAL  OK      STRONG ±4 m"))
+        #expect(lines.contains("  BAROMETER   OK      BMP280 (chip 0x58), 1013.2 hPa"))
+        #expect(
+            lines.contains { $0.hasPrefix("  STORAGE     OK      ") && $0.contains("hours of recording") })
+        #expect(lines.last == "NOT READY: BATTERY")
+        // What an OK does not check is said beside it.
+        #expect(low.stdout.contains("note: free space, not the card's health"))
+
+        let charged = try await RunWayBinary.run([
+            "checklist", "--simulated", "--power-supply", try powerSupply(80), "--logbook", logbook, "--json",
+        ])
+        #expect(charged.status == 0)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(charged.stdout.utf8)) as? [String: Any])
+        #expect(object["ready"] as? Bool == true)
+        let items = try #require(object["items"] as? [[String: Any]])
+        #expect(
+            items.map { $0["name"] as? String } == [
+                "GPS SIGNAL", "BAROMETER", "WEATHER", "BATTERY", "STORAGE", "BUTTONS", "BUZZER",
+            ])
+        let battery = try #require(items.first { $0["name"] as? String == "BATTERY" })
+        #expect(battery["ok"] as? Bool == true && battery["detail"] as? String == "80 % (Discharging)")
+    }
+
+    @Test func withoutRunwaydOrGpsdEachPartSaysWhatIsWrong() async throws {
+        let result = try await RunWayBinary.run([
+            "checklist", "--wait", "1", "--socket", "/nonexistent/control.sock", "--config",
+            "/nonexistent.json",
+            "--logbook", "/nonexistent/dir/logbook.sqlite",
+        ])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("(the board's parts; runwayd is not running)"))
+        #expect(result.stdout.contains("GPS SIGNAL  NOT OK  NO SIGNAL"), "\(result.stdout)")
+        #expect(result.stdout.contains("STORAGE     NOT OK  /nonexistent/dir cannot be read"))
+    }
+
+    @Test func runwaydsStatusIsReadLineByLine() {
+        let status: [String: Any] = [
+            "gps_signal": "WEAK", "barometer": "ok", "pressure_pa": 100_110.0,
+            "pressure_tendency": "falling fast",
+            "pressure_change_pa_3h": -420.0, "barograph_s": 7200.0, "battery_percent": 64.0,
+            "storage_free_bytes": 5e6,
+        ]
+        let list = ChecklistCommand.fromDaemon(status, battery: BatteryStatus(), storage: .success(1e12))
+        let items = Dictionary(uniqueKeysWithValues: list.items.map { ($0.name, $0) })
+        #expect(items["GPS SIGNAL"]?.verdict == .notOK && items["GPS SIGNAL"]?.detail == "WEAK (runwayd)")
+        #expect(
+            items["BAROMETER"]?.verdict == .ok
+                && items["BAROMETER"]?.detail == "answering runwayd, 1001.1 hPa")
+        #expect(items["WEATHER"]?.verdict == .warning)
+        #expect(
+            items["WEATHER"]?.detail.hasPrefix("falling fast: -4.2 hPa in 3 h (from 120 min of readings)")
+                == true)
+        #expect(items["WEATHER"]?.required == false)
+        #expect(items["BATTERY"]?.verdict == .ok && items["BATTERY"]?.detail == "64 %")
+        // 5 MB is about 2 hours of recording: not enough for a long run.
+        #expect(
+            items["STORAGE"]?.verdict == .notOK && items["STORAGE"]?.detail.contains("about 2 hours") == true)
+        #expect(!list.ready)
+        let lost = ChecklistCommand.fromDaemon(
+            ["gps_signal": "STRONG", "barometer": "missing"], battery: BatteryStatus(capacity: 90),
+            storage: .success(1e12))
+        #expect(lost.barometerItem.verdict == .notOK && lost.gpsItem.verdict == .ok)
+        // No gauge is said, not failed on.
+        #expect(lost.batteryItem.verdict == .ok)
+        let noGauge = ChecklistCommand.fromDaemon([:], battery: BatteryStatus(), storage: .success(1e12))
+        #expect(noGauge.batteryItem.verdict == .unknown && noGauge.batteryItem.required == false)
+    }
+
+    @Test func aChipThatReadsNoAirPressureIsNotOK() {
+        let list = Checklist(
+            gps: .fix(accuracy: 12), barometer: .chip(id: 0x58, pascals: 20_000),
+            battery: BatteryStatus(capacity: 50),
+            storage: .success(1e10))
+        #expect(list.gpsItem.verdict == .ok && list.gpsItem.detail == "GOOD ±12 m")
+        #expect(list.barometerItem.verdict == .notOK)
+    }
+}
+
+@Suite("runwayd's status carries the barometer and its barograph")
+struct BarographStatusTests {
+    @Test func theFieldsAreAddedNeverRenamed() {
+        var barograph = Barograph()
+        for minute in 0...120 { barograph.record(pascals: 101_300 - Double(minute), at: Double(minute) * 60) }
+        let board = BoardStatus(
+            barometer: .init(answering: true, pascals: barograph.latest, weather: barograph.reading(at: 7200))
+        )
+        let text = ControlReply.status(FlightComputer().pfd, board: board).rendered()
+        #expect(
+            text.contains(#""barometer":"ok""#) && text.contains(#""pressure_tendency":"falling""#), "\(text)"
+        )
+        #expect(
+            text.contains(#""pressure_change_pa_3h":-180"#) && text.contains(#""barograph_s":7"#), "\(text)")
+        #expect(text.contains(#""battery_percent":null"#))  // the old fields stay
+        let none = ControlReply.status(FlightComputer().pfd, board: BoardStatus()).rendered()
+        #expect(none.contains(#""barometer":null"#) && none.contains(#""pressure_tendency":null"#))
+    }
+}
