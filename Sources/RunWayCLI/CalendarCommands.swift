@@ -63,10 +63,6 @@ public enum CalendarCommands {
         return Int((Double(Int(now) + zone.offset(at: now)) / 86_400).rounded(.down))
     }
 
-    static func colour(_ console: Console) -> Bool {
-        console.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) != false
-    }
-
     // MARK: calendar
 
     public static func calendar(
@@ -116,7 +112,7 @@ public enum CalendarCommands {
                 ]).rendered())
             return 0
         }
-        let shade = colour(console)
+        let shade = console.styled
         let largest = byDay.values.map { $0.reduce(0) { $0 + $1.entry.distance } }.max() ?? 0
         console.out(
             "  \(month)  (km a day; • one more run that day; local days: \(zone.label(at: Double(first) * 86_400)))"

@@ -7,14 +7,31 @@ public struct Console: Sendable {
     public var err: @Sendable (String) -> Void
     /// True when standard output is a terminal (progress can redraw one line).
     public var isTerminal: Bool
+    /// True when standard error is a terminal: a progress line may be drawn there.
+    public var errIsTerminal: Bool
+    /// Set when the environment has a non-empty NO_COLOR (https://no-color.org).
+    public var noColor: Bool
+    /// Writes to standard error as it is, without a newline (the progress line).
+    public var progress: @Sendable (String) -> Void
 
     public init(
-        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        isTerminal: Bool,
+        errIsTerminal: Bool = false, noColor: Bool = false,
+        progress: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.progress = progress
         self.out = out
         self.err = err
         self.isTerminal = isTerminal
+        self.errIsTerminal = errIsTerminal
+        self.noColor = noColor
     }
+
+    /// Colour and cursor movement on standard output: only on a terminal, never with NO_COLOR.
+    public var styled: Bool { isTerminal && !noColor }
+    /// The same for standard error (the progress line).
+    public var errStyled: Bool { errIsTerminal && !noColor }
 
     /// Standard output and error through `write(2)`. SIGPIPE is ignored (`ProcessSignals`), so a
     /// reader that went away is an EPIPE: the command ends quietly with status 0, as
@@ -25,7 +42,9 @@ public struct Console: Sendable {
         return Console(
             out: { StandardStream.write(text: $0 + "\n", to: STDOUT_FILENO) },
             err: { StandardStream.write(text: $0 + "\n", to: STDERR_FILENO) },
-            isTerminal: isatty(STDOUT_FILENO) == 1)
+            isTerminal: isatty(STDOUT_FILENO) == 1, errIsTerminal: isatty(STDERR_FILENO) == 1,
+            noColor: ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
+            progress: { StandardStream.write(text: $0, to: STDERR_FILENO) })
     }()
 }
 

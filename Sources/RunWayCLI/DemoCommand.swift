@@ -82,7 +82,7 @@ public enum DemoCommand {
         console.out(
             speed.map { "Flying at \(Int($0))× real time; Ctrl-C lands the flight (END)." }
                 ?? "Flying as fast as the engine can.")
-        let clear = console.isTerminal ? "\r\u{1B}[K" : ""
+        let clear = console.styled ? "\r\u{1B}[K" : ""
         let session = LiveFlightSession(logbook: logbook, source: "demo") { report in
             say(report, logbook: path ?? "", console: console)
         }
@@ -131,9 +131,9 @@ public enum DemoCommand {
                 nextSecond = (t - rotate).rounded(.down) + 1
             }
             if t >= nextProgress, await session.phase != .touchdown {
-                nextProgress += console.isTerminal ? 1 : 60
+                nextProgress += console.styled ? 1 : 60
                 let line = FlightReport.pfdLine(await session.pfd)
-                if console.isTerminal {
+                if console.styled {
                     console.out("\(clear)  \(line)\u{1B}[1A")
                 } else {
                     console.out("  \(line)")

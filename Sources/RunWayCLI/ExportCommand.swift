@@ -55,7 +55,9 @@ public enum ExportCommand {
         }
         let report: ExportReport
         do {
-            report = try Exporter.export(from: logbook, to: folder, options: options)
+            let line = ProgressLine("exporting", console: console)
+            defer { line.finish() }
+            report = try Exporter.export(from: logbook, to: folder, options: options, progress: line.update)
         } catch {
             throw CLIError.logbook(path, error)
         }

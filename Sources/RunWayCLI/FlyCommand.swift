@@ -31,7 +31,11 @@ public enum FlyCommand {
         let pressure = try pressurePath.map { path throws(CLIError) in
             try PressureFile(LineReader(path: path))
         }
-        let result = try fly(gps: gps, pressure: pressure, mission: mission, keepInputs: logbookPath != nil)
+        let line = ProgressLine("flying \(gps.name)", console: console)
+        let result = try fly(
+            gps: gps, pressure: pressure, mission: mission, keepInputs: logbookPath != nil,
+            progress: line.update)
+        line.finish()
         var warnings = gps.diagnostics
         if let pressure {
             report(pressure.diagnostics, console: console)
@@ -110,7 +114,8 @@ public enum FlyCommand {
     /// Flies the trace files. Start is the first usable fix (mode ≥ 2), end the last.
     public static func fly(
         gps: GPSTraceFile, pressure: PressureFile?, mission: Mission?,
-        configuration: EngineConfiguration = EngineConfiguration(), keepInputs: Bool = false
+        configuration: EngineConfiguration = EngineConfiguration(), keepInputs: Bool = false,
+        progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
         var reports = gps.reports()
         guard let first = gps.firstFixTime, let last = gps.lastFixTime else {
@@ -122,7 +127,8 @@ public enum FlyCommand {
             start: first, end: last, nextReport: { reports.next() },
             nextPressure: { () throws(CLIError) in
                 try pressure?.next()
-            }, mission: mission, configuration: configuration, keepInputs: keepInputs, name: gps.name)
+            }, mission: mission, configuration: configuration, keepInputs: keepInputs, name: gps.name,
+            progress: progress)
         result.fixCount = gps.fixCount
         return result
     }
@@ -151,7 +157,8 @@ public enum FlyCommand {
     static func fly(
         start: Double, end: Double, nextReport: () -> Fix?,
         nextPressure: () throws(CLIError) -> PressureSample?, mission: Mission?,
-        configuration: EngineConfiguration, keepInputs: Bool, name: String
+        configuration: EngineConfiguration, keepInputs: Bool, name: String,
+        progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
         var computer = FlightComputer(configuration: configuration)
         var callouts: [TimedCallout] = []
@@ -182,8 +189,11 @@ public enum FlyCommand {
                 sample = try nextPressure()
             }
         }
+        var n = 0
         while let report = nextReport() {
             guard report.time >= start else { continue }
+            n += 1
+            if let progress, n % 1024 == 0, end > start { progress((report.time - start) / (end - start)) }
             try flyPressure(through: report.time.nextDown)
             fly(.fix(report))
         }

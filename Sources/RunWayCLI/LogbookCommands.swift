@@ -190,7 +190,9 @@ public enum LogbookCommands {
         let note: String?
         do {
             let logbook = try Logbook(path: target, journalCapacity: 0)
-            (flights, note) = try logbook.salvage(from: path)
+            let line = ProgressLine("salvaging", console: console)
+            defer { line.finish() }
+            (flights, note) = try logbook.salvage(from: path, progress: line.update)
         } catch {
             removeTarget()
             if case .sqlite(let code, let message, _, _) = error, error.path != target {
@@ -233,7 +235,9 @@ public enum LogbookCommands {
         let logbook = try open(path, access: .readWrite, console: console)
         let written = try answer(for: id, in: path) { () throws(StoreError) -> Int64?? in
             guard try logbook.flight(id: id) != nil else { return nil }
-            return .some(try logbook.reprocess(flight: id, replace: replace))
+            let line = ProgressLine("flying flight \(id) again", console: console)
+            defer { line.finish() }
+            return .some(try logbook.reprocess(flight: id, replace: replace, progress: line.update))
         }
         guard let written else {
             console.out("Flight \(id) flies under 100 m with this engine: not recorded, nothing was written.")

@@ -29,12 +29,17 @@ public struct ReplayTicker: Sendable {
     }
 
     /// Feeds `inputs` to `computer` with the ticks a live run would have given between them.
-    public static func fly(_ inputs: some Sequence<EngineInput>, into computer: inout FlightComputer) {
+    /// `progress` is told the share of `inputs` flown, every 4096 inputs.
+    public static func fly(
+        _ inputs: some Collection<EngineInput>, into computer: inout FlightComputer,
+        progress: ((Double) -> Void)? = nil
+    ) {
         var ticker = ReplayTicker()
         if let rotate = computer.rotateTime { _ = ticker.ticks(before: rotate) }
-        for input in inputs {
+        for (n, input) in inputs.enumerated() {
             for tick in ticker.ticks(before: input.time) { _ = computer.handle(.tick(tick)) }
             _ = computer.handle(input)
+            if let progress, n % 4096 == 0 { progress(Double(n) / Double(inputs.count)) }
         }
     }
 }

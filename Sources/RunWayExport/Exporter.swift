@@ -52,7 +52,8 @@ public struct ExportReport: Sendable, Equatable {
 /// The logbook is only read.
 public enum Exporter {
     public static func export(
-        from logbook: Logbook, to folder: ExportDirectory, options: ExportOptions
+        from logbook: Logbook, to folder: ExportDirectory, options: ExportOptions,
+        progress: ((Double) -> Void)? = nil
     ) throws(StoreError) -> ExportReport {
         var report = ExportReport()
         var manifest = ExportManifest()
@@ -61,7 +62,8 @@ public enum Exporter {
         }
         var taken = Set(folder.names())
         let entries = try logbook.entries().sorted { $0.startTime < $1.startTime }
-        flights: for entry in entries {
+        flights: for (n, entry) in entries.enumerated() {
+            progress?(Double(n) / Double(entries.count))
             if let since = options.since, entry.startTime < since { continue }
             switch entry.status {
             case .flying:

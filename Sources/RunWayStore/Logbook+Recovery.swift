@@ -22,18 +22,20 @@ public struct StartUp {
 /// so a recovered flight has exactly the splits the engine computes for the recorded part.
 extension Logbook {
     /// Flies a stored flight again from its raw log with `configuration`'s engine.
-    public func replay(flight id: Int64, configuration: EngineConfiguration = EngineConfiguration())
-        throws(StoreError) -> Flight?
-    {
-        guard var computer = try rebuiltEngine(flight: id, configuration: configuration) else { return nil }
+    public func replay(
+        flight id: Int64, configuration: EngineConfiguration = EngineConfiguration(),
+        progress: ((Double) -> Void)? = nil
+    ) throws(StoreError) -> Flight? {
+        guard var computer = try rebuiltEngine(flight: id, configuration: configuration, progress: progress)
+        else { return nil }
         return computer.end(sentAt: nil).result.flight
     }
 
     /// An engine that has flown a stored flight's raw log from its start (with its mission),
     /// not yet landed: what recovery, reprocessing and resuming all start from.
-    func rebuiltEngine(flight id: Int64, configuration: EngineConfiguration) throws(StoreError)
-        -> FlightComputer?
-    {
+    func rebuiltEngine(
+        flight id: Int64, configuration: EngineConfiguration, progress: ((Double) -> Void)? = nil
+    ) throws(StoreError) -> FlightComputer? {
         guard
             let row = try database.query(
                 "SELECT start_time, target_pace, allowed_deviation, target_distance FROM flights WHERE id = ?",
@@ -42,16 +44,18 @@ extension Logbook {
         else { return nil }
         return Self.flown(
             start: try LogbookRow(row, path: path, flight: id).number("start_time"),
-            mission: Self.mission(row), inputs: try rawInputs(flight: id), configuration: configuration)
+            mission: Self.mission(row), inputs: try rawInputs(flight: id), configuration: configuration,
+            progress: progress)
     }
 
     /// An engine that took off at `start` and was given `inputs`, not yet landed.
     static func flown(
-        start: Double, mission: Mission?, inputs: [EngineInput], configuration: EngineConfiguration
+        start: Double, mission: Mission?, inputs: [EngineInput], configuration: EngineConfiguration,
+        progress: ((Double) -> Void)? = nil
     ) -> FlightComputer {
         var computer = FlightComputer(configuration: configuration)
         _ = computer.handle(.start(at: start, mission: mission, countdown: false))
-        ReplayTicker.fly(inputs, into: &computer)
+        ReplayTicker.fly(inputs, into: &computer, progress: progress)
         return computer
     }
 
@@ -99,10 +103,11 @@ extension Logbook {
     /// under 100 m with this engine: nothing is written then (such a flight is not recorded).
     @discardableResult
     public func reprocess(
-        flight id: Int64, replace: Bool = false, configuration: EngineConfiguration = EngineConfiguration()
+        flight id: Int64, replace: Bool = false, configuration: EngineConfiguration = EngineConfiguration(),
+        progress: ((Double) -> Void)? = nil
     ) throws(StoreError) -> Int64? {
         try requireWritable()
-        guard let flight = try replay(flight: id, configuration: configuration) else {
+        guard let flight = try replay(flight: id, configuration: configuration, progress: progress) else {
             throw .noFlight(id, path: path)
         }
         if flight.status == .tooShort { return nil }

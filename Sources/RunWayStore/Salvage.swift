@@ -30,9 +30,11 @@ extension Logbook {
     /// A flight whose raw sensor log reads is flown again (up to the first unreadable batch, so
     /// a partly damaged log gives a `recovered` flight); otherwise its stored derived data is
     /// copied as it was. Throws only when nothing of the file can be read.
-    public func salvage(from path: String, configuration: EngineConfiguration = EngineConfiguration())
-        throws(StoreError) -> (flights: [SalvagedFlight], note: String?)
-    {
+    /// `progress` is told the share of flights done.
+    public func salvage(
+        from path: String, configuration: EngineConfiguration = EngineConfiguration(),
+        progress: ((Double) -> Void)? = nil
+    ) throws(StoreError) -> (flights: [SalvagedFlight], note: String?) {
         var uri = "file:"
         for character in path.unicodeScalars {
             switch character {
@@ -55,7 +57,8 @@ extension Logbook {
         }
         let journal = journalRecords(besideLogbook: path)
         var result: [SalvagedFlight] = []
-        for row in rows {
+        for (n, row) in rows.enumerated() {
+            progress?(Double(n) / Double(rows.count))
             guard let id = row["id"].int.map(Int64.init) else { continue }
             let start = LogbookRow(row, path: path, flight: id).optional("start_time", in: LogbookRow.time)
             var salvaged = SalvagedFlight(

@@ -86,7 +86,7 @@ extension CommandDeclaration.Option {
             "--config", value: "FILE",
             help: "runwayd's configuration, for its time_zone (default /etc/runway/runway.json)"),
     ]
-    static let json = Self("--json", help: "print JSON (times in UTC, with utc_offset_s)")
+    static let json = Self("--json", help: "print JSON instead of text (times in UTC)")
     static let socket = Self(
         "--socket", value: "PATH", help: "runwayd's control socket (default /run/runway/control.sock)")
 

@@ -11,7 +11,7 @@ enum HelpText {
 
     /// One command's whole help.
     static func help(_ d: CommandDeclaration) -> String {
-        var lines = ["runway \(d.name): \(d.abstract)", "", usage(d)]
+        var lines = [paragraph("runway \(d.name): \(d.abstract)", indent: "  ", first: ""), "", usage(d)]
         if !d.discussion.isEmpty {
             lines.append("")
             lines.append(paragraph(d.discussion, indent: ""))
