@@ -149,7 +149,9 @@ public enum CalendarCommands {
             }
         }
         let total = byDay.values.joined().reduce(0) { $0 + $1.entry.distance }
-        console.out("  \(String(format: "%.1f", total / 1000)) km in \(byDay.values.joined().count) runs")
+        let runCount = byDay.values.joined().count
+        console.out(
+            "  \(String(format: "%.1f", total / 1000)) km in \(runCount) run\(runCount == 1 ? "" : "s")")
         return 0
     }
 
