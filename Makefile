@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build install install-files deb deb-check demo test bench bench-daemon bench-export bench-callouts bench-elevation soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build install install-files deb deb-check demo test board-test bench bench-daemon bench-export bench-viewer bench-callouts bench-elevation soak fuzz sanitize lint format clean
 
 all: build
 
@@ -81,12 +81,21 @@ test: test-deps lint
 	@$(MAKE) --no-print-directory deb-check
 
 ## Figures: engine cost per fix, peak memory, accuracy against ground truth.
+## The firmware as installed on Debian's own kernel under qemu: real i2c-stub, serial GPS, systemd
+## (Tests/Board; ~3 min, the first run ~5 min to build the image). BOARD_TEST=skip skips it.
+board-test: deps
+	SWIFT=$(SWIFT) scripts/board-test.sh
+
 bench: build
 	$(RELEASE)/runway-bench
 
 # Only the export figures (a 24-hour flight to FIT, GPX, TCX, and gpxpy's GPX for the ratio).
 bench-export: build test-deps
 	$(RELEASE)/runway-bench export
+
+# Only the viewer's figures (300 runs and a 24-hour flight in headless Chromium): ~30 s.
+bench-viewer: build test-deps
+	$(RELEASE)/runway-bench viewer
 
 # Only the callout figures (GPWS episodes at a band edge, SPLIT callout delay): ~10 s.
 bench-callouts: build

@@ -2,7 +2,7 @@
 # Installs what `make demo` and `make test` need on Debian 12, and says exactly what is missing
 # when it cannot install it (no root).
 #
-#   scripts/install-deps.sh [build|test]
+#   scripts/install-deps.sh [build|test|board]
 #
 # build: the Swift toolchain (not packaged by Debian 12: see README) and the C libraries the
 #        drivers link (libgps through pkg-config).
@@ -10,14 +10,20 @@
 #        tools (systemd-analyze, systemd-sysusers, udevadm) for the unit and rule checks,
 #        binutils (strip) and lintian for the package check, and the export files' independent
 #        readers: xmllint (libxml2-utils) with the GPX/TCX schemas, python3-venv for Garmin's FIT
-#        SDK (scripts/interop-venv.sh), dosfstools and mtools for the USB drive image.
+#        SDK (scripts/interop-venv.sh), dosfstools and mtools for the USB drive image, and
+#        chromium (headless) for the offline viewer's browser test.
 set -euo pipefail
 
 mode=${1:-build}
 build_packages=(pkg-config libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev)
-test_packages=(gpsd gpsd-clients systemd udev binutils lintian libxml2-utils python3-venv dosfstools mtools)
+test_packages=(gpsd gpsd-clients systemd udev binutils lintian libxml2-utils python3-venv dosfstools mtools
+    chromium fonts-dejavu-core)
+# The emulated board (make board-test): qemu, Debian's kernel for the guest, mmdebstrap for its
+# root filesystem, e2fsprogs for the image.
+board_packages=(qemu-system-x86 qemu-utils mmdebstrap linux-image-amd64 e2fsprogs binutils lintian)
 packages=("${build_packages[@]}")
 if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
+if [ "$mode" = board ]; then packages+=("${board_packages[@]}"); fi
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "error: no Swift toolchain on PATH. Swift 6.0 or newer is needed; Debian 12 does not" >&2

@@ -1,0 +1,183 @@
+#!/bin/sh
+# Runs inside the emulated board, as root, from runway-board-test.service once the board has
+# booted: each check against the real kernel device, its result a line in $out/results.txt
+# ("PASS name: detail" or "FAIL name: detail"). Host and guest meet through files in $out:
+# the guest asks (feed-gps), the host answers (gps-done).
+set -u
+here=$(dirname "$0")
+out=${RUNWAY_BOARD_OUT:-/host-out}
+results=$out/results.txt
+: > "$results"
+pass() { echo "PASS $1: $2" >> "$results"; }
+fail() { echo "FAIL $1: $2" >> "$results"; }
+# check NAME DETAIL-ON-FAILURE COMMAND...: PASS when COMMAND succeeds.
+check() {
+    name=$1 detail=$2
+    shift 2
+    if "$@"; then pass "$name" "$detail"; else fail "$name" "$detail"; fi
+}
+wait_for() {  # wait_for SECONDS COMMAND...: true once COMMAND succeeds within SECONDS
+    deadline=$(($(date +%s) + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        [ "$(date +%s)" -ge "$deadline" ] && return 1
+        sleep 0.5
+    done
+}
+status_field() {  # the number or word runway status --json says for $1
+    runway status --json 2>/dev/null | sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"
+}
+echo "kernel $(uname -r), $(systemctl is-system-running)" >> "$out/guest.log"
+# The power-cut boots run their own script (board_test.py passes runway.phase= to the kernel).
+phase=$(sed -n 's/.*runway\.phase=\([a-z-]*\).*/\1/p' /proc/cmdline)
+if [ -n "$phase" ]; then
+    . "$here/power-cut.sh"
+    exit 0
+fi
+
+# 1. The BMP280 driver on i2c-stub.
+modprobe i2c-dev && modprobe i2c-stub chip_addr=0x76
+bus=$(i2cdetect -l | awk '/SMBus stub/ { sub("i2c-", "", $1); print $1 }')
+if [ -z "$bus" ]; then
+    fail bmp280-datasheet-vector "no i2c-stub adapter"
+else
+    "$here/bmp280-registers.sh" "$bus"
+    json=$(runway baro --bus "$bus" --count 1 --json 2>&1)
+    case $json in
+        *'"chip_id":"0x58"'*'"temperature_c":25.08'*'"pressure_pa":100653.25'*)
+            pass bmp280-datasheet-vector "i2c-$bus: 25.08 °C, 100653.25 Pa (T = 2508, P = 25767233 Q24.8)" ;;
+        *) fail bmp280-datasheet-vector "i2c-$bus: $json" ;;
+    esac
+    "$here/bmp280-registers.sh" "$bus" 415988  # 840 ADC counts more: about 145 Pa less
+    json=$(runway baro --bus "$bus" --count 1 --json 2>&1)
+    case $json in
+        *'"pressure_pa":10050'*) pass bmp280-follows-pressure "the chip's new ADC value read: $json" ;;
+        *) fail bmp280-follows-pressure "$json" ;;
+    esac
+    "$here/bmp280-registers.sh" "$bus"
+    # No chip at the address: the kernel's own errno, said with it, exit 1, no crash.
+    err=$(runway baro --bus "$bus" --address 0x77 --count 1 2>&1)
+    code=$?
+    case "$code $err" in
+        "1 "*"failed: "*"(errno "*) pass bmp280-no-chip-errno "exit $code: $err" ;;
+        *) fail bmp280-no-chip-errno "exit $code: $err" ;;
+    esac
+    # A chip stuck measuring mid-run: each reading says so, the command goes on.
+    # (Removing the adapter mid-read cannot be done here: the kernel refuses to unload i2c-stub
+    # while runway holds /dev/i2c-N open.)
+    runway baro --bus "$bus" --count 6 > "$out/baro-stuck.out" 2> "$out/baro-stuck.err" &
+    reader=$!
+    sleep 1.2
+    i2cset -y "$bus" 0x76 0xF3 0x08 b
+    wait $reader
+    code=$?
+    i2cset -y "$bus" 0x76 0xF3 0x00 b
+    if [ $code -eq 0 ] && grep -q "measuring for too long" "$out/baro-stuck.err"; then
+        pass bmp280-stuck-mid-run "exit 0; $(grep -c . "$out/baro-stuck.out") readings before, then: $(head -n 1 "$out/baro-stuck.err")"
+    else
+        fail bmp280-stuck-mid-run "exit $code; $(cat "$out/baro-stuck.err")"
+    fi
+fi
+
+# 2. Buttons and the buzzer through libgpiod on gpio-sim (lines 17 START, 27 PAUSE, 22 END,
+# 18 buzzer, as board/runway.json wires them).
+modprobe gpio-sim-board
+sim_config=/sys/kernel/config/gpio-sim/board
+mkdir -p "$sim_config/bank0"
+echo 32 > "$sim_config/bank0/num_lines"
+for pair in 17:start 27:pause 22:end 18:buzzer; do
+    mkdir "$sim_config/bank0/line${pair%%:*}"
+    echo "${pair#*:}" > "$sim_config/bank0/line${pair%%:*}/name"
+done
+echo 1 > "$sim_config/live"
+chip=$(cat "$sim_config/bank0/chip_name")
+sim=$(ls -d /sys/devices/platform/gpio-sim.*/"$chip")
+pull() { echo "pull-$2" > "$sim/sim_gpio$1/pull"; }  # a button is active low: down is pressed
+for line in 17 27 22; do pull $line up; done
+check udev-gpio-group "/dev/$chip is root:gpio 0660 (udev/60-runway.rules)" \
+    test "$(stat -c '%G %a' "/dev/$chip")" = "gpio 660"
+runway buttons --chip "$chip" > "$out/buttons.out" 2>&1 &
+watcher=$!
+sleep 2
+pull 17 down; sleep 0.2; pull 17 up; sleep 0.3
+# A bounce train on PAUSE: six edges within 30 ms, then held 0.3 s.
+for i in 1 2 3; do pull 27 down; sleep 0.005; pull 27 up; sleep 0.005; done
+pull 27 down; sleep 0.3; pull 27 up; sleep 0.3
+pull 22 down; sleep 2.6; pull 22 up; sleep 0.3
+pull 17 down; sleep 0.2; pull 17 up; sleep 1
+kill $watcher 2>/dev/null
+wait $watcher 2>/dev/null
+cat "$out/buttons.out" >> "$out/guest.log"
+# The kernel's event timestamps, as libgpiod hands them on (seconds and nanoseconds).
+gpiomon --num-events=6 --format="%s %n %e" "$chip" 17 > "$out/gpiomon.out" 2>&1 &
+monitor=$!
+sleep 1
+for i in 1 2 3; do pull 17 down; sleep 0.05; pull 17 up; sleep 0.05; done
+sleep 0.5
+kill $monitor 2>/dev/null
+wait $monitor 2>/dev/null
+check buttons-short-press "START pressed twice: two short presses" \
+    test "$(grep -c '^short start' "$out/buttons.out")" = 2
+check buttons-bounce-train "a bounce train and a press on PAUSE: one short press" \
+    test "$(grep -c '^short pause' "$out/buttons.out")" = 1
+check buttons-long-press "END held 2.6 s: one long press, no short one" \
+    sh -c "test \"\$(grep -c '^long end' '$out/buttons.out')\" = 1 && ! grep -q '^short end' '$out/buttons.out'"
+check gpio-timestamps-monotonic "gpiomon's kernel timestamps for START's six edges increase" \
+    sh -c "test \$(grep -c . '$out/gpiomon.out') = 6 && awk '{ t = \$1 * 1000000000 + \$2 } NR > 1 && t <= last { exit 1 } { last = t }' '$out/gpiomon.out'"
+runway buzz split --chip "$chip" --line 18 > /dev/null 2>&1 &
+buzzer=$!
+: > "$out/buzzer.values"
+for i in $(seq 1 150); do cat "$sim/sim_gpio18/value" >> "$out/buzzer.values"; sleep 0.01; done
+wait $buzzer
+check buzzer-pattern "the buzzer line went on and off (split), and ends off" \
+    sh -c "uniq '$out/buzzer.values' | tr -d '\n' | grep -q '0*1\(0\+1\)*0' && test \"\$(cat '$sim/sim_gpio18/value')\" = 0"
+sed -i "s/\"gpiochip\": \"gpiochip0\"/\"gpiochip\": \"$chip\"/" /etc/runway/runway.json
+
+# 3. runwayd under the board's systemd, as the .deb installed it.
+sed -i "s/\"bus\": 1/\"bus\": ${bus:-1}/" /etc/runway/runway.json
+ls -l "/dev/i2c-${bus:-1}" >> "$out/guest.log" 2>&1
+check udev-i2c-group "/dev/i2c-$bus is root:i2c 0660 (udev/60-runway.rules)" \
+    test "$(stat -c '%G %a' "/dev/i2c-${bus:-1}")" = "i2c 660"
+systemctl restart gpsd.socket runwayd
+check runwayd-ready "Type=notify: active only after READY=1" wait_for 30 systemctl is-active -q runwayd
+touch "$out/feed-gps"
+check runwayd-gps-fix "runway status shows a fix from gpsd on /dev/ttyS1" \
+    wait_for 90 sh -c 'runway status --json | grep -q "\"gps_signal\":\"\(STRONG\|GOOD\)\""'
+pull 17 down; sleep 0.3; pull 17 up  # START
+check runwayd-flying "START pressed on gpio-sim: the flight takes off" \
+    wait_for 30 sh -c 'runway status --json | grep -q "\"phase\":\"cruise\""'
+# A 12 m climb on the barometer, then back down.
+sleep 5
+"$here/bmp280-registers.sh" "$bus" 415988
+sleep 20
+"$here/bmp280-registers.sh" "$bus"
+wait_for 60 sh -c '[ "$(runway status --json | sed -n "s/.*\"distance_m\":\([0-9]*\).*/\1/p")" -ge 2000 ]'
+before=$(status_field distance_m)
+id=$(status_field flight_id)
+systemctl stop runwayd
+check runwayd-stopped-mid-flight "the flight stays open (flying) in the logbook after systemctl stop" \
+    sh -c "runway logbook --json | grep -q '\"id\":$id,\"status\":\"flying\"'"
+systemctl start runwayd
+check runwayd-continues "flight $id goes on after the restart (from $before m)" \
+    wait_for 60 sh -c "[ \"\$(runway status --json | sed -n 's/.*\"flight_id\":\([0-9]*\).*/\1/p')\" = $id ]"
+wait_for 300 test -e "$out/gps-done"
+sleep 3
+pull 22 down; sleep 2.6; pull 22 up  # END, held
+check runwayd-long-press-lands "END held on gpio-sim: TOUCHDOWN, the flight finished in the logbook" \
+    wait_for 20 sh -c 'runway logbook --json | grep -q "\"status\":\"finished\""'
+runway logbook --json > "$out/logbook.json" 2>&1
+runway logbook --flight "$id" --json > "$out/flight.json" 2>&1
+runway logbook --flight "$id" >> "$out/guest.log" 2>&1
+# 4. The USB stick: plugged in by the host (QMP), seen by udev, exported by runway-export@.
+touch "$out/plug-stick"
+wait_for 120 sh -c 'journalctl -u runway-export@sda.service | grep -q -E "Finished runway-export|Failed to start runway-export"'
+journalctl -u runway-export@sda.service --no-pager > "$out/export.journal" 2>&1
+check usb-stick-export "udev saw the RUNWAY stick and runway-export@sda.service ran to success" \
+    grep -q "Finished runway-export@sda.service" "$out/export.journal"
+sync
+touch "$out/unplug-stick"
+wait_for 30 sh -c '! test -e /dev/sda'
+check runwayd-watchdog "WatchdogSec=30 and no restart by the watchdog" \
+    test "$(systemctl show -p NRestarts --value runwayd)" = 0
+journalctl -u runwayd --no-pager > "$out/runwayd.journal" 2>&1
+echo done >> "$out/guest.log"
