@@ -32,7 +32,12 @@ let package = Package(
         .target(name: "RunWaySimulator", dependencies: ["RunWayCore"], swiftSettings: strict),
         .systemLibrary(name: "CLinux"),
         .target(
-            name: "RunWayExport", dependencies: ["RunWayCore", "RunWayStore", "CLinux"], swiftSettings: strict
+            name: "RunWayExport", dependencies: ["RunWayCore", "RunWayStore", "CLinux"],
+            resources: [
+                .embedInCode("Viewer/index.html"), .embedInCode("Viewer/runway-viewer.js"),
+                .embedInCode("Viewer/runway-viewer.css"),
+            ],
+            swiftSettings: strict
         ),
         .target(
             name: "RunWayCLI",

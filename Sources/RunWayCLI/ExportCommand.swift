@@ -26,11 +26,11 @@ public enum ExportCommand {
             var formats: [ExportFormat] = []
             for name in text.lowercased().split(separator: ",") {
                 guard let format = ExportFormat(rawValue: String(name)) else {
-                    throw .usage("--format takes fit, gpx and tcx separated by commas, not \"\(name)\"")
+                    throw .usage("--format takes fit, gpx, tcx and html separated by commas, not \"\(name)\"")
                 }
                 if !formats.contains(format) { formats.append(format) }
             }
-            guard !formats.isEmpty else { throw .usage("--format needs at least one of fit, gpx, tcx") }
+            guard !formats.isEmpty else { throw .usage("--format needs at least one of fit, gpx, tcx, html") }
             options.formats = formats
         }
         if let since = request.since {
@@ -80,6 +80,7 @@ public enum ExportCommand {
         options.bodyMass = configuration.bodyMass
         let zone = zone ?? LocalZone.configured(configuration.timeZone)
         options.utcOffset = { zone.offset(at: $0) }
+        options.zoneLabel = zone.name
         return (configuration, options)
     }
 
@@ -167,6 +168,16 @@ public enum ExportCommand {
                     ),
                     ("renamed_around", .array(report.renamedAround.map { .string($0) })),
                     ("salvage", salvageNote.map { .string($0) } ?? .null),
+                    (
+                        "viewer",
+                        report.viewer.map {
+                            .object([
+                                ("index", .string($0.index)), ("flights", .number(Double($0.flights))),
+                                ("files_written", .number(Double($0.filesWritten))),
+                                ("bytes", .number(Double($0.bytes))),
+                            ])
+                        } ?? .null
+                    ),
                     ("error", report.failure.map { .string($0.description) } ?? .null),
                 ]).rendered())
         } else {
@@ -184,6 +195,11 @@ public enum ExportCommand {
             console.out(
                 "\(files) file\(files == 1 ? "" : "s") written"
                     + (report.alreadyExported > 0 ? ", \(report.alreadyExported) already on the stick" : ""))
+            if let viewer = report.viewer {
+                console.out(
+                    "viewer: open \(viewer.index) in a browser (\(viewer.flights) flight\(viewer.flights == 1 ? "" : "s"), "
+                        + "\(viewer.bytes / 1024) KiB)")
+            }
         }
         if let failure = report.failure { console.err("runway: export stopped: \(failure)") }
     }

@@ -93,12 +93,22 @@ public struct LocalZone: Sendable {
     public func label(at time: Double) -> String {
         let offset = Self.offsetLabel(self.offset(at: time))
         switch kind {
-        case .named(let zone)
-        where !["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Universal", "Zulu"].contains(zone.identifier):
+        case .named(let zone) where !Self.utcNames.contains(zone.identifier):
             return "\(zone.identifier), \(offset)"
         default: return offset
         }
     }
+
+    /// The zone's name without a moment: `Asia/Seoul`, or `UTC+5:30` for a fixed offset.
+    public var name: String {
+        switch kind {
+        case .named(let zone) where Self.utcNames.contains(zone.identifier): "UTC"
+        case .named(let zone): zone.identifier
+        case .fixed(let seconds): Self.offsetLabel(seconds)
+        }
+    }
+
+    static let utcNames: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Universal", "Zulu"]
 
     /// `2026-10-03 15:59 (Asia/Seoul, UTC+9)`.
     public func describe(_ time: Double) -> String {

@@ -3,7 +3,8 @@ import RunWayCore
 import RunWayStore
 
 /// The FAT image the wearable shows a computer over USB (the gadget's read-only mass storage),
-/// holding `RUNWAY/` with every run's files, as a Garmin watch shows `GARMIN/Activity`. Built
+/// holding `RUNWAY/` with every run's files and the offline viewer (`RUNWAY/index.html`), as a
+/// Garmin watch shows `GARMIN/Activity`. Built
 /// without mounting anything: the files are exported into a scratch folder, `mkfs.vfat -C` makes
 /// the filesystem in a new file, `mcopy` (mtools) fills it, and the finished image is fsynced and
 /// renamed over the old one, so the gadget never serves a half-built image. Only exported files
@@ -38,7 +39,7 @@ public enum DriveImage {
         if let failure = report.failure { throw failure }
         // The manifest is the stick's bookkeeping, not the runner's.
         try? FileManager.default.removeItem(atPath: folder.path + "/" + ExportManifest.fileName)
-        let total = report.written.reduce(0) { $0 + $1.bytes }
+        let total = report.written.reduce(0) { $0 + $1.bytes } + (report.viewer?.bytes ?? 0)
         // FAT needs room for its tables and clusters: a fifth more than the files, and at least
         // 8 MiB (mkfs.vfat's FAT16 floor is well under that).
         let kilobytes = max(8 * 1024, (total + total / 5) / 1024 + 1024)
@@ -61,7 +62,9 @@ public enum DriveImage {
             throw error
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        return Built(path: path, bytes: size ?? kilobytes * 1024, files: report.written.count)
+        return Built(
+            path: path, bytes: size ?? kilobytes * 1024,
+            files: report.written.count + (report.viewer?.filesWritten ?? 0))
     }
 
     private static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws {

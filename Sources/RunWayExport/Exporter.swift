@@ -3,6 +3,11 @@ import RunWayStore
 
 public enum ExportFormat: String, Sendable, CaseIterable {
     case fit, gpx, tcx
+    /// The offline viewer: `index.html` and its data files, beside the others.
+    case html
+
+    /// The formats written as one file per flight.
+    public static let activityFiles: [ExportFormat] = [.fit, .gpx, .tcx]
 }
 
 /// What `runway export` was asked.
@@ -19,6 +24,8 @@ public struct ExportOptions: Sendable {
     /// Seconds east of UTC at a moment, for file names (the configured time zone).
     public var utcOffset: @Sendable (Double) -> Int = { _ in 0 }
     public var softwareVersion = 1
+    /// How the viewer names the local times (`Asia/Seoul, UTC+9`).
+    public var zoneLabel = "UTC"
 
     public init() {}
 }
@@ -45,6 +52,8 @@ public struct ExportReport: Sendable, Equatable {
     public var renamedAround: [String] = []
     /// What stopped the export; what was written before it stays, whole.
     public var failure: ExportError?
+    /// The offline viewer, when it was part of the export.
+    public var viewer: ViewerExport.Written?
 }
 
 /// Exports a logbook's flights into a stick's `RUNWAY` folder: finished and recovered flights
@@ -74,10 +83,11 @@ public enum Exporter {
                 continue
             case .finished, .recovered: break
             }
-            let wanted = options.formats.filter {
+            let files = options.formats.filter { ExportFormat.activityFiles.contains($0) }
+            let wanted = files.filter {
                 options.all || !manifest.contains(start: entry.startTime, format: $0)
             }
-            report.alreadyExported += options.formats.count - wanted.count
+            report.alreadyExported += files.count - wanted.count
             guard !wanted.isEmpty else { continue }
             guard let logged = try logbook.flight(id: entry.id) else { continue }
             let activity = ExportActivity(flight: logged.flight, bodyMass: options.bodyMass)
@@ -108,6 +118,14 @@ public enum Exporter {
         } catch {
             report.failure = report.failure ?? error
         }
+        if report.failure == nil, options.formats.contains(.html) {
+            let files = try ViewerExport.files(from: logbook, options: options)
+            do throws(ExportError) {
+                report.viewer = try ViewerExport.write(files, to: folder)
+            } catch {
+                report.failure = error
+            }
+        }
         return report
     }
 
@@ -123,6 +141,7 @@ public enum Exporter {
                 utcOffset: options.utcOffset(activity.startTime))
         case .gpx: GPXEncoder.encode(activity, name: notes.map { "\(name) — \($0)" } ?? name)
         case .tcx: TCXEncoder.encode(activity, notes: notes, softwareVersion: options.softwareVersion)
+        case .html: []  // the viewer is written for the whole logbook (ViewerExport), not per file
         }
     }
 

@@ -4,7 +4,12 @@ import RunWaySimulator
 /// A 1 Hz endurance flight streamed from the simulator through the engine, nothing else held:
 /// what landed.
 func streamedEnduranceFlight(hours: Double) -> Flight? {
-    var runner = ScenarioRunner(.endurance(hours: hours, rate: 1))
+    streamedFlight(.endurance(hours: hours, rate: 1))
+}
+
+/// A scenario streamed through the engine: what landed.
+func streamedFlight(_ scenario: Scenario) -> Flight? {
+    var runner = ScenarioRunner(scenario)
     runner.recordsDistance = false
     runner.speedLogSeconds = 0
     var computer = FlightComputer()

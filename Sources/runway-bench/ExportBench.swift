@@ -23,7 +23,7 @@ struct ExportBench {
                 + "\(format(seconds(prepare) * 1000, 0)) ms")
         var gpxSeconds = 0.0
         var gpxBytes = 0
-        for kind in ExportFormat.allCases {
+        for kind in ExportFormat.activityFiles {
             var bytes: [UInt8] = []
             // Best of three, so a page fault or a scheduler hiccup does not set the figure.
             let best = (0..<3).map { _ in

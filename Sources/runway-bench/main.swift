@@ -33,19 +33,22 @@ func seconds(_ duration: Duration) -> Double {
 
 // `runway-bench --help`: what it does and its sections, without running anything.
 let benchArguments = Array(CommandLine.arguments.dropFirst())
-if let first = benchArguments.first, !["daemon", "callouts", "elevation", "export"].contains(first) {
+if let first = benchArguments.first, !["daemon", "callouts", "elevation", "export", "viewer"].contains(first)
+{
     let known = first == "--help" || first == "-h" || first == "help"
     FileHandle.standardError.write(
         Data(
             ((known ? "" : "runway-bench: unknown section \"\(first)\"\n")
                 + """
-                usage: runway-bench [daemon | callouts | elevation | export]
+                usage: runway-bench [daemon | callouts | elevation | export | viewer]
                   (no argument)  every figure: memory, cost per fix, accuracy, the gpsd path, storage,
                                  runway fly's memory, runwayd, callouts, elevation, export (~10 min)
                   daemon         runwayd: start → READY, idle wake-ups, CPU per hour, memory over 24 h
                   callouts       GPWS episodes at a band edge, the SPLIT callout's delay
                   elevation      gain error with the barometer and with GPS alone, loop closure
                   export         a 24-hour flight to FIT, GPX and TCX, and gpxpy's GPX for the ratio
+                  viewer         the offline viewer in headless Chromium: 300 flights' logbook, a
+                                 24-hour flight's FDR, and its size per flight
 
                 """).utf8))
     exit(known ? 0 : 2)
@@ -64,6 +67,11 @@ if CommandLine.arguments.dropFirst().first == "callouts" {
 // `runway-bench elevation`: only the elevation figures.
 if CommandLine.arguments.dropFirst().first == "elevation" {
     ElevationBench().run()
+    exit(0)
+}
+// `runway-bench viewer`: only the viewer's figures (needs chromium).
+if CommandLine.arguments.dropFirst().first == "viewer" {
+    ViewerBench().run()
     exit(0)
 }
 // `runway-bench export`: only the export figures.

@@ -65,9 +65,22 @@ struct ExportCommandTests {
                 ".runway-manifest", "2026-10-03-0659-5.2km.fit", "2026-10-03-0659-5.2km.gpx",
                 "2026-10-03-0659-5.2km.tcx", "2026-10-04-0659-5.2km.fit", "2026-10-04-0659-5.2km.gpx",
                 "2026-10-04-0659-5.2km.tcx",
+                // The offline viewer: its page, script and style, the logbook, a file per flight.
+                "index.html", "runway-viewer.js", "runway-viewer.css", "runway-logbook.js",
+                "runway-flight-20261003-065950.js", "runway-flight-20261004-065950.js",
             ])
-        let again = try await Self.export(destination)
-        #expect(again.status == 0 && again.stdout.contains("0 files written, 6 already on the stick"))
+        let viewer = try #require(object["viewer"] as? [String: Any])
+        #expect(viewer["flights"] as? Double == 2 && viewer["files_written"] as? Double == 6)
+        let again = try await Self.export(destination, ["--json"])
+        let repeated = try #require(
+            try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(again.status == 0 && (repeated["written"] as? [Any])?.isEmpty == true)
+        #expect(repeated["already_exported"] as? Double == 6)
+        // A repeat rewrites nothing of the viewer either: every byte is already there.
+        #expect((repeated["viewer"] as? [String: Any])?["files_written"] as? Double == 0)
+        let text = try await Self.export(destination)
+        #expect(text.stdout.contains("0 files written, 6 already on the stick"))
+        #expect(text.stdout.contains("viewer: open \(destination)/RUNWAY/index.html in a browser (2 flights"))
         let only = try await Self.export(Self.directory(), ["--format", "gpx", "--since", "2026-10-04"])
         #expect(only.status == 0 && only.stdout.contains("1 file written"), "\(only.stdout)")
         #expect(only.stdout.contains("2026-10-04-0659-5.2km.gpx"))

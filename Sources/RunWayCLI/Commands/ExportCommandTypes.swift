@@ -5,9 +5,9 @@ extension RunWayCommand {
     struct Export: Subcommand {
         static let declaration = CommandDeclaration(
             "export", group: .logbook,
-            abstract: "write the logbook's flights to DIR/RUNWAY/ as FIT, GPX and TCX files",
+            abstract: "write the logbook's flights to DIR/RUNWAY/ as FIT, GPX and TCX files, and the viewer",
             discussion:
-                "DIR is usually a USB stick's mount point. Files are named by local date and time; nothing partial ever has a final name. A repeat writes only flights the folder does not have yet (--all: every flight again); --verify reads each file back.",
+                "DIR is usually a USB stick's mount point. Files are named by local date and time; nothing partial ever has a final name. A repeat writes only flights the folder does not have yet (--all: every flight again); --verify reads each file back. RUNWAY/index.html is an offline viewer of every run (logbook, calendar, summary, Flight Data Recorder) that opens in any browser without a network.",
             options: [
                 .init(
                     "--to", value: "DIR", help: "where RUNWAY/ is written (a USB stick's mount point)",
@@ -15,7 +15,8 @@ extension RunWayCommand {
                 .init(
                     "--since", value: "DATE", help: "only flights from this day (2026-10-03) or UTC time on"),
                 .init(
-                    "--format", value: "LIST", help: "fit, gpx, tcx, separated by commas (default all three)"),
+                    "--format", value: "LIST",
+                    help: "fit, gpx, tcx, html (the offline viewer), separated by commas (default all four)"),
                 .init("--all", help: "write every flight again, not only new ones"),
                 .init("--verify", help: "read each written file back and check it"),
                 .json,

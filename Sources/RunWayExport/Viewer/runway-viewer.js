@@ -1,0 +1,406 @@
+// RunWay's offline flight viewer: Logbook, Flight Calendar, Flight Summary and the Flight Data
+// Recorder, from the files beside this one. No framework, no request of any kind: the data comes
+// in by <script> (runway-logbook.js, then one file per flight, loaded when it is opened).
+"use strict";
+(function () {
+  var logbook = window.RUNWAY_LOGBOOK_DATA || { flights: [] };
+  var flights = {};   // id -> flight data, as loaded
+  var waiting = {};   // id -> callbacks
+  var view = document.getElementById("view");
+  var SVG = "http://www.w3.org/2000/svg";
+
+  window.RUNWAY_FLIGHT = function (id, data) {
+    flights[id] = data;
+    (waiting[id] || []).forEach(function (f) { f(data); });
+    delete waiting[id];
+  };
+
+  // ---- formatting -------------------------------------------------------------------------
+  function km(m) { return m == null ? "--" : (m / 1000).toFixed(2) + " km"; }
+  function clock(s) {
+    if (s == null) return "--";
+    s = Math.round(s);
+    var h = Math.floor(s / 3600), m = Math.floor(s % 3600 / 60), r = s % 60;
+    return (h ? h + ":" + pad(m) : m) + ":" + pad(r);
+  }
+  function pad(n) { return n < 10 ? "0" + n : "" + n; }
+  function pace(s) { return s == null ? "--" : clock(s) + " /km"; }
+  function metres(m, signed) {
+    if (m == null) return "--";
+    var v = Math.round(m);
+    return (signed && v > 0 ? "+" : "") + v + " m";
+  }
+  function whole(v, unit) { return v == null ? "--" : Math.round(v) + (unit ? " " + unit : ""); }
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k === "onclick") e.addEventListener("click", attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    }
+    (children || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function svg(tag, attrs) {
+    var e = document.createElementNS(SVG, tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+  function entry(id) {
+    for (var i = 0; i < logbook.flights.length; i++) if (logbook.flights[i].id === id) return logbook.flights[i];
+    return null;
+  }
+  function mode(f) { return f.mission ? "mission" : "free"; }
+  function statusText(f) {
+    return f.status === "recovered" ? "recovered" : (f.recorded ? "recorded" : "too short");
+  }
+
+  // ---- routing ----------------------------------------------------------------------------
+  function go(hash) { location.hash = hash; }
+  // When a view is drawn, the time since the page began (the bench reads it).
+  function rendered() { document.body.setAttribute("data-rendered-ms", performance.now().toFixed(1)); }
+
+  function route() {
+    document.body.removeAttribute("data-rendered-ms");
+    var parts = (location.hash || "#/logbook").slice(2).split("/");
+    document.getElementById("nav-logbook").className = parts[0] === "logbook" ? "current" : "";
+    document.getElementById("nav-calendar").className = parts[0] === "calendar" || parts[0] === "day" ? "current" : "";
+    view.textContent = "";
+    if (parts[0] === "calendar") { calendar(parts[1]); return rendered(); }
+    if (parts[0] === "day") { dayList(parts[1]); return rendered(); }
+    if (parts[0] === "flight") {
+      var id = parseInt(parts[1], 10);
+      return withFlight(id, function (data) {
+        if (parts[2] === "fdr") fdr(data, parts[3] == null ? null : parseFloat(parts[3]));
+        else summary(data);
+        rendered();
+      });
+    }
+    list();
+    rendered();
+  }
+  window.addEventListener("hashchange", route);
+
+  function withFlight(id, show) {
+    var e = entry(id);
+    if (!e) { view.appendChild(el("p", { text: "There is no flight " + id + " on this stick." })); return rendered(); }
+    if (flights[id]) return show(flights[id]);
+    view.appendChild(el("p", { "class": "note", text: "Loading flight " + id + "…" }));
+    (waiting[id] = waiting[id] || []).push(function (data) { view.textContent = ""; show(data); });
+    var s = document.createElement("script");
+    s.src = e.file;
+    s.onerror = function () {
+      view.textContent = "";
+      view.appendChild(el("p", { text: "Flight " + id + "'s file " + e.file + " is missing from this folder." }));
+      rendered();
+    };
+    document.body.appendChild(s);
+  }
+
+  // ---- Logbook ----------------------------------------------------------------------------
+  function list() {
+    view.appendChild(el("h2", { text: "Logbook" }));
+    if (!logbook.flights.length) {
+      view.appendChild(el("p", { text: "No flights yet: fly one, then export again." }));
+      return;
+    }
+    var rows = logbook.flights.map(function (f) {
+      return el("tr", { "class": "flight", "data-id": f.id, onclick: function () { go("#/flight/" + f.id); } }, [
+        el("td", { text: f.local_date + " " + f.local_time }), el("td", { text: mode(f) }),
+        el("td", { "class": "num", text: km(f.distance_m) }), el("td", { "class": "num", text: clock(f.elapsed_s) }),
+        el("td", { "class": "num", text: pace(f.pace_s_per_km) }), el("td", { "class": "num", text: metres(f.gain_m, true) }),
+        el("td", {}, [el("span", { "class": "badge", text: statusText(f) })]),
+      ]);
+    });
+    var head = el("tr", {}, ["Date", "Mode", "Distance", "Time", "Pace", "Gain", "Status"].map(function (h, i) {
+      return el("th", { "class": i >= 2 && i <= 5 ? "num" : "", text: h });
+    }));
+    view.appendChild(el("div", { "class": "scroll" }, [el("table", { id: "logbook" }, [head].concat(rows))]));
+    var n = logbook.flights.length;
+    view.appendChild(el("p", { "class": "note", text: n + " flight" + (n === 1 ? "" : "s") + ", most recent first; times are " + (logbook.zone || "local") + "." }));
+  }
+
+  // ---- Calendar and the week --------------------------------------------------------------
+  function byDay() {
+    var days = {};
+    logbook.flights.forEach(function (f) { (days[f.local_date] = days[f.local_date] || []).push(f); });
+    return days;
+  }
+  function dayNumber(date) { var p = date.split("-"); return Date.UTC(+p[0], +p[1] - 1, +p[2]) / 86400000; }
+  function dateOf(n) { return new Date(n * 86400000).toISOString().slice(0, 10); }
+
+  function calendar(month) {
+    var days = byDay();
+    if (!month) month = logbook.flights.length ? logbook.flights[0].local_date.slice(0, 7) : new Date().toISOString().slice(0, 7);
+    var y = +month.slice(0, 4), m = +month.slice(5, 7);
+    var first = Date.UTC(y, m - 1, 1) / 86400000, count = new Date(Date.UTC(y, m, 0)).getUTCDate();
+    var prev = new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 7), next = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
+    view.appendChild(el("div", { "class": "month-nav" }, [
+      el("button", { id: "prev-month", onclick: function () { go("#/calendar/" + prev); }, text: "◀ " + prev }),
+      el("h2", { id: "month", text: month }),
+      el("button", { id: "next-month", onclick: function () { go("#/calendar/" + next); }, text: next + " ▶" }),
+    ]));
+    var most = 0, monthKm = 0, monthRuns = 0;
+    for (var d = 0; d < count; d++) {
+      (days[dateOf(first + d)] || []).forEach(function (f) { monthKm += f.distance_m; monthRuns++; });
+      most = Math.max(most, total(days[dateOf(first + d)]));
+    }
+    var grid = el("div", { "class": "calendar", id: "calendar" });
+    ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "week"].forEach(function (h) { grid.appendChild(el("div", { "class": "head", text: h })); });
+    var weekday = (first + 3) % 7;  // 1970-01-01 was a Thursday; Monday is 0
+    var start = first - weekday, weekKm = 0, lastRunDay = null;
+    for (var n = start; n < first + count || (n - start) % 7; n++) {
+      var date = dateOf(n), runs = days[date] || [], inMonth = n >= first && n < first + count;
+      if (!inMonth) grid.appendChild(el("div", { "class": "day empty" }));
+      else {
+        var dist = total(runs), cell = el("div", { "class": "day" + (runs.length ? " has-run" : ""), "data-date": date }, [el("span", { "class": "num", text: date.slice(8) })]);
+        if (runs.length) {
+          weekKm += dist;
+          lastRunDay = date;
+          cell.appendChild(el("span", { "class": "km", text: (dist / 1000).toFixed(1) }));
+          if (runs.length > 1) cell.appendChild(el("span", { "class": "dots", title: runs.length + " runs", text: "•".repeat(Math.min(runs.length - 1, 4)) }));
+          var level = most > 0 ? dist / most : 0;
+          cell.style.background = "rgba(11, 99, 196, " + (0.12 + 0.5 * level).toFixed(2) + ")";
+          cell.addEventListener("click", (function (runs, date) {
+            return function () { go(runs.length === 1 ? "#/flight/" + runs[0].id : "#/day/" + date); };
+          })(runs, date));
+        }
+        grid.appendChild(cell);
+      }
+      if ((n - start) % 7 === 6) {
+        grid.appendChild(el("div", { "class": "week-total", text: weekKm ? (weekKm / 1000).toFixed(1) : "" }));
+        weekKm = 0;
+      }
+    }
+    view.appendChild(grid);
+    view.appendChild(el("p", { "class": "note", text: (monthKm / 1000).toFixed(1) + " km in " + monthRuns + " run" + (monthRuns === 1 ? "" : "s") + "; • one more run that day; local days (" + (logbook.zone || "local") + ")." }));
+    week(lastRunDay || dateOf(first), days);
+  }
+  function total(runs) { return (runs || []).reduce(function (s, f) { return s + f.distance_m; }, 0); }
+
+  function week(date, days) {
+    var n = dayNumber(date), monday = n - (n + 3) % 7, kms = [], most = 0;
+    for (var i = 0; i < 7; i++) { kms.push(total(days[dateOf(monday + i)])); most = Math.max(most, kms[i]); }
+    var box = el("div", { "class": "bars", id: "week" }, [el("h2", { text: "Week of " + dateOf(monday) + ": " + (kms.reduce(function (a, b) { return a + b; }, 0) / 1000).toFixed(1) + " km" })]);
+    ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].forEach(function (name, i) {
+      var bar = el("div", { "class": "bar" });
+      bar.style.width = (most > 0 ? 100 * kms[i] / most : 0).toFixed(1) + "%";
+      box.appendChild(el("div", { "class": "bar-row" }, [el("span", { text: name }), el("div", { "class": "bar-frame" }, [bar]), el("span", { "class": "num", text: kms[i] ? (kms[i] / 1000).toFixed(1) + " km" : "" })]));
+    });
+    view.appendChild(box);
+  }
+
+  function dayList(date) {
+    var runs = (byDay()[date] || []).slice().sort(function (a, b) { return a.start < b.start ? -1 : 1; });
+    view.appendChild(el("h2", { text: date + ": " + runs.length + " run" + (runs.length === 1 ? "" : "s") }));
+    view.appendChild(el("table", { id: "day" }, runs.map(function (f) {
+      return el("tr", { "class": "flight", "data-id": f.id, onclick: function () { go("#/flight/" + f.id); } }, [
+        el("td", { text: f.local_time }), el("td", { "class": "num", text: km(f.distance_m) }),
+        el("td", { "class": "num", text: clock(f.elapsed_s) }), el("td", { "class": "num", text: pace(f.pace_s_per_km) }),
+      ]);
+    })));
+    view.appendChild(el("p", {}, [el("a", { href: "#/calendar/" + date.slice(0, 7), text: "◀ back to " + date.slice(0, 7) })]));
+  }
+
+  // ---- Flight Summary ---------------------------------------------------------------------
+  function tabs(f, which) {
+    return el("div", { "class": "tabs" }, [
+      el("a", { href: "#/flight/" + f.id, "class": which === "summary" ? "current" : "", text: "Summary" }),
+      el("a", { href: "#/flight/" + f.id + "/fdr", "class": which === "fdr" ? "current" : "", text: "Flight Data Recorder" }),
+    ]);
+  }
+  function heading(f) {
+    var e = entry(f.id);
+    return el("h2", { text: "Flight #" + f.id + " — " + e.local_date + " " + e.local_time + " (" + (logbook.zone || "local") + ") — " + (f.mission ? "Mission Flight" : "Free Flight") + ", " + statusText(e) });
+  }
+  function summary(f) {
+    var s = f.summary;
+    view.appendChild(heading(f));
+    view.appendChild(tabs(f, "summary"));
+    var boxes = [
+      ["Distance", km(s.distance_m)], ["Time", clock(s.elapsed_s)], ["Moving", clock(s.moving_s)],
+      ["Avg pace", pace(s.pace_s_per_km)], ["Gain", metres(s.gain_m, true)], ["Descent", s.loss_m == null ? "--" : "−" + Math.round(s.loss_m) + " m"],
+      ["Avg HR", whole(s.avg_hr, "bpm")], ["Avg cadence", whole(s.avg_cadence, "spm")],
+      ["GPWS alerts", s.gpws.sink_rate + s.gpws.overspeed + " (SINK RATE " + s.gpws.sink_rate + ", OVERSPEED " + s.gpws.overspeed + ")"],
+    ];
+    if (s.calories_kcal != null) boxes.push(["Calories", Math.round(s.calories_kcal) + " kcal"]);
+    view.appendChild(el("div", { "class": "totals", id: "totals" }, boxes.map(function (b) {
+      return el("div", { "class": "total" }, [el("div", { "class": "label", text: b[0] }), el("div", { "class": "value", text: b[1] })]);
+    })));
+    if (s.calories_kcal == null) view.appendChild(el("p", { "class": "note", text: "Calories: no body mass in the board's configuration (runner.body_mass_kg)." }));
+    if (f.mission) {
+      var m = f.mission, reached = s.distance_m >= m.distance_m, ok = s.pace_s_per_km != null && Math.abs(s.pace_s_per_km - m.pace_s_per_km) <= m.deviation_s_per_km;
+      view.appendChild(el("p", { id: "mission", text: "Mission: " + pace(m.pace_s_per_km) + " ±" + m.deviation_s_per_km + " s over " + km(m.distance_m) + " — distance " + (reached ? "reached ✓" : "not reached ✗") + ", average pace " + (ok ? "within the band ✓" : "outside the band ✗") }));
+    }
+    var rows = f.splits.map(function (sp, i) {
+      function mark(kind) {
+        var k = f.marks[kind];
+        if (!k) return "";
+        return i === k[0] ? " ▲" : i === k[1] ? " ▼" : "";
+      }
+      var name = sp.full ? sp.order + " km" : Math.round(sp.distance_m) + " m";
+      return el("tr", { "class": "split" }, [
+        el("td", { text: name }), el("td", { "class": "num", text: pace(sp.pace_s_per_km) + mark("pace") }),
+        el("td", { "class": "num", text: whole(sp.heart_rate) + mark("heart_rate") }), el("td", { "class": "num", text: whole(sp.cadence) + mark("cadence") }),
+        el("td", { "class": "num", text: metres(sp.gain_m, true) }), el("td", { "class": "num", text: clock(sp.at_s) }),
+      ]);
+    });
+    var head = el("tr", {}, ["Split", "Pace", "BPM", "SPM", "Gain", "At"].map(function (h, i) { return el("th", { "class": i ? "num" : "", text: h }); }));
+    view.appendChild(el("h2", { text: "Splits" }));
+    view.appendChild(el("div", { "class": "scroll" }, [el("table", { id: "splits" }, [head].concat(rows))]));
+    if (f.splits.length >= 2) view.appendChild(el("p", { "class": "note", text: "▲ fastest / highest   ▼ slowest / lowest" }));
+    if (f.alerts.length) {
+      view.appendChild(el("h2", { text: "GPWS alerts" }));
+      view.appendChild(el("div", { "class": "scroll" }, [el("table", { id: "alerts" }, f.alerts.map(function (a) {
+        return el("tr", {}, [el("td", { text: a.kind }), el("td", { text: clock(a.start_s) + " – " + clock(a.end_s) }),
+          el("td", { text: a.lat == null ? "--" : a.lat.toFixed(5) + ", " + a.lon.toFixed(5) }),
+          el("td", {}, [el("a", { href: "#/flight/" + f.id + "/fdr/" + Math.round(a.start_s), text: "see it" })])]);
+      }))]));
+    }
+  }
+
+  // ---- Flight Data Recorder ---------------------------------------------------------------
+  var LANES = [["PACE", "pace", pace], ["BPM", "hr", function (v) { return whole(v); }], ["SPM", "spm", function (v) { return whole(v); }], ["ALT", "alt", function (v) { return v == null ? "--" : v.toFixed(1) + " m"; }]];
+  var W = 600, LANE_H = 60, GAP = 14;
+
+  function fdr(f, at) {
+    view.appendChild(heading(f));
+    view.appendChild(tabs(f, "fdr"));
+    var S = f.samples;
+    if (!S || !S.t.length) {
+      view.appendChild(el("p", { id: "no-samples", text: "This flight has no Flight Data Recorder samples: " + (f.no_samples_reason || "none were stored") + "." }));
+      return;
+    }
+    var end = S.t[S.t.length - 1], t = at == null ? 0 : Math.max(0, Math.min(end, at));
+    var readout = el("div", { "class": "readout", id: "readout" });
+    view.appendChild(readout);
+    var lanesBox = el("div", { "class": "lanes", id: "lanes", tabindex: "0" });
+    var courseBox = el("div", { "class": "course", id: "course" });
+    view.appendChild(el("div", { "class": "fdr" }, [lanesBox, courseBox]));
+    view.appendChild(el("p", { "class": "note", id: "drag-hint", text: "Drag along the lanes (not the map) to move through the flight; ← and → step 5 s." }));
+
+    W = Math.max(280, Math.round(lanesBox.clientWidth || 600));  // one unit a pixel: text stays readable
+    var height = LANES.length * (LANE_H + GAP) + 16;
+    var lanes = svg("svg", { viewBox: "0 0 " + W + " " + height, preserveAspectRatio: "none" });
+    LANES.forEach(function (lane, i) { drawLane(lanes, S, S[lane[1]], lane[0], i * (LANE_H + GAP), end, lane[2]); });
+    var cursor = svg("line", { "class": "cursor", id: "cursor", y1: 0, y2: height - 14 });
+    lanes.appendChild(cursor);
+    var timeLabel = svg("text", { "class": "lane-label", y: height - 2 });
+    lanes.appendChild(timeLabel);
+    lanesBox.appendChild(lanes);
+
+    var course = drawCourse(courseBox, f);
+    function move(to) {
+      t = Math.max(0, Math.min(end, to));
+      var x = (t / end) * W;
+      cursor.setAttribute("x1", x); cursor.setAttribute("x2", x);
+      timeLabel.setAttribute("x", Math.min(x + 3, W - 40));
+      timeLabel.textContent = clock(t);
+      var s = sampleAt(S, t);
+      readout.textContent = "";
+      [["Elapsed", clock(t)], ["Distance", km(s.d)], ["Pace", pace(s.pace)], ["BPM", whole(s.hr)], ["SPM", whole(s.spm)],
+       ["ALT", s.alt == null ? "--" : s.alt.toFixed(1) + " m"], ["Heading", s.hdg == null ? "--" : Math.round(s.hdg) + "°"]].forEach(function (r) {
+        readout.appendChild(el("div", { "data-field": r[0] }, [el("span", { text: r[0] }), el("b", { text: r[1] })]));
+      });
+      if (s.paused) readout.appendChild(el("div", { "data-field": "Paused" }, [el("span", { text: "state" }), el("b", { text: "PAUSED" })]));
+      if (course) course.show(t, s.hdg);
+      history.replaceState(null, "", "#/flight/" + f.id + "/fdr/" + Math.round(t));
+    }
+    var dragging = false;
+    function fromPointer(e) { var r = lanes.getBoundingClientRect(); move(((e.clientX - r.left) / r.width) * end); }
+    lanesBox.addEventListener("pointerdown", function (e) { dragging = true; lanesBox.setPointerCapture(e.pointerId); fromPointer(e); });
+    lanesBox.addEventListener("pointermove", function (e) { if (dragging) fromPointer(e); });
+    lanesBox.addEventListener("pointerup", function () { dragging = false; });
+    document.onkeydown = function (e) {
+      if (!document.getElementById("lanes")) return;
+      if (e.key === "ArrowRight") { move(t + 5); e.preventDefault(); }
+      if (e.key === "ArrowLeft") { move(t - 5); e.preventDefault(); }
+    };
+    move(t);
+  }
+
+  /// One lane: a line per run of values (a missing value breaks it), averaged into at most one
+  /// point a pixel; the axis runs from the lane's lowest to highest value (pace: slower is up).
+  function drawLane(root, S, values, name, top, end, format) {
+    var lo = Infinity, hi = -Infinity;
+    values.forEach(function (v) { if (v != null) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
+    root.appendChild(svg("rect", { x: 0, y: top, width: W, height: LANE_H, fill: "none", stroke: "#d0d5db" }));
+    var label = svg("text", { "class": "lane-label", x: 4, y: top + 11 });
+    label.textContent = name + (lo === Infinity ? "  (no values)" : "  " + format(lo) + " – " + format(hi));
+    root.appendChild(label);
+    if (lo === Infinity) return;
+    var span = hi - lo || 1, d = "", open = false, columns = Math.min(W, values.length), per = values.length / columns;
+    for (var c = 0; c < columns; c++) {
+      var a = Math.floor(c * per), b = Math.max(a + 1, Math.floor((c + 1) * per)), sum = 0, n = 0;
+      for (var i = a; i < b; i++) if (values[i] != null) { sum += values[i]; n++; }
+      if (!n) { open = false; continue; }
+      var x = (S.t[a] / end) * W, y = top + LANE_H - 4 - ((sum / n - lo) / span) * (LANE_H - 18);
+      d += (open ? "L" : "M") + x.toFixed(1) + " " + y.toFixed(1);
+      open = true;
+    }
+    root.appendChild(svg("path", { "class": "lane-line", "data-lane": name, d: d }));
+  }
+
+  function sampleAt(S, t) {
+    var lo = 0, hi = S.t.length - 1;
+    while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (S.t[mid] <= t) lo = mid; else hi = mid - 1; }
+    var i = lo, j = Math.min(i + 1, S.t.length - 1), u = S.t[j] > S.t[i] ? (t - S.t[i]) / (S.t[j] - S.t[i]) : 0;
+    function mix(k) { var a = S[k][i], b = S[k][j]; return a == null ? null : b == null ? a : a + (b - a) * u; }
+    return { d: mix("d"), pace: S.pace[i], hr: S.hr[i], spm: S.spm[i], alt: mix("alt"), hdg: S.hdg[i], paused: S.paused[i] };
+  }
+
+  /// The course, north up, longitude scaled by cos(mean latitude), one scale for both axes; a
+  /// 2-minute trail brightening toward the marker, turned by heading.
+  function drawCourse(box, f) {
+    var R = f.route;
+    if (!R || R.lat.length < 2) { box.appendChild(el("p", { "class": "note", text: "No route was stored for this flight." })); return null; }
+    var mean = R.lat.reduce(function (a, b) { return a + b; }, 0) / R.lat.length, k = Math.cos(mean * Math.PI / 180);
+    var xs = R.lon.map(function (v) { return v * k; }), ys = R.lat;
+    var minX = Math.min.apply(null, xs), maxX = Math.max.apply(null, xs), minY = Math.min.apply(null, ys), maxY = Math.max.apply(null, ys);
+    var size = 300, margin = 12, scale = (size - 2 * margin) / Math.max(maxX - minX, maxY - minY, 1e-9);
+    // Centred: the shorter side gets the spare room on both sides.
+    var dx = (size - 2 * margin - (maxX - minX) * scale) / 2, dy = (size - 2 * margin - (maxY - minY) * scale) / 2;
+    function px(i) { return [margin + dx + (xs[i] - minX) * scale, size - margin - dy - (ys[i] - minY) * scale]; }
+    var root = svg("svg", { viewBox: "0 0 " + size + " " + size, id: "course-svg" });
+    root.appendChild(svg("polyline", { "class": "route", points: R.lat.map(function (_, i) { return px(i).join(","); }).join(" ") }));
+    (f.alerts || []).forEach(function (a) {
+      if (a.lat == null) return;
+      root.appendChild(svg("circle", { "class": "alert-spot", cx: margin + dx + (a.lon * k - minX) * scale, cy: size - margin - dy - (a.lat - minY) * scale, r: 6 }));
+    });
+    var north = svg("text", { x: size - 18, y: 16, "class": "lane-label" });
+    north.textContent = "N ↑";
+    root.appendChild(north);
+    var trail = svg("g", { id: "trail" });
+    root.appendChild(trail);
+    var marker = svg("polygon", { "class": "marker", id: "marker", points: "0,-9 6,7 0,3 -6,7" });
+    root.appendChild(marker);
+    box.appendChild(root);
+    function position(t) {
+      var i = 0;
+      while (i < R.t.length - 1 && R.t[i + 1] <= t) i++;
+      var j = Math.min(i + 1, R.t.length - 1), u = R.t[j] > R.t[i] ? Math.max(0, Math.min(1, (t - R.t[i]) / (R.t[j] - R.t[i]))) : 0;
+      var a = px(i), b = px(j);
+      return [a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, i];
+    }
+    return {
+      show: function (t, hdg) {
+        var p = position(t);
+        marker.setAttribute("transform", "translate(" + p[0].toFixed(1) + " " + p[1].toFixed(1) + ") rotate(" + Math.round(hdg || 0) + ")");
+        marker.setAttribute("data-x", p[0].toFixed(1));
+        marker.setAttribute("data-y", p[1].toFixed(1));
+        trail.textContent = "";
+        var steps = 8;
+        for (var s = 0; s < steps; s++) {
+          var t0 = t - 120 * (1 - s / steps), t1 = t - 120 * (1 - (s + 1) / steps);
+          if (t1 <= 0) continue;
+          var a = position(Math.max(0, t0)), b = position(t1), pts = [a[0] + "," + a[1]];
+          for (var i = a[2] + 1; i <= b[2]; i++) pts.push(px(i).join(","));
+          pts.push(b[0] + "," + b[1]);
+          trail.appendChild(svg("polyline", { points: pts.join(" "), fill: "none", stroke: "#b3261e", "stroke-width": 4, "stroke-opacity": ((s + 1) / steps).toFixed(2) }));
+        }
+      },
+    };
+  }
+
+  route();
+})();
