@@ -36,6 +36,7 @@ install-files:
 	install -m 0644 systemd/runwayd.socket $(DESTDIR)$(UNITDIR)/runwayd.socket
 	sed 's|/usr/bin/runway |$(PREFIX)/bin/runway |' 'systemd/runway-export@.service' > '$(DESTDIR)$(UNITDIR)/runway-export@.service'
 	chmod 0644 '$(DESTDIR)$(UNITDIR)/runway-export@.service'
+	install -m 0644 'systemd/runway-stick@.service' '$(DESTDIR)$(UNITDIR)/runway-stick@.service'
 	for unit in runway-gadget.service runway-drive.service; do \
 	  sed 's|/usr/bin/runway |$(PREFIX)/bin/runway |; s|/usr/lib/runway/|$(PREFIX)/lib/runway/|' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
 	  chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; done

@@ -16,6 +16,7 @@ for entry in "-rwxr-xr-x root/root .* ./usr/bin/runwayd" "-rwxr-xr-x root/root .
     "-rw-r--r-- root/root .* ./lib/systemd/system/runwayd.service" \
     "-rw-r--r-- root/root .* ./lib/systemd/system/runwayd.socket" \
     "-rw-r--r-- root/root .* ./lib/systemd/system/runway-export@.service" \
+    "-rw-r--r-- root/root .* ./lib/systemd/system/runway-stick@.service" \
     "-rw-r--r-- root/root .* ./lib/systemd/system/runway-gadget.service" \
     "-rw-r--r-- root/root .* ./lib/systemd/system/runway-drive.service" \
     "-rw-r--r-- root/root .* ./lib/systemd/system/runway-drive.path" \

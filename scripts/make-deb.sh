@@ -44,9 +44,11 @@ if [ "$1" = configure ]; then
     if [ -z "${DPKG_ROOT:-}" ]; then chown runway:runway /var/lib/runway 2>/dev/null || true; fi
     [ -z "${DPKG_ROOT:-}" ] || exit 0
     if [ -d /run/udev ]; then udevadm control --reload || true; udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev || true; fi
+    # Enabled also where systemd is not running (an image being built in a chroot, as
+    # make board-test does): enable only makes the symlinks, and the first boot starts runwayd.
+    systemctl enable runwayd.socket runwayd.service runway-gadget.service runway-drive.path || true
     if [ -d /run/systemd/system ]; then
         systemctl daemon-reload || true
-        systemctl enable runwayd.socket runwayd.service runway-gadget.service runway-drive.path || true
         systemctl restart runwayd.socket runwayd.service || true
     fi
 fi

@@ -68,24 +68,16 @@ public enum DriveImage {
     }
 
     private static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        let outcome: ChildProcess.Outcome
         do {
-            try process.run()
+            outcome = try ChildProcess.run(tool, arguments, environment: environment)
         } catch {
-            throw Failure(description: "cannot run \(tool) (apt-get install dosfstools mtools): \(error)")
+            throw Failure(description: "\(error) (apt-get install dosfstools mtools)")
         }
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard outcome.status == 0 else {
             throw Failure(
                 description: "\((tool as NSString).lastPathComponent) failed: "
-                    + String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                    + outcome.standardError.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 }

@@ -136,20 +136,40 @@ def qmp(path, *commands):
     return replies[1:]
 
 
-def usb_stick(out, qmp_path, stick):
-    """Plugs the RUNWAY stick in when the guest asks, and pulls it when it asks again."""
-    while not os.path.exists(os.path.join(out, "plug-stick")):
-        time.sleep(0.2)
-    replies = qmp(qmp_path,
-                  {"execute": "blockdev-add", "arguments": {
-                      "driver": "raw", "node-name": "stick",
-                      "file": {"driver": "file", "filename": stick}}},
-                  {"execute": "device_add", "arguments": {
-                      "driver": "usb-storage", "id": "stick", "drive": "stick", "bus": "xhci.0"}})
-    log(f"USB stick plugged in: {replies}")
-    while not os.path.exists(os.path.join(out, "unplug-stick")):
-        time.sleep(0.2)
-    log(f"USB stick pulled: {qmp(qmp_path, {'execute': 'device_del', 'arguments': {'id': 'stick'}})}")
+def usb_requests(out, qmp_path, images):
+    """Plugs and pulls USB sticks as the guest asks: it writes usb-request-N holding
+    "plug NAME [slow]" or "unplug NAME"; the host answers usb-done-N. A slow stick writes 20 kB/s
+    (a pull mid-export); a pulled stick's image is copied as it was (NAME-as-pulled.img)."""
+    n = 1
+    while True:
+        request = os.path.join(out, f"usb-request-{n}")
+        while not os.path.exists(request):
+            time.sleep(0.1)
+        time.sleep(0.1)
+        words = open(request).read().split()
+        if words[0] == "plug":
+            name = words[1]
+            node = {"driver": "raw", "node-name": f"{name}-{n}",
+                    "file": {"driver": "file", "filename": images[name]}}
+            commands = []
+            if "slow" in words:  # a throttle filter over the image: 20 kB/s of writes
+                commands.append({"execute": "object-add", "arguments": {
+                    "qom-type": "throttle-group", "id": f"slow-{n}", "limits": {"bps-write": 20000}}})
+                node = {"driver": "throttle", "node-name": f"{name}-{n}-slow", "throttle-group": f"slow-{n}",
+                        "file": node}
+            commands += [
+                {"execute": "blockdev-add", "arguments": node},
+                {"execute": "device_add", "arguments": {
+                    "driver": "usb-storage", "id": name, "drive": node["node-name"], "bus": "xhci.0"}}]
+            replies = qmp(qmp_path, *commands)
+        else:
+            name = words[1]
+            replies = qmp(qmp_path, {"execute": "device_del", "arguments": {"id": name}})
+            time.sleep(1)
+            shutil.copy(images[name], images[name].replace(".img", "-as-pulled.img"))
+        log(f"USB: {' '.join(words)}: {replies}")
+        open(os.path.join(out, f"usb-done-{n}"), "w").close()
+        n += 1
 
 
 def main():
@@ -164,18 +184,24 @@ def main():
     base = image(a.work, a.deb, version, gpio_sim(a.work, version))
     nmea = subprocess.run([a.runway, "simulate", "--scenario", "flat5k"], check=True,
                           capture_output=True, text=True).stdout.splitlines()
-    stick = os.path.join(a.work, "stick.img")
-    if os.path.exists(stick):
-        os.remove(stick)
-    run("mkfs.vfat", "-C", "-n", "RUNWAY", stick, str(32 * 1024), stdout=subprocess.DEVNULL)
+    images = {}
+    for name in ("stick", "slowstick"):
+        images[name] = os.path.join(a.work, f"{name}.img")
+        for old in (images[name], images[name].replace(".img", "-as-pulled.img")):
+            if os.path.exists(old):
+                os.remove(old)
+        run("mkfs.vfat", "-C", "-n", "RUNWAY", images[name], str(32 * 1024), stdout=subprocess.DEVNULL)
 
     # Boot 1: every check of a running board.
     out = fresh(os.path.join(a.work, "run"))
     disk = overlay(a.work, base, "board.qcow2")
-    boot(a, version, disk, out, nmea, stick=stick)
+    boot(a, version, disk, out, nmea, usb=images)
     results = read_results(out)
     results += host_checks(out)
-    results += stick_checks(a.work, stick)
+    results += stick_checks(a.work, images["stick"], "usb-stick")
+    results += stick_checks(a.work, images["slowstick"].replace(".img", "-as-pulled.img"), "usb-pulled", partial=True)
+    results += stick_checks(a.work, images["slowstick"], "usb-replugged")
+    results += folder_checks(os.path.join(out, "gadget"), "gadget")
 
     # Boots 2 and 3: a power cut mid-flight (kill -9 of qemu), then the same disk again.
     cut_out = fresh(os.path.join(a.work, "cut"))
@@ -216,7 +242,7 @@ def read_results(out):
     return [l.rstrip("\n") for l in open(path) if l.strip()]
 
 
-def boot(a, version, disk, out, nmea, phase=None, stick=None, cut=False):
+def boot(a, version, disk, out, nmea, phase=None, usb=None, cut=False):
     """Boots the board on `disk` with the shares, the GPS and QMP; returns when it powers off
     (or, with `cut`, when the guest asks for the power cut: qemu is killed with SIGKILL)."""
     gps = os.path.join(a.work, "gps.sock")
@@ -227,8 +253,8 @@ def boot(a, version, disk, out, nmea, phase=None, stick=None, cut=False):
     threading.Thread(
         target=feed_gps, args=(gps, nmea, a.rate, os.path.join(out, "gps-done"), os.path.join(out, "feed-gps")),
         daemon=True).start()
-    if stick:
-        threading.Thread(target=usb_stick, args=(out, qmp_path, stick), daemon=True).start()
+    if usb:
+        threading.Thread(target=usb_requests, args=(out, qmp_path, usb), daemon=True).start()
     console = os.path.join(out, "console.log")
     append = "root=/dev/vda rw console=ttyS0 quiet systemd.show_status=0" + (f" runway.phase={phase}" if phase else "")
     qemu = [
@@ -291,41 +317,52 @@ def host_checks(out):
     return results
 
 
-def stick_checks(work, stick):
-    """The stick's files, read on the host by the same readers as the export tests."""
-    files = subprocess.run(["mdir", "-b", "-i", stick, "::/RUNWAY"], capture_output=True, text=True).stdout.split()
-    names = sorted(os.path.basename(f) for f in files if not f.endswith("/."))
-    exported = [n for n in names if n.endswith((".fit", ".gpx", ".tcx"))]
-    if len(exported) != 3:
-        return [f"FAIL usb-stick-files: RUNWAY/ holds {names}"]
-    folder = os.path.join(work, "stick-files")
+def stick_checks(work, image, label, partial=False):
+    """The files on a stick's image, copied out with mtools and checked like a folder."""
+    folder = os.path.join(work, f"{label}-files")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
-    results = [f"PASS usb-stick-files: RUNWAY/ holds {', '.join(exported)}"]
+    listing = subprocess.run(["mdir", "-b", "-i", image, "::/RUNWAY"], capture_output=True, text=True).stdout.split()
+    for path in listing:
+        name = path.rsplit("/", 1)[-1]
+        if name and not name.endswith("."):
+            run("mcopy", "-n", "-i", image, f"::/RUNWAY/{name}", os.path.join(folder, name))
+    return folder_checks(folder, label, partial)
+
+
+def folder_checks(folder, label, partial=False):
+    """Every FIT, GPX, TCX file under a final name reads whole (Garmin's FIT SDK, xmllint with
+    the schemas), the viewer is there; with `partial` (a stick pulled mid-export) fewer files
+    are fine, a damaged one under a final name is not."""
+    names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    exported = [n for n in names if n.endswith((".fit", ".gpx", ".tcx"))]
+    if (len(exported) < 1) if partial else (len(exported) != 3 or "index.html" not in names):
+        return [f"FAIL {label}-files: RUNWAY/ holds {names}"]
+    results = [f"PASS {label}-files: RUNWAY/ holds {', '.join(names)}"]
     schemas = os.path.join(HERE, "..", "Fixtures", "schemas")
+    bad = []
     for name in exported:
         local = os.path.join(folder, name)
-        run("mcopy", "-i", stick, f"::/RUNWAY/{name}", local)
         if name.endswith(".fit"):
             python = os.path.join(HERE, "..", "..", ".build", "interop-venv", "bin", "python")
             checker = os.path.join(HERE, "..", "Fixtures", "fit_check.py")
             if not os.path.exists(python):
-                results.append("FAIL usb-stick-fit: no interop venv (scripts/interop-venv.sh)")
-                continue
+                return results + [f"FAIL {label}-fit: no interop venv (scripts/interop-venv.sh)"]
             r = subprocess.run([python, checker, local], capture_output=True, text=True)
             try:
                 seen = json.loads(r.stdout)
-                ok = seen["is_fit"] and seen["integrity"] and not seen["errors"]
-                said = f"integrity {seen['integrity']}, {len(seen.get('records', []) or [])} records" if ok else str(seen)[:200]
+                if not (seen["is_fit"] and seen["integrity"] and not seen["errors"]):
+                    bad.append(f"{name}: {str(seen)[:160]}")
             except (ValueError, KeyError, TypeError):
-                ok, said = False, (r.stdout + r.stderr).strip()[:200]
-            results.append(f"{'PASS' if ok else 'FAIL'} usb-stick-fit: Garmin's FIT SDK reads {name}: {said}")
+                bad.append(f"{name}: {(r.stdout + r.stderr).strip()[:160]}")
         else:
             xsd = {"gpx": "gpx_bundle.xsd", "tcx": "tcx_bundle.xsd"}[name[-3:]]
             r = subprocess.run(["xmllint", "--noout", "--schema", os.path.join(schemas, xsd), local],
                                capture_output=True, text=True)
-            ok = r.returncode == 0
-            results.append(f"{'PASS' if ok else 'FAIL'} usb-stick-{name[-3:]}: xmllint {xsd}: {r.stderr.strip()[:200]}")
+            if r.returncode != 0:
+                bad.append(f"{name}: {r.stderr.strip()[:160]}")
+    checked = f"{len(exported)} files read whole by Garmin's FIT SDK and xmllint (GPX 1.1, TCX v2)"
+    results.append(f"{'FAIL' if bad else 'PASS'} {label}-valid: {'; '.join(bad) if bad else checked}")
     return results
 
 

@@ -16,8 +16,8 @@ struct SystemFilesTests {
     }
 
     static let unitFiles = [
-        "runwayd.service", "runwayd.socket", "runway-export@.service", "runway-gadget.service",
-        "runway-drive.service", "runway-drive.path",
+        "runwayd.service", "runwayd.socket", "runway-export@.service", "runway-stick@.service",
+        "runway-gadget.service", "runway-drive.service", "runway-drive.path",
     ]
 
     /// The units in a scratch directory, their ExecStart= pointed at the built executables

@@ -6,6 +6,21 @@ extension CommandDeclaration.Option {
         "the logbook (default: the configuration's, /var/lib/runway/logbook.sqlite)", required: false)
 }
 
+/// What `calendar` and `week` both read: the logbook, a date, the zone its days are in, JSON.
+struct DayQuery: Sendable {
+    let path: String
+    let date: String?
+    let json: Bool
+    let zone: LocalZone
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        path = arguments.logbookPath()
+        date = arguments.argument("DATE")
+        json = arguments.flag("--json")
+        zone = try arguments.zone()
+    }
+}
+
 extension RunWayCommand {
     /// `runway logbook` (and `runway show ID`).
     struct LogbookList: Subcommand {
@@ -81,20 +96,13 @@ extension RunWayCommand {
             options: [.logbookOrConfigured, .json] + CommandDeclaration.Option.zone,
             examples: ["runway calendar", "runway calendar 2026-10", "runway calendar 2026-10-03 --json"])
 
-        let path: String
-        let date: String?
-        let json: Bool
-        let zone: LocalZone
+        let query: DayQuery
 
-        init(_ arguments: ParsedArguments) throws(CLIError) {
-            path = arguments.logbookPath()
-            date = arguments.argument("DATE")
-            json = arguments.flag("--json")
-            zone = try arguments.zone()
-        }
+        init(_ arguments: ParsedArguments) throws(CLIError) { query = try DayQuery(arguments) }
 
         func run(console: Console) async throws(CLIError) -> Int32 {
-            try CalendarCommands.calendar(path: path, date: date, zone: zone, json: json, console: console)
+            try CalendarCommands.calendar(
+                path: query.path, date: query.date, zone: query.zone, json: query.json, console: console)
         }
     }
 
@@ -109,20 +117,13 @@ extension RunWayCommand {
             options: [.logbookOrConfigured, .json] + CommandDeclaration.Option.zone,
             examples: ["runway week", "runway week 2026-10-03"])
 
-        let path: String
-        let date: String?
-        let json: Bool
-        let zone: LocalZone
+        let query: DayQuery
 
-        init(_ arguments: ParsedArguments) throws(CLIError) {
-            path = arguments.logbookPath()
-            date = arguments.argument("DATE")
-            json = arguments.flag("--json")
-            zone = try arguments.zone()
-        }
+        init(_ arguments: ParsedArguments) throws(CLIError) { query = try DayQuery(arguments) }
 
         func run(console: Console) async throws(CLIError) -> Int32 {
-            try CalendarCommands.week(path: path, date: date, zone: zone, json: json, console: console)
+            try CalendarCommands.week(
+                path: query.path, date: query.date, zone: query.zone, json: query.json, console: console)
         }
     }
 

@@ -35,6 +35,10 @@ if [ -n "$phase" ]; then
     exit 0
 fi
 
+# 0. The .deb was installed into the image in a chroot: runwayd must still start at boot.
+check runwayd-enabled-at-boot "runwayd.service and runwayd.socket enabled by the package, runwayd running after boot" \
+    sh -c 'systemctl is-enabled -q runwayd.service runwayd.socket && systemctl is-active -q runwayd.service'
+
 # 1. The BMP280 driver on i2c-stub.
 modprobe i2c-dev && modprobe i2c-stub chip_addr=0x76
 bus=$(i2cdetect -l | awk '/SMBus stub/ { sub("i2c-", "", $1); print $1 }')
@@ -100,9 +104,11 @@ runway buttons --chip "$chip" > "$out/buttons.out" 2>&1 &
 watcher=$!
 sleep 2
 pull 17 down; sleep 0.2; pull 17 up; sleep 0.3
-# A bounce train on PAUSE: six edges within 30 ms, then held 0.3 s.
-for i in 1 2 3; do pull 27 down; sleep 0.005; pull 27 up; sleep 0.005; done
-pull 27 down; sleep 0.3; pull 27 up; sleep 0.3
+# A bounce train on PAUSE: six edges as fast as the shell's own echo writes them (no process
+# started between them: under TCG a `sleep` alone takes longer than a contact bounces), then held.
+pause_pull=$sim/sim_gpio27/pull
+for i in 1 2 3; do echo pull-down > "$pause_pull"; echo pull-up > "$pause_pull"; done
+echo pull-down > "$pause_pull"; sleep 0.3; pull 27 up; sleep 0.3
 pull 22 down; sleep 2.6; pull 22 up; sleep 0.3
 pull 17 down; sleep 0.2; pull 17 up; sleep 1
 kill $watcher 2>/dev/null
@@ -132,6 +138,19 @@ wait $buzzer
 check buzzer-pattern "the buzzer line went on and off (split), and ends off" \
     sh -c "uniq '$out/buzzer.values' | tr -d '\n' | grep -q '0*1\(0\+1\)*0' && test \"\$(cat '$sim/sim_gpio18/value')\" = 0"
 sed -i "s/\"gpiochip\": \"gpiochip0\"/\"gpiochip\": \"$chip\"/" /etc/runway/runway.json
+# The takeoff checklist's interactive part, on these lines: press each button when asked, answer
+# that the buzzer was heard. runwayd holds the lines while it runs, so it is stopped first.
+systemctl stop runwayd.service runwayd.socket
+echo y | runway checklist --interactive --wait 2 > "$out/checklist.out" 2>&1 &
+checklist=$!
+for pair in START:17 PAUSE:27 END:22; do
+    wait_for 60 grep -q "Press ${pair%%:*}" "$out/checklist.out" && sleep 0.5
+    pull "${pair#*:}" down; sleep 0.2; pull "${pair#*:}" up
+done
+wait $checklist
+cat "$out/checklist.out" >> "$out/guest.log"
+check checklist-interactive "runway checklist --interactive: each button pressed when asked, the buzzer's patterns played" \
+    sh -c "grep -q '^  BUTTONS     OK      START, PAUSE, END pressed' '$out/checklist.out' && grep -q '^  BUZZER      OK' '$out/checklist.out'"
 
 # 3. runwayd under the board's systemd, as the .deb installed it.
 sed -i "s/\"bus\": 1/\"bus\": ${bus:-1}/" /etc/runway/runway.json
@@ -168,15 +187,62 @@ check runwayd-long-press-lands "END held on gpio-sim: TOUCHDOWN, the flight fini
 runway logbook --json > "$out/logbook.json" 2>&1
 runway logbook --flight "$id" --json > "$out/flight.json" 2>&1
 runway logbook --flight "$id" >> "$out/guest.log" 2>&1
-# 4. The USB stick: plugged in by the host (QMP), seen by udev, exported by runway-export@.
-touch "$out/plug-stick"
-wait_for 120 sh -c 'journalctl -u runway-export@sda.service | grep -q -E "Finished runway-export|Failed to start runway-export"'
-journalctl -u runway-export@sda.service --no-pager > "$out/export.journal" 2>&1
-check usb-stick-export "udev saw the RUNWAY stick and runway-export@sda.service ran to success" \
-    grep -q "Finished runway-export@sda.service" "$out/export.journal"
+# 4. USB sticks, plugged and pulled by the host (QMP); udev starts runway-export@ for each.
+usb_n=0
+usb() {  # usb plug|unplug NAME [slow]: asks the host and waits for it
+    usb_n=$((usb_n + 1))
+    echo "$*" > "$out/usb-request-$usb_n"
+    wait_for 30 test -e "$out/usb-done-$usb_n"
+}
+export_ended() {  # true once an export unit started after $1 finished or failed
+    journalctl -u 'runway-export@*' --since "$1" | grep -q -E "Finished runway-export|Failed to start runway-export"
+}
+mark=$(date '+%Y-%m-%d %H:%M:%S')
+usb plug stick
+wait_for 120 export_ended "$mark"
+journalctl -u 'runway-export@*' --since "$mark" --no-pager > "$out/export.journal" 2>&1
+check usb-stick-export "udev saw the RUNWAY stick and runway-export@ ran to success" \
+    grep -q "Finished runway-export@" "$out/export.journal"
 sync
-touch "$out/unplug-stick"
+usb unplug stick
 wait_for 30 sh -c '! test -e /dev/sda'
+sleep 2
+# A stick pulled mid-export (it writes 20 kB/s), then plugged in again.
+mark=$(date '+%Y-%m-%d %H:%M:%S')
+usb plug slowstick slow
+wait_for 120 sh -c "journalctl -u 'runway-export@*' --since '$mark' | grep -q 'wrote .*\.fit'"
+usb unplug slowstick
+wait_for 60 export_ended "$mark"
+journalctl -u 'runway-export@*' --since "$mark" --no-pager > "$out/export-pulled.journal" 2>&1
+check usb-stick-pulled-mid-export "the export stops with a failure when the stick goes" \
+    grep -q "Failed to start runway-export@" "$out/export-pulled.journal"
+sleep 2
+mark=$(date '+%Y-%m-%d %H:%M:%S')
+usb plug slowstick
+wait_for 120 export_ended "$mark"
+journalctl -u 'runway-export@*' --since "$mark" --no-pager > "$out/export-replugged.journal" 2>&1
+check usb-stick-replugged "plugged in again, the export completes the set" \
+    grep -q "Finished runway-export@" "$out/export-replugged.journal"
+sync
+usb unplug slowstick
+sleep 2
+
+# 5. The gadget: the drive the wearable shows a computer. dummy_hcd gives this machine a USB
+# device controller and, on its host side, stands in for the laptop.
+modprobe dummy_hcd
+systemctl start runway-gadget.service
+wait_for 60 sh -c 'lsblk -rno NAME,LABEL | grep -q " RUNWAY$"'
+systemctl status runway-gadget.service --no-pager > "$out/gadget.status" 2>&1
+drive=$(lsblk -rno NAME,LABEL | awk '$2 == "RUNWAY" { print $1; exit }')
+mkdir -p /mnt/laptop "$out/gadget"
+if [ -n "$drive" ] && mount -o ro "/dev/$drive" /mnt/laptop; then
+    cp /mnt/laptop/RUNWAY/* "$out/gadget/" 2>> "$out/guest.log"
+    check gadget-drive "the gadget's drive /dev/$drive (label RUNWAY) holds RUNWAY/" test -e "$out/gadget/index.html"
+    check gadget-read-only "the computer cannot write to it" sh -c '! touch /mnt/laptop/RUNWAY/x 2>/dev/null'
+    umount /mnt/laptop
+else
+    fail gadget-drive "no RUNWAY drive appeared ($(cat "$out/gadget.status" | tail -n 3))"
+fi
 check runwayd-watchdog "WatchdogSec=30 and no restart by the watchdog" \
     test "$(systemctl show -p NRestarts --value runwayd)" = 0
 journalctl -u runwayd --no-pager > "$out/runwayd.journal" 2>&1
