@@ -146,10 +146,14 @@ public final class ExportDirectory {
                 offset += n
             }
             if fsync(fd) != 0 { throw failure("syncing", name, .current) }
+            try rename(temporary, to: name, replacing: replacing)
+            // On FAT a file's size and first cluster live in its directory entry, and a rename
+            // writes a new entry that only the file's next writeback fills in: synced again under
+            // its new name, or a stick pulled now holds it empty (found by make board-test).
+            if fsync(fd) != 0 { throw failure("syncing", name, .current) }
+            if fsync(descriptor) != 0 { throw failure("syncing the folder for", name, .current) }
             closed = true
             if close(fd) != 0 { throw failure("closing", name, .current) }
-            try rename(temporary, to: name, replacing: replacing)
-            if fsync(descriptor) != 0 { throw failure("syncing the folder for", name, .current) }
         } catch {
             if !closed { close(fd) }
             unlinkat(descriptor, temporary, 0)
