@@ -223,6 +223,7 @@ mark=$(date '+%Y-%m-%d %H:%M:%S')
 usb plug slowstick
 wait_for 120 export_ended "$mark"
 journalctl -u 'runway-export@*' --since "$mark" --no-pager > "$out/export-replugged.journal" 2>&1
+journalctl -u 'runway-stick@*' --since "$mark" --no-pager > "$out/stick-replugged.journal" 2>&1
 check usb-stick-replugged "plugged in again, the export completes the set" \
     grep -q "Finished runway-export@" "$out/export-replugged.journal"
 sync
