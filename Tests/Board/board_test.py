@@ -139,8 +139,9 @@ def qmp(path, *commands):
 def usb_requests(out, qmp_path, images):
     """Plugs and pulls USB sticks as the guest asks: it writes usb-request-N holding
     "plug NAME [slow]" or "unplug NAME"; the host answers usb-done-N. A slow stick writes 20 kB/s
-    (a pull mid-export); a pulled stick's image is copied as it was (NAME-as-pulled.img)."""
+    (a pull mid-export); a pulled stick's image is copied as it was (NAME-pulled-1.img, -2, …)."""
     n = 1
+    pulls = {}
     while True:
         request = os.path.join(out, f"usb-request-{n}")
         while not os.path.exists(request):
@@ -166,7 +167,8 @@ def usb_requests(out, qmp_path, images):
             name = words[1]
             replies = qmp(qmp_path, {"execute": "device_del", "arguments": {"id": name}})
             time.sleep(1)
-            shutil.copy(images[name], images[name].replace(".img", "-as-pulled.img"))
+            pulls[name] = pulls.get(name, 0) + 1
+            shutil.copy(images[name], images[name].replace(".img", f"-pulled-{pulls[name]}.img"))
         log(f"USB: {' '.join(words)}: {replies}")
         open(os.path.join(out, f"usb-done-{n}"), "w").close()
         n += 1
@@ -187,7 +189,7 @@ def main():
     images = {}
     for name in ("stick", "slowstick"):
         images[name] = os.path.join(a.work, f"{name}.img")
-        for old in (images[name], images[name].replace(".img", "-as-pulled.img")):
+        for old in [images[name]] + [images[name].replace(".img", f"-pulled-{k}.img") for k in (1, 2)]:
             if os.path.exists(old):
                 os.remove(old)
         run("mkfs.vfat", "-C", "-n", "RUNWAY", images[name], str(32 * 1024), stdout=subprocess.DEVNULL)
@@ -199,7 +201,8 @@ def main():
     results = read_results(out)
     results += host_checks(out)
     results += stick_checks(a.work, images["stick"], "usb-stick")
-    results += stick_checks(a.work, images["slowstick"].replace(".img", "-as-pulled.img"), "usb-pulled", partial=True)
+    # The slow stick as it was when pulled mid-export, then after it was plugged in again.
+    results += stick_checks(a.work, images["slowstick"].replace(".img", "-pulled-1.img"), "usb-pulled", partial=True)
     results += stick_checks(a.work, images["slowstick"], "usb-replugged")
     results += folder_checks(os.path.join(out, "gadget"), "gadget")
 
