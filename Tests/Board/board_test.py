@@ -326,11 +326,17 @@ def stick_checks(work, image, label, partial=False):
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
     listing = subprocess.run(["mdir", "-b", "-i", image, "::/RUNWAY"], capture_output=True, text=True).stdout.split()
+    leftovers = []
     for path in listing:
         name = path.rsplit("/", 1)[-1]
-        if name and not name.endswith("."):
+        if name.startswith(".runway-partial-"):
+            leftovers.append(name)  # a file being written when the stick went: the next export removes it
+        elif name and not name.endswith("."):
             run("mcopy", "-n", "-i", image, f"::/RUNWAY/{name}", os.path.join(folder, name))
-    return folder_checks(folder, label, partial)
+    results = folder_checks(folder, label, partial)
+    if leftovers:
+        results[0] += f" (and, not under a final name, {', '.join(leftovers)})"
+    return results
 
 
 def folder_checks(folder, label, partial=False):
