@@ -31,10 +31,22 @@ func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }
 
-// `runway-bench --help`: what it does and its sections, without running anything.
+// `runway-bench SECTION`: only that section's figures; one table, so the help and the dispatch
+// name the same sections.
+let sections: [String: () -> Void] = [
+    "daemon": { DaemonBench().run() },  // runwayd's figures (section f)
+    "callouts": { CalloutBench().run() },
+    "elevation": { ElevationBench().run() },
+    "export": { ExportBench().run() },
+    "viewer": { ViewerBench().run() },  // needs chromium
+]
 let benchArguments = Array(CommandLine.arguments.dropFirst())
-if let first = benchArguments.first, !["daemon", "callouts", "elevation", "export", "viewer"].contains(first)
-{
+if let first = benchArguments.first {
+    if let section = sections[first] {
+        section()
+        exit(0)
+    }
+    // `runway-bench --help`: what it does and its sections, without running anything.
     let known = first == "--help" || first == "-h" || first == "help"
     FileHandle.standardError.write(
         Data(
@@ -52,32 +64,6 @@ if let first = benchArguments.first, !["daemon", "callouts", "elevation", "expor
 
                 """).utf8))
     exit(known ? 0 : 2)
-}
-
-// `runway-bench daemon`: only runwayd's figures (section f).
-if CommandLine.arguments.dropFirst().first == "daemon" {
-    DaemonBench().run()
-    exit(0)
-}
-// `runway-bench callouts`: only the callout figures.
-if CommandLine.arguments.dropFirst().first == "callouts" {
-    CalloutBench().run()
-    exit(0)
-}
-// `runway-bench elevation`: only the elevation figures.
-if CommandLine.arguments.dropFirst().first == "elevation" {
-    ElevationBench().run()
-    exit(0)
-}
-// `runway-bench viewer`: only the viewer's figures (needs chromium).
-if CommandLine.arguments.dropFirst().first == "viewer" {
-    ViewerBench().run()
-    exit(0)
-}
-// `runway-bench export`: only the export figures.
-if CommandLine.arguments.dropFirst().first == "export" {
-    ExportBench().run()
-    exit(0)
 }
 
 // MARK: - (b) Memory: a 24-hour flight streamed from the simulator, nothing else held.
