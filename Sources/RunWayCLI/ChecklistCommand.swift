@@ -104,17 +104,11 @@ enum ChecklistCommand {
     /// Free space on the logbook's filesystem.
     static func freeSpace(near logbook: String) -> Result<Double, CLIError> {
         let directory = (logbook as NSString).deletingLastPathComponent
-        do {
-            let attributes = try FileManager.default.attributesOfFileSystem(
-                forPath: directory.isEmpty ? "." : directory)
-            guard let free = (attributes[.systemFreeSize] as? NSNumber)?.doubleValue else {
-                return .failure(CLIError("\(directory): the filesystem does not say its free space"))
-            }
-            return .success(free)
-        } catch {
+        guard let free = BoardStatus.freeBytes(in: directory) else {
             return .failure(
                 CLIError("\(directory) cannot be read: is runway installed here? (or give --logbook FILE)"))
         }
+        return .success(free)
     }
 
     /// The chip's id and one pressure reading through the BMP280 driver.

@@ -103,6 +103,14 @@ public struct BoardStatus: Sendable, Equatable {
         }
     }
 
+    /// Free bytes on the filesystem holding `directory` (the logbook's), or nil when it cannot be
+    /// read: what `status` says and what the checklist turns into hours of recording.
+    public static func freeBytes(in directory: String) -> Double? {
+        let attributes = try? FileManager.default.attributesOfFileSystem(
+            forPath: directory.isEmpty ? "." : directory)
+        return (attributes?[.systemFreeSize] as? NSNumber)?.doubleValue
+    }
+
     public init(
         batteryPercent: Double? = nil, storageFreeBytes: Double? = nil, flightID: Int64? = nil,
         barometer: Barometer? = nil

@@ -18,14 +18,9 @@ struct SessionControl: Sendable {
     var exportFinished: @Sendable (Bool) -> Void = { _ in }
 
     func board() async -> BoardStatus {
-        var free: Double?
-        if let directory = logbookDirectory,
-            let attributes = try? FileManager.default.attributesOfFileSystem(forPath: directory)
-        {
-            free = (attributes[.systemFreeSize] as? NSNumber)?.doubleValue
-        }
         return BoardStatus(
-            batteryPercent: battery(), storageFreeBytes: free, flightID: await session.flightID,
+            batteryPercent: battery(), storageFreeBytes: logbookDirectory.flatMap(BoardStatus.freeBytes(in:)),
+            flightID: await session.flightID,
             barometer: barograph?.snapshot(at: MonotonicInstant.now.seconds))
     }
 
