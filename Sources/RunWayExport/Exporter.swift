@@ -69,6 +69,8 @@ public enum Exporter {
         if let text = try? folder.read(ExportManifest.fileName) {
             manifest = ExportManifest(text: String(decoding: text, as: UTF8.self))
         }
+        // The viewer's part of each flight loaded here for its files, so it is not loaded twice.
+        var viewer: [Int64: ViewerExport.Prepared] = [:]
         var taken = Set(folder.names())
         let entries = try logbook.entries().sorted { $0.startTime < $1.startTime }
         flights: for (n, entry) in entries.enumerated() {
@@ -90,6 +92,9 @@ public enum Exporter {
             report.alreadyExported += files.count - wanted.count
             guard !wanted.isEmpty else { continue }
             guard let logged = try logbook.flight(id: entry.id) else { continue }
+            if options.formats.contains(.html) {
+                viewer[entry.id] = ViewerExport.prepare(logged, options: options)
+            }
             let activity = ExportActivity(flight: logged.flight, bodyMass: options.bodyMass)
             let base = baseName(logged.flight, utcOffset: options.utcOffset(logged.flight.startTime))
             let notes =
@@ -119,7 +124,7 @@ public enum Exporter {
             report.failure = report.failure ?? error
         }
         if report.failure == nil, options.formats.contains(.html) {
-            let files = try ViewerExport.files(from: logbook, options: options)
+            let files = try ViewerExport.files(from: logbook, options: options, prepared: viewer)
             do throws(ExportError) {
                 report.viewer = try ViewerExport.write(files, to: folder)
             } catch {

@@ -24,25 +24,41 @@ public enum ViewerExport {
         ("runway-viewer.css", PackageResources.runway_viewer_css),
     ]
 
+    /// One flight's part of the viewer: its data file and its line in the logbook file.
+    public struct Prepared: Sendable {
+        var file: (name: String, bytes: [UInt8])
+        var line: JSONValue
+    }
+
+    /// The viewer's part for a flight the export has loaded anyway; nil for one it does not list.
+    public static func prepare(_ logged: LoggedFlight, options: ExportOptions) -> Prepared? {
+        guard logged.status == .finished || logged.status == .recovered, logged.flight.status == .recorded
+        else { return nil }
+        return Prepared(
+            file: (
+                ViewerData.fileName(logged.flight),
+                Array(ViewerData.flight(logged, bodyMass: options.bodyMass).utf8)
+            ),
+            line: ViewerData.entry(logged, utcOffset: options.utcOffset(logged.flight.startTime)))
+    }
+
     /// The viewer's files for `logbook`'s runs: (name, bytes), the logbook file last but the
-    /// page's own three.
-    public static func files(from logbook: Logbook, options: ExportOptions) throws(StoreError)
-        -> [(name: String, bytes: [UInt8])]
-    {
+    /// page's own three. `prepared`: flights the export already loaded, not read again.
+    public static func files(
+        from logbook: Logbook, options: ExportOptions, prepared: [Int64: Prepared] = [:]
+    ) throws(StoreError) -> [(name: String, bytes: [UInt8])] {
         let entries = try logbook.entries().filter { $0.status == .finished || $0.status == .recovered }
             .sorted { $0.startTime > $1.startTime }
         var files: [(name: String, bytes: [UInt8])] = []
         var lines: [JSONValue] = []
         for entry in entries {
-            guard let logged = try logbook.flight(id: entry.id), logged.flight.status == .recorded else {
-                continue
+            var part = prepared[entry.id]
+            if part == nil, let logged = try logbook.flight(id: entry.id) {
+                part = prepare(logged, options: options)
             }
-            files.append(
-                (
-                    ViewerData.fileName(logged.flight),
-                    Array(ViewerData.flight(logged, bodyMass: options.bodyMass).utf8)
-                ))
-            lines.append(ViewerData.entry(logged, utcOffset: options.utcOffset(logged.flight.startTime)))
+            guard let part else { continue }
+            files.append(part.file)
+            lines.append(part.line)
         }
         files.append((logbookFile, Array(ViewerData.logbook(lines, zone: options.zoneLabel).utf8)))
         return files + assets
