@@ -22,6 +22,10 @@ public struct EngineConfiguration: Sendable, Equatable {
     }
     /// Heart rate or cadence older than this is shown as missing.
     public var bodySampleMaxAge = 10.0
+    /// A fix dated further ahead of the engine's latest input is held until the next fix agrees
+    /// with it (else it is dropped). Live, something arrives every second; a replay ticks through
+    /// gaps up to `ReplayTicker.maxTicksPerGap` (600 s), so no honest fix leads by more.
+    public var maximumFixLead = 600.0
 
     public init() {}
 }

@@ -14,6 +14,14 @@
 /// possible speed between them) but not with the anchor outvote it: the second becomes the
 /// anchor, and no step is counted. Once confirmed, an anchor is never replaced this way: mid-run
 /// a jump is the fix's fault, not the anchor's.
+///
+/// But two matching bad fixes confirm each other (a cold start's first fixes, a kilometre off),
+/// and the jump guard then heals by time: the step that heals it would carry the whole offset.
+/// So the fixes rejected as jumps are followed as a detour: while they agree with each other (a
+/// possible speed between them), their own path (with the same 5 m filter) is kept, and the
+/// step that heals the guard is the shorter of its chord and that path. A multipath excursion's
+/// path out and back is longer than the chord, so the chord stays; a wrong anchor's chord is
+/// longer than the path the runner really ran, which is what counts.
 public struct MovementFilter: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Distance from the anchor at which a fix counts (the seed's distanceFilter).
@@ -59,6 +67,9 @@ public struct MovementFilter: Sendable {
     private var anchorConfirmed = false
     /// The latest fix rejected as a jump from a provisional anchor.
     private var contradiction: Fix?
+    /// Fixes rejected as jumps from a confirmed anchor, while they agree with each other: their
+    /// own anchor, their latest fix, and the path counted between them.
+    private var detour: (anchor: Fix, last: Fix, path: Double)?
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -79,10 +90,12 @@ public struct MovementFilter: Sendable {
         if distance < configuration.anchorDistance {
             lastAcceptedTime = fix.time
             confirm()
+            detour = nil
             return .held(distanceFromAnchor: distance)
         }
         let speed = distance / (fix.time - anchor.time)
         if speed > configuration.maxSpeed {
+            if anchorConfirmed { follow(fix) }
             if !anchorConfirmed {
                 if let previous = contradiction, fix.time > previous.time,
                     Geodesy.distance(previous.coordinate, fix.coordinate) / (fix.time - previous.time)
@@ -97,10 +110,35 @@ public struct MovementFilter: Sendable {
             }
             return .rejected(.impossibleJump(metresPerSecond: speed))
         }
+        var step = distance
+        if let detour, possible(from: detour.last, to: fix) {
+            step = min(step, detour.path + Geodesy.distance(detour.anchor.coordinate, fix.coordinate))
+        }
+        detour = nil
         self.anchor = fix
         lastAcceptedTime = fix.time
         confirm()
-        return .counted(step: distance)
+        return .counted(step: step)
+    }
+
+    private func possible(from a: Fix, to b: Fix) -> Bool {
+        b.time > a.time
+            && Geodesy.distance(a.coordinate, b.coordinate) / (b.time - a.time) <= configuration.maxSpeed
+    }
+
+    /// A fix rejected as a jump from a confirmed anchor: it continues the detour, or begins one.
+    private mutating func follow(_ fix: Fix) {
+        guard var current = detour, possible(from: current.last, to: fix) else {
+            detour = (fix, fix, 0)
+            return
+        }
+        let step = Geodesy.distance(current.anchor.coordinate, fix.coordinate)
+        if step >= configuration.anchorDistance {
+            current.anchor = fix
+            current.path += step
+        }
+        current.last = fix
+        detour = current
     }
 
     private mutating func confirm() {

@@ -7,6 +7,9 @@ public enum FlightPhase: String, Sendable, Equatable {
     /// Mission only: within 50 m of the target distance.
     case approach
     case touchdown
+
+    /// A flight's clock is running: from the countdown to TOUCHDOWN.
+    public var isInFlight: Bool { self == .takeoff || self == .cruise || self == .approach }
 }
 
 /// The takeoff countdown: "3" at the start press, "2", "1", then ROTATE three seconds later,

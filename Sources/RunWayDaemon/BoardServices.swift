@@ -3,10 +3,11 @@ import RunWayCore
 import RunWayHardware
 import RunWayStore
 
-/// The board's time for the services that feed the session: the `TimeBase` from the fixes, and
-/// the inputs that came before the first fix.
+/// The board's time for the services that feed the session: the fixes judged against the
+/// monotonic clock (`FixTimeline`, whose time base maps every other input), and the inputs that
+/// came before the first fix.
 actor BoardClock {
-    private var base = TimeBase()
+    private var timeline = FixTimeline()
     private var held = HeldInputs()
     private var lastFix = MonotonicInstant.now
 
@@ -14,23 +15,29 @@ actor BoardClock {
     func secondsWithoutFix(at now: MonotonicInstant = .now) -> Double { now.seconds - lastFix.seconds }
 
     /// GPS time now; nil before the first fix.
-    func gpsNow() -> Double? { base.gps(.now)?.seconds }
+    func gpsNow() -> Double? { timeline.base.gps(.now)?.seconds }
 
     /// `instant` on the GPS axis; nil before the first fix.
-    func gps(_ instant: MonotonicInstant) -> Double? { base.gps(instant)?.seconds }
+    func gps(_ instant: MonotonicInstant) -> Double? { timeline.base.gps(instant)?.seconds }
 
-    /// A fix arrived at `arrival`: the base follows it; returns the held inputs, now on the GPS
-    /// axis (empty after the first fix).
-    func observe(_ fix: Fix, arrival: MonotonicInstant) -> [EngineInput] {
-        base.observe(fix: GPSInstant(seconds: fix.time), arrivedAt: arrival)
+    /// Fixes quarantined so far (their time was off the board's line).
+    var quarantined: Int { timeline.quarantinedCount }
+
+    /// A fix arrived at `arrival`: judged against the board's time line. Returns the fixes to
+    /// deliver (on the board's axis; none while it is held), the held inputs now on the axis
+    /// (once, when the line is first established), and what happened to the line.
+    func observe(_ fix: Fix, arrival: MonotonicInstant, inFlight: Bool) -> (
+        fixes: [Fix], held: [EngineInput], event: FixTimeline.Event?
+    ) {
         lastFix = max(lastFix, arrival)
-        return held.release(through: base) ?? []
+        let judgement = timeline.judge(fix, arrivedAt: arrival, inFlight: inFlight)
+        return (judgement.fixes, held.release(through: timeline.base) ?? [], judgement.event)
     }
 
     /// An input stamped on the monotonic clock: on the GPS axis now, or held (nil) until the
     /// first fix.
     func input(_ kind: HeldInputs.Kind, at instant: MonotonicInstant) -> EngineInput? {
-        guard let time = base.gps(instant)?.seconds else {
+        guard let time = timeline.base.gps(instant)?.seconds else {
             held.hold(kind, at: instant)
             return nil
         }
@@ -89,21 +96,30 @@ struct GPSService: Service {
             for await event in client.events {
                 switch event {
                 case .fix(let fix):
-                    let held = await clock.observe(fix, arrival: .now)
+                    let arrival = MonotonicInstant.now
+                    let inFlight = await session.phase.isInFlight
+                    let judged = await clock.observe(fix, arrival: arrival, inFlight: inFlight)
+                    if let event = judged.event {
+                        log.log(event.isWarning ? .warning : .notice, event.description)
+                    }
+                    guard let earliest = judged.fixes.first else { continue }
                     if first {
                         // The start-up decision (continue or close a flight a restart
                         // interrupted) comes before anything pressed while the GPS was looking.
                         first = false
-                        log.log(.notice, "first fix: \(UTCTime.format(fix.time))")
-                        await startUp(at: fix.time)
+                        log.log(.notice, "first fix: \(UTCTime.format(earliest.time))")
+                        await startUp(at: earliest.time)
                     }
-                    for input in held { await session.handle(input) }
-                    await session.handle(.fix(fix))
+                    for input in judged.held { await session.handle(input) }
+                    for fix in judged.fixes { await session.handle(.fix(fix)) }
                 case .noFix(let time):
-                    if let time {
+                    // A no-fix report's own time is the receiver's word, which may be anything
+                    // (a cold start's): it only says "no fix now", on the board's axis.
+                    guard let now = await clock.gpsNow() else { continue }
+                    if time != nil {
                         await session.handle(
-                            .fix(Fix(time: time, coordinate: Coordinate(latitude: 0, longitude: 0), mode: 1)))
-                    } else if let now = await clock.gpsNow() {
+                            .fix(Fix(time: now, coordinate: Coordinate(latitude: 0, longitude: 0), mode: 1)))
+                    } else {
                         await session.handle(.tick(now))
                     }
                 case .connected:

@@ -50,10 +50,18 @@ public struct GPSDEndpoint: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Delivers one report per epoch: gpsd sends several TPVs with the same time as sentences of
-/// an epoch arrive; the first with a position is the fix. Times that go backwards are dropped.
-/// Every report is checked by `GPSReport.checked()` first (the trace reader's check too), so a
+/// an epoch arrive; the first with a position is the fix. A time up to `rewindWindow` seconds
+/// behind the latest is a late report of an epoch already delivered, and is dropped. A time
+/// further away, ahead or behind, is passed on and becomes the latest: it is another time line
+/// (a glitch, or a receiver that corrected its clock), for the daemon's `FixTimeline` to judge
+/// against the monotonic clock — this filter has no clock, so it must not let one misdated fix
+/// shut out every correct one after it. Every report is checked by `GPSReport.checked()` first (the trace reader's check too), so a
 /// report with an impossible value never reaches the engine nor takes a valid report's epoch.
 public struct EpochFilter: Sendable {
+    /// gpsd repeats an epoch's TPV as its sentences arrive and a restarted gpsd may deliver the
+    /// last epoch again: the same time or a second behind. A small window also bounds what a
+    /// glitch ahead can cost: the correct fixes of at most this many seconds after it.
+    public static let rewindWindow = 3.0
     private var lastTime: Double?
     /// Reports dropped by the check, for a maintainer's diagnostics.
     public private(set) var rejected = 0
@@ -78,7 +86,7 @@ public struct EpochFilter: Sendable {
         case .noFix(let time):
             return .noFix(time: time)
         case .fix(let fix, _):
-            if let lastTime, fix.time <= lastTime { return nil }
+            if let lastTime, fix.time <= lastTime, lastTime - fix.time < Self.rewindWindow { return nil }
             lastTime = fix.time
             return .fix(fix)
         }

@@ -74,8 +74,9 @@ struct BoardServiceTests {
                 let fix = Fix(
                     time: now.seconds + offset, coordinate: Coordinate(latitude: latitude, longitude: 127),
                     horizontalAccuracy: 4, speed: 3)
-                for input in await clock.observe(fix, arrival: now) { await session.handle(input) }
-                await session.handle(.fix(fix))
+                let judged = await clock.observe(fix, arrival: now, inFlight: await session.phase.isInFlight)
+                for input in judged.held { await session.handle(input) }
+                for fix in judged.fixes { await session.handle(.fix(fix)) }
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }

@@ -184,4 +184,51 @@ struct DaemonRealBoardTests {
         #expect(entries.first?.status == .finished)
         #expect((entries.first?.distance ?? 0) >= 800)
     }
+
+    /// One epoch dated a day ahead (a receiver's glitch, as in gpsd's bt451 capture) in the
+    /// middle of a run through a real gpsd: the fixes after it are recorded, nothing is lost but
+    /// that epoch, and the flight's clock does not move. (It used to end the recording: every
+    /// correct fix after it looked old, and the runner heard SIGNAL LOST.)
+    @Test func aFixDatedADayAheadCostsOnlyThatFix() async throws {
+        let board = try Board()
+        defer { try? FileManager.default.removeItem(atPath: board.directory) }
+        let path = try board.walk(parts: 1, leadIns: 2)[0]
+        var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\r\n")
+        let epochs = lines.indices.filter { lines[$0].hasPrefix("$GPRMC") }
+        let glitch = epochs[epochs.count / 2]
+        lines[glitch] = Self.nmea(lines[glitch]) { fields in fields[9] = "041026" }  // 3 → 4 Oct
+        try lines.joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let (logFile, errors) = try board.logFile()
+        let fake = try GPSFake(log: path, port: board.port, cycle: 0.005)
+        defer { fake.stop() }
+        let daemon = try board.daemon(errors: errors)
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        _ = try DaemonEndToEndTests.request(board.socket, #"{"command":"start"}"#)
+        let distance = try await board.flown(atLeast: 1_000)
+        let landed = try DaemonEndToEndTests.request(board.socket, #"{"command":"stop"}"#)
+        #expect(landed["result"] as? String == "landed")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let log = Self.text(logFile)
+        #expect(log.contains("held apart"), "\(log)")
+
+        let logbook = try Logbook(path: board.logbook, access: .readOnly)
+        let entry = try #require(try logbook.entries().first)
+        #expect(entry.status == .finished)
+        #expect(abs(entry.distance - distance) < 20)
+        #expect(abs(entry.distance - 1_500) < 1_500 * 0.03, "\(entry.distance) m")
+        let flight = try #require(try logbook.flight(id: entry.id)).flight
+        #expect(flight.elapsed < 3_600, "elapsed \(flight.elapsed) s")
+        #expect(flight.samples.count < 1_000)
+    }
+
+    /// An NMEA sentence with its comma-separated fields changed and its checksum made again.
+    static func nmea(_ sentence: String, _ change: (inout [String]) -> Void) -> String {
+        let body = sentence.dropFirst().split(separator: "*", maxSplits: 1)[0]
+        var fields = body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        change(&fields)
+        let changed = fields.joined(separator: ",")
+        let checksum = changed.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+        return "$\(changed)*\(String(format: "%02X", checksum))"
+    }
 }
