@@ -1,43 +1,129 @@
 import Foundation
+import Synchronization
 
 /// The control socket: a Unix stream socket speaking newline-delimited JSON
 /// (`ControlRequest`), served by a thread of its own that polls the listening socket, the
-/// clients and a wake eventfd. No client can disturb the flight or another client: at most
-/// `maxClients` at once (one more is told "busy" and closed), a line is at most 64 KiB, a client
-/// that says nothing for `idleTimeout` seconds (and does not subscribe) is closed, a reply or
-/// event that a client does not read is held up to `maxPendingBytes` and then the client is
-/// dropped — never waited for. The requests go, in order, to `handler` on Swift's side.
-public final class ControlServer: Service, @unchecked Sendable {
-    // @unchecked Sendable: the mutable state (`outbox`, `subscribers`, `closing`) is only touched
-    // while `lock` is held; the socket loop's own state lives on its thread; the rest is immutable.
+/// clients and a wake pipe (`ControlConnections`). No client can disturb the flight, hold the
+/// daemon's memory or lock out another client:
+///
+/// - each client has at most one request being answered; its next line is not read until the
+///   reply is queued, so a client writing without reading fills its own socket, not runwayd;
+/// - what a client does not read (replies and events) is held up to `maxPendingBytes`, then the
+///   client is dropped and the drop logged — never waited for;
+/// - a request line must be complete within `lineDeadline` of its first byte, and a client with
+///   nothing pending that says nothing for `idleTimeout` (and does not subscribe) is closed;
+/// - when all `maxClients` slots are held, a newcomer takes the slot of the least useful client
+///   (`ControlConnections.victim`): one trickling a line or not reading first, then the one idle
+///   longest; only when every other client has a request being answered or has just connected is
+///   the newcomer told "busy".
+///
+/// The buttons do not use this socket: `ButtonService` hands its presses to the session
+/// directly, so a runner's END lands however the socket is used.
+public final class ControlServer: Service, Sendable {
+    public struct Limits: Sendable {
+        /// 8: `runway` commands are one request each and done in milliseconds; a board has the
+        /// export's done signal and a `runway watch` or two beside them.
+        public var maxClients = 8
+        /// 256 KiB: a state event is about 500 bytes, sent once a second, so a subscriber may fall
+        /// about 8 minutes behind; 8 clients hold at most 2 MiB (runwayd's RSS is 25–43 MiB).
+        public var maxPendingBytes = 256 * 1024
+        /// A minute: `runway watch` subscribes and is exempt; a command's client writes at once.
+        public var idleTimeout: Double = 60
+        /// 10 s: `runway` writes its whole line (under 200 bytes) in one call right after
+        /// connecting; the rest is slack for a loaded board. A byte every 30 s never completes.
+        public var lineDeadline: Double = 10
+        /// A newly connected client is not taken for a newcomer's slot until it has sent its
+        /// first line or this long has passed (2 s: `runway` writes within milliseconds of
+        /// connecting), so a flood of connections cannot push out a real command before it speaks.
+        public var admissionGrace: Double = 2
+        /// Lines answered on the socket's own thread (subscribe, refusals) per client and
+        /// wake-up: 16, so a client sending thousands in one write cannot starve the others or
+        /// delay SIGTERM; the rest waits for the next wake-up.
+        public var linesPerWake = 16
+
+        public init(
+            maxClients: Int = 8, maxPendingBytes: Int = 256 * 1024, idleTimeout: Double = 60,
+            lineDeadline: Double = 10, admissionGrace: Double = 2
+        ) {
+            self.maxClients = maxClients
+            self.maxPendingBytes = maxPendingBytes
+            self.idleTimeout = idleTimeout
+            self.lineDeadline = lineDeadline
+            self.admissionGrace = admissionGrace
+        }
+    }
+
+    /// What the server holds and what it did, for tests and diagnostics.
+    public struct Counters: Sendable, Equatable {
+        /// Replies and events waiting for their clients to read them, in bytes, all clients.
+        public var queuedBytes = 0
+        public var peakQueuedBytes = 0
+        /// Request bytes read but not yet parsed, all clients (the largest seen).
+        public var peakInputBytes = 0
+        /// Requests handed to the handler and not yet answered (the largest number seen).
+        public var peakRequestsWaiting = 0
+        /// Clients dropped because what they were sent exceeded `maxPendingBytes` unread.
+        public var droppedNotReading = 0
+        /// Clients closed because a line was not complete within `lineDeadline`.
+        public var closedIncomplete = 0
+        /// Clients closed to give a newcomer their slot.
+        public var evicted = 0
+        /// Newcomers told "busy" (every slot held by a client that could not be taken).
+        public var refusedBusy = 0
+    }
+
+    /// The state the socket thread and the handler's side share, owned by `shared`.
+    struct Shared {
+        var live: Set<Int> = []
+        var outbox: [Int: [UInt8]] = [:]
+        var waiting: Set<Int> = []
+        var subscribers: Set<Int> = []
+        /// Clients to close, with what is logged.
+        var closing: [Int: String] = [:]
+        var stopping = false
+        var counters = Counters()
+
+        /// Queues `bytes` for `id`; a client that has more than `limit` unread is dropped.
+        mutating func enqueue(_ bytes: [UInt8], to id: Int, limit: Int) {
+            guard live.contains(id), closing[id] == nil else { return }
+            let held = outbox[id, default: []].count + bytes.count
+            guard held <= limit else {
+                closing[id] = "client \(id) dropped: \(held) bytes of replies and events unread"
+                outbox[id] = nil
+                counters.droppedNotReading += 1
+                return
+            }
+            outbox[id, default: []] += bytes
+            counters.peakQueuedBytes = max(
+                counters.peakQueuedBytes, outbox.values.reduce(0) { $0 + $1.count })
+        }
+    }
+
     public let name = "control socket"
     public let path: String
-    public let maxClients: Int
-    public let maxPendingBytes: Int
-    public let idleTimeout: Double
+    public let limits: Limits
     private let inherited: Int32?
     private let handler: @Sendable (ControlRequest) async -> String
-    private let lock = NSLock()
-    private var outbox: [Int: [UInt8]] = [:]
-    private var subscribers: Set<Int> = []
-    private var closing: Set<Int> = []
+    let log: @Sendable (String) -> Void
+    let shared = Mutex(Shared())
     /// A pipe that wakes the socket thread: [read end, write end], both non-blocking.
-    private let wake: (read: Int32, write: Int32)
+    let wake: (read: Int32, write: Int32)
     private let listening = Trigger()
 
     /// - Parameters:
     ///   - inherited: a listening socket handed over by systemd (socket activation); nil binds
     ///     `path` itself (mode 0660).
+    ///   - log: told of every client closed for misbehaving (not reading, too slow, evicted).
     ///   - handler: answers every request but `subscribe` with one reply line.
     public init(
-        path: String, inherited: Int32? = nil, maxClients: Int = 8, maxPendingBytes: Int = 256 * 1024,
-        idleTimeout: Double = 60, handler: @escaping @Sendable (ControlRequest) async -> String
+        path: String, inherited: Int32? = nil, limits: Limits = Limits(),
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        handler: @escaping @Sendable (ControlRequest) async -> String
     ) {
         self.path = path
         self.inherited = inherited
-        self.maxClients = maxClients
-        self.maxPendingBytes = maxPendingBytes
-        self.idleTimeout = idleTimeout
+        self.limits = limits
+        self.log = log
         self.handler = handler
         var ends: [Int32] = [-1, -1]
         _ = pipe(&ends)
@@ -55,30 +141,35 @@ public final class ControlServer: Service, @unchecked Sendable {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
 
+    /// What the server holds now and what it has done.
+    public var counters: Counters {
+        shared.withLock { state in
+            var counters = state.counters
+            counters.queuedBytes = state.outbox.values.reduce(0) { $0 + $1.count }
+            return counters
+        }
+    }
+
     /// Sends `line` to every subscriber; one that is too far behind is dropped.
     public func broadcast(_ line: String) {
         let bytes = Array((line + "\n").utf8)
-        lock.withLock {
-            for id in subscribers { enqueueLocked(bytes, to: id) }
+        let limit = limits.maxPendingBytes
+        shared.withLock { state in
+            for id in state.subscribers { state.enqueue(bytes, to: id, limit: limit) }
         }
         signal()
-    }
-
-    private func enqueueLocked(_ bytes: [UInt8], to id: Int) {
-        guard !closing.contains(id) else { return }
-        outbox[id, default: []] += bytes
-        if outbox[id, default: []].count > maxPendingBytes {
-            closing.insert(id)  // a slow subscriber is dropped, never waited for
-            outbox[id] = nil
-        }
     }
 
     private func reply(_ line: String, to id: Int) {
-        lock.withLock { enqueueLocked(Array((line + "\n").utf8), to: id) }
+        let limit = limits.maxPendingBytes
+        shared.withLock { state in
+            state.waiting.remove(id)
+            state.enqueue(Array((line + "\n").utf8), to: id, limit: limit)
+        }
         signal()
     }
 
-    private func signal() {
+    func signal() {
         var one: UInt8 = 1
         _ = write(wake.write, &one, 1)
     }
@@ -95,10 +186,13 @@ public final class ControlServer: Service, @unchecked Sendable {
             throw error
         }
         listening.fire()
+        // At most one request per client is ever waiting here (`ControlConnections`).
         let (requests, continuation) = AsyncStream.makeStream(of: (Int, ControlRequest).self)
         let stopped = Trigger()
         let thread = Thread { [self] in
-            loop(listener: listener, requests: continuation)
+            var connections = ControlConnections(
+                server: self, listener: listener, ownsListener: inherited == nil, requests: continuation)
+            connections.run()
             continuation.finish()
             stopped.fire()
         }
@@ -106,11 +200,12 @@ public final class ControlServer: Service, @unchecked Sendable {
         thread.start()
         await withTaskCancellationHandler {
             for await (id, request) in requests {
+                if Task.isCancelled { break }  // SIGTERM answers nothing more
                 let line = await handler(request)
                 reply(line, to: id)
             }
         } onCancel: {
-            _ = lock.withLock { closing.insert(-1) }  // -1: the server itself
+            shared.withLock { $0.stopping = true }
             signal()
         }
         await stopped.wait()
@@ -148,139 +243,5 @@ public final class ControlServer: Service, @unchecked Sendable {
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
         return fd
-    }
-
-    private struct Client {
-        var fd: Int32
-        var input: [UInt8] = []
-        var lastHeard: ContinuousClock.Instant
-    }
-
-    private func loop(listener: Int32, requests: AsyncStream<(Int, ControlRequest)>.Continuation) {
-        var clients: [Int: Client] = [:]
-        var nextID = 0
-        let clock = ContinuousClock()
-        func drop(_ id: Int) {
-            if let client = clients.removeValue(forKey: id) { close(client.fd) }
-            lock.withLock {
-                outbox[id] = nil
-                subscribers.remove(id)
-                closing.remove(id)
-            }
-        }
-        defer {
-            for id in Array(clients.keys) { drop(id) }
-            if inherited == nil { close(listener) }
-        }
-        while true {
-            // Write what is pending; close what is marked.
-            let (pending, toClose, stop) = lock.withLock { (outbox, closing, closing.contains(-1)) }
-            if stop { return }
-            for id in toClose where id >= 0 { drop(id) }
-            for (id, bytes) in pending where !bytes.isEmpty {
-                guard let client = clients[id] else { continue }
-                let n = bytes.withUnsafeBytes {
-                    send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                }
-                if n < 0 && errno != EAGAIN && errno != EWOULDBLOCK {
-                    drop(id)
-                } else if n > 0 {
-                    lock.withLock { outbox[id]?.removeFirst(n) }
-                }
-            }
-            var fds = [
-                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-            ]
-            let order = Array(clients.keys)
-            for id in order {
-                let wantsOut = lock.withLock { !(outbox[id]?.isEmpty ?? true) }
-                fds.append(
-                    pollfd(
-                        fd: clients[id]!.fd, events: Int16(POLLIN) | (wantsOut ? Int16(POLLOUT) : 0),
-                        revents: 0))
-            }
-            // A client's idle time is checked every second; with none connected, nothing is
-            // due until a connection or a wake-up (an idle board sleeps).
-            let timeout: Int32 = clients.isEmpty ? -1 : 1000
-            guard poll(&fds, nfds_t(fds.count), timeout) >= 0 || errno == EINTR else { return }
-            if fds[0].revents != 0 {
-                var drained = [UInt8](repeating: 0, count: 64)
-                while read(wake.read, &drained, 64) > 0 {}
-            }
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                let fd = accept(listener, nil, nil)
-                if fd >= 0 {
-                    Self.makeNonBlocking(fd)
-                    if clients.count >= maxClients {
-                        let busy = Array(
-                            (ControlReply.refused("busy: \(maxClients) clients already") + "\n").utf8)
-                        _ = busy.withUnsafeBytes {
-                            send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                        }
-                        close(fd)
-                    } else {
-                        clients[nextID] = Client(fd: fd, lastHeard: clock.now)
-                        nextID += 1
-                    }
-                }
-            }
-            for (slot, id) in order.enumerated() {
-                let revents = fds[slot + 2].revents
-                guard revents != 0, var client = clients[id] else { continue }
-                if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                    var chunk = [UInt8](repeating: 0, count: 4096)
-                    let n = chunk.withUnsafeMutableBytes {
-                        recv(client.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
-                    }
-                    if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-                        drop(id)
-                        continue
-                    }
-                    if n > 0 {
-                        client.input += chunk.prefix(n)
-                        client.lastHeard = clock.now
-                    }
-                    while let newline = client.input.firstIndex(of: 10) {
-                        let line = Array(client.input[..<newline])
-                        client.input.removeSubrange(...newline)
-                        if line.allSatisfy({ $0 == 32 || $0 == 13 }) { continue }
-                        do {
-                            let request = try ControlRequest.parse(line)
-                            if request == .subscribe {
-                                lock.withLock {
-                                    subscribers.insert(id)
-                                    enqueueLocked(
-                                        Array((ControlReply.ok([("subscribed", .bool(true))]) + "\n").utf8),
-                                        to: id)
-                                }
-                            } else {
-                                requests.yield((id, request))
-                            }
-                        } catch {
-                            lock.withLock {
-                                enqueueLocked(Array((ControlReply.refused("\(error)") + "\n").utf8), to: id)
-                            }
-                        }
-                    }
-                    if client.input.count > ControlRequest.maxLineBytes {
-                        let refusal = Array((ControlReply.refused("request longer than 64 KiB") + "\n").utf8)
-                        _ = refusal.withUnsafeBytes {
-                            send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                        }
-                        clients[id] = client
-                        drop(id)
-                        continue
-                    }
-                    clients[id] = client
-                }
-            }
-            // A silent client that does not subscribe frees its slot after `idleTimeout`.
-            let now = clock.now
-            for (id, client) in clients where client.lastHeard.duration(to: now) > .seconds(idleTimeout) {
-                let subscribed = lock.withLock { subscribers.contains(id) }
-                if !subscribed { drop(id) }
-            }
-        }
     }
 }

@@ -200,9 +200,9 @@ public enum Daemon {
         control.barograph = options.board == .real ? barograph : nil
         let answering = control
         let inherited = Systemd.inheritedSockets().first
-        let server = ControlServer(path: options.socketPath, inherited: inherited) { request in
-            await answering.answer(request)
-        }
+        let server = ControlServer(
+            path: options.socketPath, inherited: inherited, log: { log.log(.warning, $0) },
+            handler: { request in await answering.answer(request) })
         // The buzzer starts first and stops last: it sounds whatever the others say until the end.
         var services: [any Service] = []
         switch options.board {

@@ -50,7 +50,8 @@ struct SystemFilesTests {
     }
 
     @Test(arguments: [
-        "runwayd.service", "runway-export@sda1.service", "runway-gadget.service", "runway-drive.service",
+        "runwayd.service", "runway-export@sda1.service", "runway-stick@sda1.service", "runway-gadget.service",
+        "runway-drive.service",
     ])
     func eachServicesExposureIsWithinTheBound(unit: String) async throws {
         let directory = try Self.units()
