@@ -41,6 +41,17 @@ struct BoardServiceTests {
         }
     }
 
+    /// A fix into the session as `GPSService` delivers it: judged by the board's clock first.
+    static func feed(
+        _ fix: Fix, arrivedAt arrival: MonotonicInstant, clock: BoardClock, session: LiveFlightSession
+    )
+        async
+    {
+        let judged = await clock.observe(fix, arrival: arrival, inFlight: await session.phase.isInFlight)
+        for input in judged.held { await session.handle(input) }
+        for fix in judged.fixes { await session.handle(.fix(fix)) }
+    }
+
     @Test func theButtonsStartPauseAndEndARunAtTheirOwnTimes() async throws {
         let lines = ManualGPIOLines(buttons: 3)
         let outputs = Outputs()
@@ -74,9 +85,7 @@ struct BoardServiceTests {
                 let fix = Fix(
                     time: now.seconds + offset, coordinate: Coordinate(latitude: latitude, longitude: 127),
                     horizontalAccuracy: 4, speed: 3)
-                let judged = await clock.observe(fix, arrival: now, inFlight: await session.phase.isInFlight)
-                for input in judged.held { await session.handle(input) }
-                for fix in judged.fixes { await session.handle(.fix(fix)) }
+                await Self.feed(fix, arrivedAt: now, clock: clock, session: session)
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }

@@ -264,8 +264,7 @@ struct EndWhileSocketSaturatedTests {
                 let fix = Fix(
                     time: now.seconds + offset, coordinate: Coordinate(latitude: latitude, longitude: 127),
                     horizontalAccuracy: 4, speed: 3)
-                for input in await clock.observe(fix, arrival: now) { await session.handle(input) }
-                await session.handle(.fix(fix))
+                await BoardServiceTests.feed(fix, arrivedAt: now, clock: clock, session: session)
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
