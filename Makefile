@@ -119,18 +119,19 @@ soak: test-deps
 	  | grep -E 'soak:|Test run|✘'
 
 ## libFuzzer on each parser that takes outside bytes, FUZZ_SECONDS each (default 60), seeded from
-## Tests/Fixtures/fuzz; findings land in .build/fuzz/findings. Copy a finding into the seed
+## Tests/Fixtures/fuzz, with inputs up to 64 KiB (the control socket's line limit; issue 22's
+## overflow needed that much); findings land in .build/fuzz/findings. Copy a finding into the seed
 ## folder once fixed: the test suite replays every seed.
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	$(SWIFT) build --product runway-fuzz --scratch-path .build/fuzz \
 	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 	@mkdir -p .build/fuzz/findings
-	@for target in trace pressure mission control; do \
+	@for target in trace pressure mission control configuration; do \
 	  mkdir -p .build/fuzz/corpus/$$target; \
 	  echo "== fuzzing $$target for $(FUZZ_SECONDS) s"; \
 	  .build/fuzz/debug/runway-fuzz $$target .build/fuzz/corpus/$$target Tests/Fixtures/fuzz/$$target \
-	    -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -rss_limit_mb=1024 -timeout=10 \
+	    -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
 	    -artifact_prefix=.build/fuzz/findings/$$target- -print_final_stats=1 2>&1 \
 	    | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY)' \
 	    || exit 1; \

@@ -24,7 +24,12 @@ public enum ControlCommands {
         } catch {
             throw CLIError("\(error)")
         }
-        if reply["ok"] as? Bool != true {
+        return try checked(reply)
+    }
+
+    /// A reply whose "ok" is JSON true (`ControlClient` reads `1` as a number, not a yes).
+    static func checked(_ reply: [String: Any]) throws(CLIError) -> [String: Any] {
+        guard reply["ok"] as? Bool == true else {
             throw CLIError("runwayd refused: \(reply["error"] as? String ?? "no reason given")")
         }
         return reply

@@ -1,3 +1,4 @@
+import Foundation
 import RunWayCore
 import RunWayDaemon
 
@@ -8,6 +9,7 @@ import RunWayDaemon
 public enum FuzzEntry {
     public static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("trace", trace), ("pressure", pressure), ("mission", mission), ("control", control),
+        ("configuration", configuration),
     ]
 
     /// The gpsd JSON trace reader, then a flight of what it read.
@@ -25,6 +27,12 @@ public enum FuzzEntry {
     /// The control socket's request parser (runwayd).
     public static func control(_ bytes: [UInt8]) {
         _ = try? ControlRequest.parse(bytes)
+    }
+
+    /// The daemon's configuration reader (`runwayd --check-config`, and every `runway` command
+    /// that reads the logbook's path or the time zone from it).
+    public static func configuration(_ bytes: [UInt8]) {
+        _ = try? DaemonConfiguration.parse(Data(bytes))
     }
 
     /// The `--mission` parser.

@@ -60,12 +60,13 @@ public struct LocalZone: Sendable {
         let seconds: Int
         if body.contains(":") {
             let parts = body.split(separator: ":", omittingEmptySubsequences: false)
+            // Hours checked before they are multiplied: 99999999999999999999:00 is no offset.
             guard parts.count == 2, let h = DecimalText.whole(parts[0]), let m = DecimalText.whole(parts[1]),
-                h >= 0, (0..<60).contains(m), parts[1].count == 2
+                (0...14).contains(h), (0..<60).contains(m), parts[1].count == 2
             else { return nil }
             seconds = h * 3600 + m * 60
         } else {
-            guard let hours = DecimalText.number(body), hours >= 0 else { return nil }
+            guard let hours = DecimalText.number(body), (0...14).contains(hours) else { return nil }
             seconds = Int((hours * 3600).rounded())
             guard seconds % 60 == 0 else { return nil }
         }

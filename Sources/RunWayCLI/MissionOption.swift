@@ -3,12 +3,10 @@ import RunWayCore
 /// `--mission pace=5:30,deviation=15,distance=5000`: only what a runner means is accepted, and a
 /// refusal names the key, what was given and what is expected.
 public enum MissionOption {
-    /// Target pace: 2:00/km (faster than the marathon world record's 2:53) to 20:00/km (a walk).
-    public static let paceRange: ClosedRange<Double> = 120...1200
-    /// Allowed deviation, s/km: 1 s (the alert's own hysteresis is finer than that) to 2 minutes.
-    public static let deviationRange: ClosedRange<Double> = 1...120
-    /// Target distance: 100 m (the shortest flight that is recorded) to 500 km.
-    public static let distanceRange: ClosedRange<Double> = 100...500_000
+    /// The ranges are the mission's own (`Mission.paceRange` etc.: one place for every reader).
+    public static let paceRange = Mission.paceRange
+    public static let deviationRange = Mission.deviationRange
+    public static let distanceRange = Mission.distanceRange
 
     public static func parse(_ text: String) throws(CLIError) -> Mission {
         var pace: Double?
@@ -56,18 +54,15 @@ public enum MissionOption {
         guard let pace, let distance else {
             throw .usage("--mission needs pace and distance (e.g. pace=5:30,deviation=15,distance=5000)")
         }
-        return Mission(targetPace: pace, allowedDeviation: deviation ?? 15, targetDistance: distance)
+        do {
+            return try Mission(checkedPace: pace, deviation: deviation ?? 15, distance: distance)
+        } catch {
+            throw .usage("--mission: \(error)")
+        }
     }
 
     /// `M:SS` (seconds 00–59, two digits); nil for anything else.
-    static func parsePace(_ text: String) -> Double? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[1].count == 2, (1...2).contains(parts[0].count),
-            let m = DecimalText.whole(parts[0]), let s = DecimalText.whole(parts[1]),
-            m >= 0, (0..<60).contains(s), !parts[0].hasPrefix("+"), !parts[0].hasPrefix("-")
-        else { return nil }
-        return Double(m * 60 + s)
-    }
+    static func parsePace(_ text: String) -> Double? { Mission.pace(parsing: text) }
 
     /// `5000`, `5000m`, `5km`, `5.2km`: decimal metres or kilometres.
     static func parseDistance(_ text: String) -> Double? {

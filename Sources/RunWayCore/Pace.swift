@@ -16,9 +16,10 @@ public enum Pace {
         return duration / (distance / 1000)
     }
 
-    /// "5:30" for 330 s/km; "--:--" for no pace.
+    /// "5:30" for 330 s/km; "--:--" for no pace, or one past a day per km (a value from outside,
+    /// e.g. a damaged stored mission, that would trap an Int conversion).
     public static func format(_ secondsPerKm: Double?) -> String {
-        guard let secondsPerKm, secondsPerKm.isFinite else { return "--:--" }
+        guard let secondsPerKm, abs(secondsPerKm) <= 86_400 else { return "--:--" }
         let total = Int(secondsPerKm.rounded())
         let seconds = total % 60
         return "\(total / 60):\(seconds < 10 ? "0" : "")\(seconds)"

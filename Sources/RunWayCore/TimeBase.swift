@@ -95,6 +95,14 @@ public struct HeldInputs: Sendable {
         case resume
         case togglePause
         case barometerLost
+
+        /// A runner's command (START, a pause or resume), not a reading.
+        public var isCommand: Bool {
+            switch self {
+            case .pressure, .barometerLost: false
+            case .start, .pause, .resume, .togglePause: true
+            }
+        }
     }
 
     public let capacity: Int
@@ -109,6 +117,15 @@ public struct HeldInputs: Sendable {
             dropped += 1
         }
         held.append((instant, kind))
+    }
+
+    /// A STOP or END before the first fix: every held START is called off, with the pauses and
+    /// resumes held with it (nothing flies before the first fix, so they belonged to that run);
+    /// readings are kept. True when a START was held.
+    public mutating func cancelStart() -> Bool {
+        guard held.contains(where: { if case .start = $0.1 { true } else { false } }) else { return false }
+        held.removeAll { $0.1.isCommand }
+        return true
     }
 
     /// The held inputs on the GPS axis, in time order; empties the hold. Nil (and nothing taken)

@@ -52,15 +52,32 @@ public enum UTCTime {
         } else {
             return nil
         }
-        guard i == chars.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+        guard i == chars.count, day >= 1, day <= daysIn(year: year, month: month), hour < 24, minute < 60,
             second <= 60
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
     }
 
-    /// `2026-10-03T07:00:03Z` (with `.fff` when the time has a fraction).
+    /// Days in `month` of `year` (proleptic Gregorian): 28–31, and 0 for a month that is not
+    /// 1–12, so `day <= daysIn(…)` checks a day and its month at once.
+    public static func daysIn(year: Int, month: Int) -> Int {
+        switch month {
+        case 1, 3, 5, 7, 8, 10, 12: 31
+        case 4, 6, 9, 11: 30
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        default: 0
+        }
+    }
+
+    /// Times this far from 1970 (±3 million years) are formatted; past them, or not a number,
+    /// the time is said to be invalid instead of trapping in an Int conversion.
+    public static let formattable: ClosedRange<Double> = -1e14...1e14
+
+    /// `2026-10-03T07:00:03Z` (with `.fff` when the time has a fraction); `invalid time` for one
+    /// outside `formattable`.
     public static func format(_ seconds: Double) -> String {
+        guard formattable.contains(seconds) else { return "invalid time" }
         let whole = Int((seconds).rounded(.down))
         let millis = Int(((seconds - Double(whole)) * 1000).rounded())
         let (date, time) = components(whole + (millis == 1000 ? 1 : 0))
@@ -110,7 +127,7 @@ public enum UTCTime {
 
     /// `1:02:03` or `12:03` for a duration in seconds; `--` for none.
     public static func duration(_ seconds: Double?) -> String {
-        guard let seconds, seconds.isFinite else { return "--" }
+        guard let seconds, formattable.contains(seconds) else { return "--" }
         let total = Int(seconds.rounded())
         let h = total / 3600
         let m = total / 60 % 60

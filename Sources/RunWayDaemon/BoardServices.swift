@@ -43,6 +43,23 @@ actor BoardClock {
         }
         return HeldInputs.input(kind, at: time)
     }
+
+    /// What a STOP or END at `instant` meets.
+    enum EndOutcome: Sendable, Equatable {
+        /// On the GPS axis: the session ends what is flying.
+        case time(Double)
+        /// Before the first fix, a held START (and what was held with it) is called off.
+        case cancelledHeldStart
+        /// Before the first fix, with nothing held: nothing to end.
+        case nothingHeld
+    }
+
+    /// A STOP or END at `instant`, decided in one step with the fixes (a fix between the check
+    /// and the cancel cannot release the START being called off).
+    func end(at instant: MonotonicInstant) -> EndOutcome {
+        if let time = base.gps(instant)?.seconds { return .time(time) }
+        return held.cancelStart() ? .cancelledHeldStart : .nothingHeld
+    }
 }
 
 /// gpsd → the session: fixes as they come (the time base follows them), no-fix reports, and the

@@ -64,8 +64,15 @@ struct ButtonService: Service {
                 return
             }
             annunciator.holdConfirmed()
-            // Nothing can be flying before the first fix: an END then has nothing to end.
-            guard let time = await clock.gps(instant) else { return }
+            // Nothing can be flying before the first fix: an END then calls off a held START.
+            let time: Double
+            switch await clock.end(at: instant) {
+            case .time(let gps): time = gps
+            case .cancelledHeldStart:
+                log.log(.notice, "END held before the first fix: held START cancelled")
+                return
+            case .nothingHeld: return
+            }
             let outputs = await session.handle(.end(at: time, sentAt: nil))
             for case .ended(let result) in outputs {
                 switch result {

@@ -1,4 +1,5 @@
 import Foundation
+import RunWayCore
 
 /// The control socket's client side (`runway status`, `start`, `pause`, `resume`, `stop`): one
 /// request, one reply line — or, subscribed, a line per event.
@@ -59,13 +60,33 @@ public final class ControlClient {
         return object
     }
 
+    /// A reply line as an object, read strictly (`JSONValue.parse`: a key twice is no reply):
+    /// `true`/`false` become `Bool`, numbers `Double`, `null` `NSNull`, so `"ok": 1` is no
+    /// `Bool` and never reads as a yes.
+    public static func object(line: [UInt8]) -> [String: Any]? {
+        guard let value = try? JSONValue.parse(line) else { return nil }
+        return foundation(value) as? [String: Any]
+    }
+
+    static func foundation(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: NSNull()
+        case .bool(let b): b
+        case .number(let n): n
+        case .string(let s): s
+        case .array(let items): items.map(foundation)
+        case .object(let members):
+            Dictionary(members.map { ($0.0, foundation($0.1)) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     /// The next line as a JSON object; nil when the daemon closed or went quiet past the timeout.
     public func nextObject() -> [String: Any]? {
         while true {
             if let newline = buffer.firstIndex(of: 10) {
-                let line = Data(buffer[..<newline])
+                let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                return (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
+                return Self.object(line: line)
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = recv(fd, &chunk, chunk.count, 0)

@@ -31,10 +31,15 @@ public enum ControlRequest: Sendable, Equatable {
 
     public static func parse(_ line: [UInt8]) throws(Refusal) -> ControlRequest {
         guard line.count <= maxLineBytes else { throw Refusal(message: "request longer than 64 KiB") }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
-            throw Refusal(message: "not a JSON object")
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(line)
+        } catch {
+            if case .duplicateKey = error { throw Refusal(message: "\(error)") }
+            throw Refusal(message: "not a JSON object (\(error))")
         }
-        guard let command = object["command"] as? String else {
+        guard case .object(let members) = root else { throw Refusal(message: "not a JSON object") }
+        guard let command = root["command"]?.stringValue else {
             throw Refusal(
                 message: "no \"command\" (status, start, pause, resume, stop, subscribe, export-finished)")
         }
@@ -45,7 +50,7 @@ public enum ControlRequest: Sendable, Equatable {
             case "export-finished": ["command", "ok"]
             default: ["command"]
             }
-        if let extra = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+        if let extra = members.map(\.0).sorted().first(where: { !allowed.contains($0) }) {
             throw Refusal(message: "\"\(extra)\" does not go with \"\(command)\"")
         }
         switch command {
@@ -54,20 +59,21 @@ public enum ControlRequest: Sendable, Equatable {
         case "resume": return .resume
         case "subscribe": return .subscribe
         case "start":
-            guard let mission = object["mission"], !(mission is NSNull) else { return .start(mission: nil) }
+            guard let mission = root["mission"], !mission.isNull else { return .start(mission: nil) }
             do {
                 return .start(mission: try Reader(value: mission, path: "mission").mission())
             } catch {
                 throw Refusal(message: "\(error)")
             }
         case "export-finished":
-            guard let ok = object["ok"] as? Bool else {
+            // JSON true or false only: 1, "true" or null is not an answer.
+            guard let ok = root["ok"]?.boolValue else {
                 throw Refusal(message: "export-finished needs \"ok\": true or false")
             }
             return .exportFinished(ok: ok)
         case "stop":
-            guard let sent = object["sent_at"], !(sent is NSNull) else { return .stop(sentAt: nil) }
-            guard let text = sent as? String, let time = UTCTime.parse(text) else {
+            guard let sent = root["sent_at"], !sent.isNull else { return .stop(sentAt: nil) }
+            guard let text = sent.stringValue, let time = UTCTime.parse(text) else {
                 throw Refusal(message: "sent_at: expected an ISO-8601 UTC time, got \(Reader.describe(sent))")
             }
             return .stop(sentAt: time)

@@ -68,14 +68,15 @@ public enum Daemon {
                 }
                 if v == "max" {
                     options.speed = nil
-                } else if let n = Double(v), n.isFinite, n > 0, n <= 100_000, !v.contains("x"),
+                } else if let n = Double(v), n.isFinite, (0.01...100_000).contains(n), !v.contains("x"),
                     !v.contains("e")
                 {
+                    // At least 0.01: the next tick's delay is divided by it.
                     options.speed = n
                 } else {
                     return .failure(
                         UsageError(
-                            message: "--speed takes a number above 0 up to 100000, or max, not \"\(v)\""))
+                            message: "--speed takes a number from 0.01 to 100000, or max, not \"\(v)\""))
                 }
             case "--scenario":
                 guard let v = value(), Scenario.named.contains(where: { $0.name == v }) else {

@@ -57,29 +57,24 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public static func parse(_ data: Data, name: String = "configuration") throws(Problem)
         -> DaemonConfiguration
     {
-        let root: Any
+        let root: JSONValue
         do {
-            root = try JSONSerialization.jsonObject(with: data)
+            root = try JSONValue.parse(data)
         } catch {
-            throw Problem(path: "", message: "\(name) is not valid JSON (\(Self.jsonReason(error)))")
+            throw Problem(path: "", message: "\(name) is not valid JSON (\(error))")
         }
         var reader = Reader(value: root, path: "")
         return try reader.configuration()
-    }
-
-    static func jsonReason(_ error: Error) -> String {
-        let text = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error.localizedDescription)"
-        return text.isEmpty ? "unreadable" : text
     }
 }
 
 /// Walks the JSON with the key path in hand.
 struct Reader {
     typealias Problem = DaemonConfiguration.Problem
-    let value: Any
+    let value: JSONValue
     let path: String
 
-    func child(_ key: String, _ value: Any) -> Reader {
+    func child(_ key: String, _ value: JSONValue) -> Reader {
         Reader(value: value, path: path.isEmpty ? key : "\(path).\(key)")
     }
 
@@ -87,23 +82,19 @@ struct Reader {
         Problem(path: path, message: "expected \(expected), got \(Self.describe(value))")
     }
 
-    static func describe(_ value: Any) -> String {
+    static func describe(_ value: JSONValue) -> String {
         switch value {
-        case let s as String: "\"\(s)\""
-        case let n as NSNumber where String(cString: n.objCType) == "c": n.boolValue ? "true" : "false"
-        case let n as NSNumber: "\(n)"
-        case is NSNull: "null"
-        case is [Any]: "a list"
-        case is [String: Any]: "an object"
-        default: "\(value)"
+        case .array: "a list"
+        case .object: "an object"
+        default: value.rendered()  // a string quoted, its control characters escaped
         }
     }
 
-    /// The object's keys, refusing any not in `known`.
+    /// The object's keys (each once: the parser refuses a second), refusing any not in `known`.
     func object(known: [String]) throws(Problem) -> [String: Reader] {
-        guard let object = value as? [String: Any] else { throw fail("an object") }
+        guard case .object(let members) = value else { throw fail("an object") }
         var result: [String: Reader] = [:]
-        for (key, value) in object {
+        for (key, value) in members {
             guard known.contains(key) else {
                 let at = path.isEmpty ? key : "\(path).\(key)"
                 throw Problem(path: at, message: "unknown key (known here: \(known.joined(separator: ", ")))")
@@ -113,13 +104,12 @@ struct Reader {
         return result
     }
 
-    var isNull: Bool { value is NSNull }
+    var isNull: Bool { value.isNull }
 
+    /// A JSON number (not a string, not true/false) inside `range`, checked before any use.
     func number(_ expected: String, in range: ClosedRange<Double>) throws(Problem) -> Double {
-        guard let n = value as? NSNumber, String(cString: n.objCType) != "c", !(value is String),
-            range.contains(n.doubleValue)
-        else { throw fail(expected) }
-        return n.doubleValue
+        guard let n = value.numberValue, range.contains(n) else { throw fail(expected) }
+        return n
     }
 
     func whole(_ expected: String, in range: ClosedRange<Int>) throws(Problem) -> Int {
@@ -128,14 +118,23 @@ struct Reader {
         return Int(n)
     }
 
+    /// A non-empty string without control characters: a NUL would cut a path short at the C
+    /// boundary (another file), a newline would split a log line.
     func string(_ expected: String) throws(Problem) -> String {
-        guard let s = value as? String, !s.isEmpty else { throw fail(expected) }
+        guard let s = value.stringValue, !s.isEmpty else { throw fail(expected) }
+        if let bad = s.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            throw Problem(
+                path: path,
+                message:
+                    "expected \(expected), got \(Self.describe(value)), which holds the control character U+\(UTCTime.pad(Int(bad.value), 4))"
+            )
+        }
         return s
     }
 
     func bool(_ expected: String) throws(Problem) -> Bool {
-        guard let n = value as? NSNumber, String(cString: n.objCType) == "c" else { throw fail(expected) }
-        return n.boolValue
+        guard let b = value.boolValue else { throw fail(expected) }
+        return b
     }
 
     static let gpioLine = "a GPIO line 0–53"
@@ -252,12 +251,16 @@ struct Reader {
                 message: "a mission needs pace and distance, e.g. {\"pace\": \"5:30\", \"distance\": 5000}")
         }
         let paceText = try paceEntry.string("a pace as M:SS per km, e.g. \"5:30\"")
-        let parts = paceText.split(separator: ":")
-        guard parts.count == 2, parts[1].count == 2, let m = Int(parts[0]), let s = Int(parts[1]), m >= 0,
-            (0..<60).contains(s), (120...1200).contains(m * 60 + s)
-        else { throw paceEntry.fail("a pace as M:SS per km from 2:00 to 20:00, e.g. \"5:30\"") }
-        let deviation = try entries["deviation"]?.number("seconds per km 1–120", in: 1...120) ?? 15
-        let distance = try distanceEntry.number("metres 100–500000", in: 100...500_000)
-        return Mission(targetPace: Double(m * 60 + s), allowedDeviation: deviation, targetDistance: distance)
+        guard let pace = Mission.pace(parsing: paceText), Mission.paceRange.contains(pace) else {
+            throw paceEntry.fail("a pace as M:SS per km from 2:00 to 20:00, e.g. \"5:30\"")
+        }
+        let deviation =
+            try entries["deviation"]?.number("seconds per km 1–120", in: Mission.deviationRange) ?? 15
+        let distance = try distanceEntry.number("metres 100–500000", in: Mission.distanceRange)
+        do {
+            return try Mission(checkedPace: pace, deviation: deviation, distance: distance)
+        } catch {
+            throw Problem(path: path, message: "\(error)")
+        }
     }
 }

@@ -32,22 +32,7 @@ struct SessionControl: Sendable {
             exportFinished(ok)
             return ControlReply.ok([("result", .string(ok ? "export done" : "export failed"))])
         }
-        if let clock, await now() == nil {
-            // Before the first fix: a START (or a pause) is held and back-filled with its own
-            // time once the GPS gives one; a stop has nothing to stop.
-            let kind: HeldInputs.Kind
-            switch request {
-            case .start(let mission): kind = .start(mission: mission ?? defaultMission, countdown: true)
-            case .pause: kind = .pause
-            case .resume: kind = .resume
-            default:
-                return ControlReply.ok([("result", .string("not flying")), ("phase", .string("preflight"))])
-            }
-            _ = await clock.input(kind, at: .now)
-            return ControlReply.ok([
-                ("result", .string("held until the first fix")), ("phase", .string("preflight")),
-            ])
-        }
+        if let clock, let reply = await beforeTheFirstFix(request, clock: clock) { return reply }
         guard let time = await now() else {
             return ControlReply.refused(
                 "no GPS time yet: wait for the first fix (runway status shows the signal)")
@@ -81,5 +66,28 @@ struct SessionControl: Sendable {
             fields.append(("result", .string("already \(phaseBefore.rawValue)")))
         }
         return ControlReply.ok(fields + [("phase", .string(phase.rawValue))])
+    }
+
+    /// Before the first fix: a START (or a pause) is held and back-filled with its own time once
+    /// the GPS gives one; a STOP calls off a held START (and says so), else has nothing to stop.
+    /// Nil once there is a fix: the request goes to the session.
+    func beforeTheFirstFix(_ request: ControlRequest, clock: BoardClock) async -> String? {
+        let preflight: (String, JSONValue) = ("phase", .string("preflight"))
+        let kind: HeldInputs.Kind
+        switch request {
+        case .status, .subscribe, .exportFinished: return nil
+        case .stop:
+            switch await clock.end(at: .now) {
+            case .time: return nil
+            case .cancelledHeldStart:
+                return ControlReply.ok([("result", .string("held start cancelled")), preflight])
+            case .nothingHeld: return ControlReply.ok([("result", .string("not flying")), preflight])
+            }
+        case .start(let mission): kind = .start(mission: mission ?? defaultMission, countdown: true)
+        case .pause: kind = .pause
+        case .resume: kind = .resume
+        }
+        guard await clock.input(kind, at: .now) == nil else { return nil }
+        return ControlReply.ok([("result", .string("held until the first fix")), preflight])
     }
 }

@@ -1,4 +1,5 @@
-// `runway-fuzz TARGET [ARGS…]`: one of `FuzzEntry.targets` (trace, pressure, mission).
+// `runway-fuzz TARGET [ARGS…]`: one of `FuzzEntry.targets` (trace, pressure, mission, control,
+// configuration).
 //
 // Built by `make fuzz` with `-sanitize=fuzzer,address -D FUZZING`: ARGS are libFuzzer's (a corpus
 // folder, -max_total_time=…). Built normally: ARGS are files, each run once through the target

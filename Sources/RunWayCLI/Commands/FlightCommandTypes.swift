@@ -30,8 +30,9 @@ extension RunWayCommand {
             case nil: speed = 120
             case "max": speed = nil
             case let text?:
-                guard let value = DecimalText.number(text), value > 0, value <= 100_000 else {
-                    throw .usage("--speed takes a number above 0 up to 100000, or 'max', not \"\(text)\"")
+                // At least 0.01: the next tick's delay is divided by it (1e-39 overflowed).
+                guard let value = DecimalText.number(text), (0.01...100_000).contains(value) else {
+                    throw .usage("--speed takes a number from 0.01 to 100000, or 'max', not \"\(text)\"")
                 }
                 speed = value
             }
