@@ -64,6 +64,7 @@ struct ExportReadBoundsTests {
 
     @Test func theReaderRefusesAFileOverItsBoundWithoutReadingIt() throws {
         let (stick, path) = try Self.stick()
+        defer { try? FileManager.default.removeItem(atPath: stick) }
         try Self.sparse(path + "/big", bytes: Self.twoGigabytes)
         try Data("small".utf8).write(to: URL(fileURLWithPath: path + "/small"))
         let folder = try ExportDirectory(destination: stick)
@@ -84,6 +85,7 @@ struct ExportReadBoundsTests {
 
     @Test func aHugeManifestIsLeftAloneUnreadAndTheExportLosesNothing() throws {
         let (stick, path) = try Self.stick()
+        defer { try? FileManager.default.removeItem(atPath: stick) }
         try Self.sparse(path + "/.runway-manifest", bytes: Self.twoGigabytes)
         let (report, folder) = try Self.export(stick)
         #expect(report.failure == nil, "\(report.failure.map { "\($0)" } ?? "")")
@@ -106,6 +108,7 @@ struct ExportReadBoundsTests {
 
     @Test func aFIFOWhereTheManifestGoesIsSaidAndNotWaitedOn() throws {
         let (stick, path) = try Self.stick()
+        defer { try? FileManager.default.removeItem(atPath: stick) }
         try #require(mkfifo(path + "/.runway-manifest", 0o644) == 0)
         let (report, _) = try Self.export(stick)
         #expect(report.failure == nil)
@@ -117,6 +120,7 @@ struct ExportReadBoundsTests {
 
     @Test func aFIFOWhereAViewerFileGoesStopsTheViewerAndSaysWhatToRemove() throws {
         let (stick, path) = try Self.stick()
+        defer { try? FileManager.default.removeItem(atPath: stick) }
         try #require(mkfifo(path + "/runway-logbook.js", 0o644) == 0)
         let (report, _) = try Self.export(stick)
         // The runs' own files are written; the viewer cannot be, and that is said.
@@ -128,6 +132,7 @@ struct ExportReadBoundsTests {
 
     @Test func aFIFOWhereARunsFileGoesIsLeftAloneAndOursGoesAroundIt() throws {
         let (stick, path) = try Self.stick()
+        defer { try? FileManager.default.removeItem(atPath: stick) }
         let base = try Self.firstBase()
         try #require(mkfifo(path + "/\(base).gpx", 0o644) == 0)
         let (report, _) = try Self.export(stick)
@@ -140,6 +145,7 @@ struct ExportReadBoundsTests {
 
     @Test func aSymbolicLinkIsNeitherReadNorReplaced() throws {
         let (stick, path) = try Self.stick()
+        defer { try? FileManager.default.removeItem(atPath: stick) }
         let (_, elsewhere) = try Self.stick()
         try Data("v1\tkeep\n".utf8).write(to: URL(fileURLWithPath: elsewhere + "/manifest"))
         try Data("<p>mine</p>".utf8).write(to: URL(fileURLWithPath: elsewhere + "/page"))
@@ -160,6 +166,7 @@ struct ExportReadBoundsTests {
 
     @Test func aHugeFileOfTheSameNameIsComparedBySizeNotRead() throws {
         let (stick, path) = try Self.stick()
+        defer { try? FileManager.default.removeItem(atPath: stick) }
         let base = try Self.firstBase()
         try Self.sparse(path + "/\(base).fit", bytes: Self.twoGigabytes)
         try Self.sparse(path + "/runway-viewer.js", bytes: Self.twoGigabytes)
