@@ -167,6 +167,13 @@ public enum ExportCommand {
                             })
                     ),
                     ("renamed_around", .array(report.renamedAround.map { .string($0) })),
+                    (
+                        "left_alone",
+                        .array(
+                            report.leftAlone.map {
+                                .object([("file", .string($0.name)), ("reason", .string($0.reason))])
+                            })
+                    ),
                     ("salvage", salvageNote.map { .string($0) } ?? .null),
                     (
                         "viewer",
@@ -185,6 +192,7 @@ public enum ExportCommand {
             for file in report.written {
                 console.out("wrote \(folder.path)/\(file.name) (flight \(file.flight))")
             }
+            for file in report.leftAlone { console.err("runway: \(file.reason)") }
             for name in report.renamedAround {
                 console.err("runway: a file of yours is named \(name): it was left alone, ours has a -2 name")
             }

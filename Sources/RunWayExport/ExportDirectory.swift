@@ -18,6 +18,10 @@ public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case system(step: String, file: String, Errno)
     /// `--verify` read back something other than what was written.
     case verifyFailed(file: String)
+    /// A name the export reads or replaces holds a FIFO, a link, a folder or a device.
+    case notARegularFile(file: String, kind: String)
+    /// A file larger than the export ever reads of it.
+    case tooLarge(file: String, bytes: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -29,7 +33,26 @@ public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .full(let file): "the stick is full: \(file) was not written (nothing partial is left)"
         case .system(let step, let file, let errno): "\(step) \(file): \(errno)"
         case .verifyFailed(let file): "\(file) does not read back as written"
+        case .notARegularFile: "\(fact): it was not read nor replaced (remove or rename it and export again)"
+        case .tooLarge: "\(fact): it was not read"
         }
+    }
+
+    /// What was found, without what the export did about it (the caller says that).
+    public var fact: String {
+        switch self {
+        case .notARegularFile(let file, let kind): "\(file) is \(kind), not a regular file"
+        case .tooLarge(let file, let bytes, let limit):
+            "\(file) is \(Self.size(bytes)), more than the \(Self.size(limit)) an export reads of it"
+        default: description
+        }
+    }
+
+    /// `2048.0 MiB`, or `512 bytes` under a mebibyte.
+    static func size(_ bytes: Int) -> String {
+        guard bytes >= 1 << 20 else { return "\(bytes) bytes" }
+        let tenths = (bytes / 1024 * 10 + 512) / 1024
+        return "\(tenths / 10).\(tenths % 10) MiB"
     }
 }
 
@@ -43,7 +66,9 @@ public final class ExportDirectory {
 
     /// The folder's path, for messages.
     public let path: String
-    private let descriptor: Int32
+    let descriptor: Int32
+    /// The most bytes of a file any one read held at once (the bound the reader keeps, for tests).
+    public internal(set) var largestRead = 0
 
     /// Opens (creating it if needed) `RUNWAY` inside `destination`, and removes temporary files a
     /// pulled stick left behind.
@@ -97,29 +122,6 @@ public final class ExportDirectory {
         return names
     }
 
-    /// The bytes of `name`, not following a symbolic link; nil when there is no such file.
-    public func read(_ name: String) throws(ExportError) -> [UInt8]? {
-        let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else {
-            let error = Errno.current
-            if error == .noSuchFile { return nil }
-            throw .system(step: "reading", file: name, error)
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .system(step: "reading", file: name, .current)
-            }
-            if n == 0 { break }
-            bytes += buffer[0..<n]
-        }
-        return bytes
-    }
-
     public func exists(_ name: String) -> Bool {
         var status = stat()
         return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0
@@ -128,6 +130,7 @@ public final class ExportDirectory {
     /// Writes `bytes` as `name`, which must not exist. `replacing`: the one file that may be
     /// replaced (the manifest), still never partially.
     public func write(_ bytes: [UInt8], as name: String, replacing: Bool = false) throws(ExportError) {
+        if replacing { try requireReplaceable(name) }
         let temporary = Self.temporaryPrefix + name
         unlinkat(descriptor, temporary, 0)
         let fd = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)

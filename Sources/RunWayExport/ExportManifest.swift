@@ -7,6 +7,17 @@ import RunWayCore
 public struct ExportManifest: Sendable, Equatable {
     public static let fileName = ".runway-manifest"
 
+    /// The longest line an export writes, generously: `v1`, a 20-character UTC time, a format
+    /// of up to 4 letters, a name of up to 40 (`2026-10-03-0700-999.9km-99.fit` is 30), a size of
+    /// up to 10 digits, 4 tabs and a newline make 81; a real line is about 60.
+    public static let longestLine = 96
+    /// More flights than one runner flies: a run a day for 54 years.
+    public static let maximumFlights = 20_000
+    /// What an export reads of a manifest (5.5 MiB): a line per activity file of each of
+    /// `maximumFlights`. A larger one is no manifest this export wrote: it is left as it is,
+    /// unread (`Exporter`).
+    public static let maximumBytes = longestLine * ExportFormat.activityFiles.count * maximumFlights
+
     public struct Entry: Sendable, Equatable {
         public var start: Double
         public var format: ExportFormat

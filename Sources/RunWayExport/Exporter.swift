@@ -50,6 +50,15 @@ public struct ExportReport: Sendable, Equatable {
     public var skipped: [Skipped] = []
     /// Names a runner's own file held: ours went under another name.
     public var renamedAround: [String] = []
+
+    /// A name in the folder the export did not read (not a regular file, or past the bound it
+    /// reads of it): left as it is, and why, with what was done instead.
+    public struct LeftAlone: Sendable, Equatable {
+        public var name: String
+        public var reason: String
+    }
+
+    public var leftAlone: [LeftAlone] = []
     /// What stopped the export; what was written before it stays, whole.
     public var failure: ExportError?
     /// The offline viewer, when it was part of the export.
@@ -65,10 +74,8 @@ public enum Exporter {
         progress: ((Double) -> Void)? = nil
     ) throws(StoreError) -> ExportReport {
         var report = ExportReport()
-        var manifest = ExportManifest()
-        if let text = try? folder.read(ExportManifest.fileName) {
-            manifest = ExportManifest(text: String(decoding: text, as: UTF8.self))
-        }
+        let earlier = readManifest(folder, report: &report)
+        var manifest = earlier ?? ExportManifest()
         // The viewer's part of each flight loaded here for its files, so it is not loaded twice.
         var viewer: [Int64: ViewerExport.Prepared] = [:]
         var taken = Set(folder.names())
@@ -106,7 +113,9 @@ public enum Exporter {
                 do throws(ExportError) {
                     if let name {
                         try folder.write(bytes, as: name)
-                        if options.verify, try folder.read(name) != bytes { throw .verifyFailed(file: name) }
+                        if options.verify, try !folder.holds(name, exactly: bytes) {
+                            throw .verifyFailed(file: name)
+                        }
                         report.written.append(
                             .init(flight: entry.id, format: format, name: name, bytes: bytes.count))
                     }
@@ -118,8 +127,11 @@ public enum Exporter {
                 }
             }
         }
+        // A manifest left alone is not replaced either: what it is stays the runner's to see.
         do throws(ExportError) {
-            try folder.write(Array(manifest.text.utf8), as: ExportManifest.fileName, replacing: true)
+            if earlier != nil {
+                try folder.write(Array(manifest.text.utf8), as: ExportManifest.fileName, replacing: true)
+            }
         } catch {
             report.failure = report.failure ?? error
         }
@@ -132,6 +144,28 @@ public enum Exporter {
             }
         }
         return report
+    }
+
+    /// The manifest an earlier export wrote; nil when it is there but is not read: not a regular
+    /// file, or over `ExportManifest.maximumBytes` (a 1.5 GB one once cost 3 GB of memory). Then
+    /// it is left as it is, said, and every run is checked against the files on the stick instead
+    /// (`freeName`: one already there byte for byte is not written again), so the runs are on the
+    /// stick all the same and a repeat writes nothing twice — what a runner plugging in a stick
+    /// expects, rather than an export refused over a file of the program's own.
+    static func readManifest(_ folder: ExportDirectory, report: inout ExportReport) -> ExportManifest? {
+        do throws(ExportError) {
+            guard let bytes = try folder.read(ExportManifest.fileName, atMost: ExportManifest.maximumBytes)
+            else { return ExportManifest() }
+            return ExportManifest(text: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            report.leftAlone.append(
+                .init(
+                    name: ExportManifest.fileName,
+                    reason: "\(error.fact): it was not read and is left as it is; every run was checked "
+                        + "against the files on the stick instead, so none is written twice "
+                        + "(remove it and the next export writes a new one)"))
+            return nil
+        }
     }
 
     /// The file's bytes in `format`.
@@ -170,7 +204,13 @@ public enum Exporter {
         var candidate = "\(base).\(format.rawValue)"
         var n = 1
         while taken.contains(candidate) {
-            if (try? folder.read(candidate)) == bytes { return nil }
+            do throws(ExportError) {
+                // By size first, then a chunk at a time: a larger file there is never read.
+                if try folder.holds(candidate, exactly: bytes) { return nil }
+            } catch {
+                report.leftAlone.append(
+                    .init(name: candidate, reason: "\(error.fact): it was not read and is left as it is"))
+            }
             if n == 1 { report.renamedAround.append(candidate) }
             n += 1
             candidate = "\(base)-\(n).\(format.rawValue)"

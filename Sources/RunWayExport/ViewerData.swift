@@ -85,12 +85,16 @@ public enum ViewerData {
             ])
         }
         let s = f.samples
+        // The FDR's time axis: the flight's own time, never under its last sample's and never 0
+        // wide (a flight of one sample at 0 s), so the page never divides by zero.
+        let span = max(f.elapsed.isFinite ? f.elapsed : 0, s.last?.elapsed ?? 0)
         let samples: JSONValue = .object([
             ("t", .array(s.map { n($0.elapsed) })), ("d", .array(s.map { n($0.distance) })),
             ("pace", .array(s.map { n($0.pace) })), ("hr", .array(s.map { n($0.heartRate, 0) })),
             ("spm", .array(s.map { n($0.cadence, 0) })), ("alt", .array(s.map { n($0.altitude) })),
             ("hdg", .array(s.map { n($0.heading, 0) })),
             ("paused", .array(s.map { .number($0.paused ? 1 : 0) })),
+            ("span_s", n(span > 0 ? span : 1)),
         ])
         let route = f.simplifiedRoute.points
         let routeJSON: JSONValue = .object([

@@ -64,7 +64,9 @@ public enum ViewerExport {
         return files + assets
     }
 
-    /// Writes `files` into `folder`, each only when its bytes differ from what is there.
+    /// Writes `files` into `folder`, each only when its bytes differ from what is there (compared
+    /// by size first, then a chunk at a time: a larger file is never read). A name holding a
+    /// FIFO, a link or a folder is neither read nor replaced: the export stops there and says so.
     public static func write(_ files: [(name: String, bytes: [UInt8])], to folder: ExportDirectory)
         throws(ExportError) -> Written
     {
@@ -73,9 +75,8 @@ public enum ViewerExport {
             bytes: 0)
         for (name, bytes) in files {
             written.bytes += bytes.count
-            let old = try folder.read(name)
-            if old == bytes { continue }
-            try folder.write(bytes, as: name, replacing: old != nil)
+            if try folder.holds(name, exactly: bytes) { continue }
+            try folder.write(bytes, as: name, replacing: folder.exists(name))
             written.filesWritten += 1
         }
         return written

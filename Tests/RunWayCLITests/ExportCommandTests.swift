@@ -143,6 +143,27 @@ struct ExportCommandTests {
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
     }
 
+    @Test func aFIFOInTheFolderIsSaidNotWaitedOn() async throws {
+        let destination = Self.directory()
+        let folder = destination + "/RUNWAY"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(mkfifo(folder + "/.runway-manifest", 0o644) == 0)
+        #expect(mkfifo(folder + "/2026-10-03-0659-5.2km.tcx", 0o644) == 0)
+        let json = try await Self.export(destination, ["--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let left = try #require(object["left_alone"] as? [[String: String]])
+        #expect(left.map { $0["file"] } == [".runway-manifest", "2026-10-03-0659-5.2km.tcx"])
+        #expect(left.allSatisfy { $0["reason"]?.contains("is a FIFO, not a regular file") == true })
+        #expect((object["written"] as? [Any])?.count == 6)
+        #expect(object["renamed_around"] as? [String] == ["2026-10-03-0659-5.2km.tcx"])
+        let text = try await Self.export(destination)
+        #expect(text.status == 0)
+        #expect(
+            text.stderr.contains("RUNWAY/.runway-manifest is a FIFO, not a regular file: it was not read"))
+    }
+
     /// Runs the export on a tmpfs stick of `kilobytes`; nil where no namespace can be made.
     static func onAStick(
         kilobytes: Int, readOnly: Bool = false, seed: String? = nil

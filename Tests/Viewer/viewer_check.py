@@ -4,9 +4,12 @@ what a runner would see: the logbook's rows, the calendar's days and dots, a fli
 markers, the FDR readout and marker before and after dragging the lanes and pressing →, every
 request the page made and every script error; screenshots of the four views at phone and laptop
 widths go to SHOTS. With --bench, the times to draw the logbook and one flight's FDR instead.
+With --edges, for each flight its summary, its FDR and its course (drawn in the FDR view), each
+with whether it was drawn, the script errors it raised and any attribute drawn as NaN/Infinity.
 
 usage: viewer_check.py RUNWAY-FOLDER SHOTS-FOLDER FLIGHT-ID MONTH [ONE-SPLIT-ID [NO-SAMPLES-ID]]
        viewer_check.py --bench RUNWAY-FOLDER FLIGHT-ID
+       viewer_check.py --edges RUNWAY-FOLDER FLIGHT-ID...
 """
 import json, os, sys
 
@@ -119,8 +122,55 @@ def bench(folder, flight):
     print(json.dumps(times))
 
 
+# Every drawn attribute that reads NaN or Infinity (a division by a zero span draws nothing).
+BROKEN = """Array.from(document.querySelectorAll('#view *')).flatMap(e => Array.from(e.attributes)
+    .filter(a => /NaN|Infinity/.test(a.value)).map(a => e.tagName + '.' + a.name + '=' + a.value.slice(0, 40)))"""
+
+
+def edges(folder, ids):
+    index = "file://" + os.path.abspath(os.path.join(folder, "index.html"))
+    b = Browser()
+    out = {}
+    try:
+        b.open_page()
+        b.viewport(1280, 900)
+        for flight in ids:
+            seen = {}
+            for name, fragment in (("summary", f"#/flight/{flight}"), ("fdr", f"#/flight/{flight}/fdr/600")):
+                before = len(b.exceptions())
+                b.send("Page.navigate", {"url": "about:blank"})
+                try:
+                    b.go(index + fragment, timeout=60)
+                    drawn = True
+                except RuntimeError:
+                    drawn = False
+                view = {"drawn": drawn, "broken": b.evaluate(BROKEN),
+                        "totals": b.evaluate("document.querySelectorAll('#totals .total').length")}
+                if name == "fdr":
+                    view.update(b.evaluate("""(() => ({
+                        lanes: document.querySelectorAll('path.lane-line').length,
+                        no_samples: (document.getElementById('no-samples') || {textContent: null}).textContent,
+                        course: !!document.getElementById('course-svg'),
+                        course_note: (document.querySelector('#course p.note') || {textContent: null}).textContent,
+                        marker: document.getElementById('marker') && document.getElementById('marker').getAttribute('transform'),
+                        route: (document.querySelector('#course-svg polyline.route') || {getAttribute: () => ''}).getAttribute('points').split(' ').filter(p => p).length }))()"""))
+                    if b.evaluate("!!document.getElementById('lanes')"):
+                        b.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": "ArrowRight", "code": "ArrowRight", "windowsVirtualKeyCode": 39})
+                        b.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "ArrowRight", "code": "ArrowRight", "windowsVirtualKeyCode": 39})
+                        view["after_arrow"] = b.evaluate("location.hash")
+                        view["broken"] += b.evaluate(BROKEN)
+                view["exceptions"] = b.exceptions()[before:]
+                seen[name] = view
+            out[flight] = seen
+    finally:
+        b.close()
+    print(json.dumps(out))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--bench":
         bench(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "--edges":
+        edges(sys.argv[2], sys.argv[3:])
     else:
         check(*sys.argv[1:7])

@@ -269,9 +269,16 @@
     var S = f.samples;
     if (!S || !S.t.length) {
       view.appendChild(el("p", { id: "no-samples", text: "This flight has no Flight Data Recorder samples: " + (f.no_samples_reason || "none were stored") + "." }));
+      // The course is still the flight's: drawn, its marker at the start.
+      var alone = el("div", { "class": "course", id: "course" });
+      view.appendChild(el("div", { "class": "fdr" }, [alone]));
+      var drawn = drawCourse(alone, f);
+      if (drawn) drawn.show(0, null);
       return;
     }
-    var end = S.t[S.t.length - 1], t = at == null ? 0 : Math.max(0, Math.min(end, at));
+    // The time axis: the flight's own time (span_s), never under its last sample's, never 0 wide
+    // (one sample at 0 s would put every x at 0 / 0).
+    var end = Math.max(S.span_s || 0, S.t[S.t.length - 1]) || 1, t = at == null ? 0 : Math.max(0, Math.min(end, at));
     var readout = el("div", { "class": "readout", id: "readout" });
     view.appendChild(readout);
     var lanesBox = el("div", { "class": "lanes", id: "lanes", tabindex: "0" });
@@ -307,7 +314,7 @@
       history.replaceState(null, "", "#/flight/" + f.id + "/fdr/" + Math.round(t));
     }
     var dragging = false;
-    function fromPointer(e) { var r = lanes.getBoundingClientRect(); move(((e.clientX - r.left) / r.width) * end); }
+    function fromPointer(e) { var r = lanes.getBoundingClientRect(); if (r.width > 0) move(((e.clientX - r.left) / r.width) * end); }
     lanesBox.addEventListener("pointerdown", function (e) { dragging = true; lanesBox.setPointerCapture(e.pointerId); fromPointer(e); });
     lanesBox.addEventListener("pointermove", function (e) { if (dragging) fromPointer(e); });
     lanesBox.addEventListener("pointerup", function () { dragging = false; });
@@ -321,6 +328,7 @@
 
   /// One lane: a line per run of values (a missing value breaks it), averaged into at most one
   /// point a pixel; the axis runs from the lane's lowest to highest value (pace: slower is up).
+  /// A run of one point (a one-sample flight) is drawn as a 2-pixel tick, so it shows.
   function drawLane(root, S, values, name, top, end, format) {
     var lo = Infinity, hi = -Infinity;
     values.forEach(function (v) { if (v != null) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
@@ -329,15 +337,17 @@
     label.textContent = name + (lo === Infinity ? "  (no values)" : "  " + format(lo) + " – " + format(hi));
     root.appendChild(label);
     if (lo === Infinity) return;
-    var span = hi - lo || 1, d = "", open = false, columns = Math.min(W, values.length), per = values.length / columns;
+    var span = hi - lo || 1, d = "", open = false, run = 0, columns = Math.min(W, values.length), per = values.length / columns;
     for (var c = 0; c < columns; c++) {
       var a = Math.floor(c * per), b = Math.max(a + 1, Math.floor((c + 1) * per)), sum = 0, n = 0;
       for (var i = a; i < b; i++) if (values[i] != null) { sum += values[i]; n++; }
-      if (!n) { open = false; continue; }
+      if (!n) { if (run === 1) d += "h2"; open = false; run = 0; continue; }
       var x = (S.t[a] / end) * W, y = top + LANE_H - 4 - ((sum / n - lo) / span) * (LANE_H - 18);
       d += (open ? "L" : "M") + x.toFixed(1) + " " + y.toFixed(1);
       open = true;
+      run++;
     }
+    if (run === 1) d += "h2";
     root.appendChild(svg("path", { "class": "lane-line", "data-lane": name, d: d }));
   }
 
@@ -349,14 +359,23 @@
     return { d: mix("d"), pace: S.pace[i], hr: S.hr[i], spm: S.spm[i], alt: mix("alt"), hdg: S.hdg[i], paused: S.paused[i] };
   }
 
+  /// The lowest and highest of `values`, by a loop: Math.min.apply / Math.min(...values) pass
+  /// every value as an argument and run out of stack past ~125 000 of them.
+  function range(values) {
+    var lo = Infinity, hi = -Infinity;
+    for (var i = 0; i < values.length; i++) { if (values[i] < lo) lo = values[i]; if (values[i] > hi) hi = values[i]; }
+    return [lo, hi];
+  }
+
   /// The course, north up, longitude scaled by cos(mean latitude), one scale for both axes; a
-  /// 2-minute trail brightening toward the marker, turned by heading.
+  /// 2-minute trail brightening toward the marker, turned by heading. One point is drawn as the
+  /// marker alone.
   function drawCourse(box, f) {
     var R = f.route;
-    if (!R || R.lat.length < 2) { box.appendChild(el("p", { "class": "note", text: "No route was stored for this flight." })); return null; }
+    if (!R || !R.lat.length) { box.appendChild(el("p", { "class": "note", text: "No route was stored for this flight." })); return null; }
     var mean = R.lat.reduce(function (a, b) { return a + b; }, 0) / R.lat.length, k = Math.cos(mean * Math.PI / 180);
     var xs = R.lon.map(function (v) { return v * k; }), ys = R.lat;
-    var minX = Math.min.apply(null, xs), maxX = Math.max.apply(null, xs), minY = Math.min.apply(null, ys), maxY = Math.max.apply(null, ys);
+    var xr = range(xs), yr = range(ys), minX = xr[0], maxX = xr[1], minY = yr[0], maxY = yr[1];
     var size = 300, margin = 12, scale = (size - 2 * margin) / Math.max(maxX - minX, maxY - minY, 1e-9);
     // Centred: the shorter side gets the spare room on both sides.
     var dx = (size - 2 * margin - (maxX - minX) * scale) / 2, dy = (size - 2 * margin - (maxY - minY) * scale) / 2;
@@ -376,8 +395,9 @@
     root.appendChild(marker);
     box.appendChild(root);
     function position(t) {
-      var i = 0;
-      while (i < R.t.length - 1 && R.t[i + 1] <= t) i++;
+      // The last point at or before t, by halving (a 24-hour route has ~86 400).
+      var i = 0, hi = R.t.length - 1;
+      while (i < hi) { var mid = (i + hi + 1) >> 1; if (R.t[mid] <= t) i = mid; else hi = mid - 1; }
       var j = Math.min(i + 1, R.t.length - 1), u = R.t[j] > R.t[i] ? Math.max(0, Math.min(1, (t - R.t[i]) / (R.t[j] - R.t[i]))) : 0;
       var a = px(i), b = px(j);
       return [a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, i];
