@@ -57,7 +57,7 @@ actor BoardClock {
     /// A STOP or END at `instant`, decided in one step with the fixes (a fix between the check
     /// and the cancel cannot release the START being called off).
     func end(at instant: MonotonicInstant) -> EndOutcome {
-        if let time = base.gps(instant)?.seconds { return .time(time) }
+        if let time = timeline.base.gps(instant)?.seconds { return .time(time) }
         return held.cancelStart() ? .cancelledHeldStart : .nothingHeld
     }
 }

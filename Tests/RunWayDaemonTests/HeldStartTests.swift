@@ -19,12 +19,20 @@ struct HeldStartTests {
         try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// The first fixes (three, so the board's time line stands): the held inputs they release.
     static func firstFix(_ clock: BoardClock) async -> [EngineInput] {
-        let fix = Fix(
-            time: 1_790_000_000, coordinate: Coordinate(latitude: 37.5, longitude: 127),
-            horizontalAccuracy: 4,
-            speed: 3)
-        return await clock.observe(fix, arrival: .now)
+        var released: [EngineInput] = []
+        let arrival = MonotonicInstant.now.seconds
+        for i in 0..<3 {
+            let fix = Fix(
+                time: 1_790_000_000 + Double(i), coordinate: Coordinate(latitude: 37.5, longitude: 127),
+                horizontalAccuracy: 4, speed: 3)
+            released += await clock.observe(
+                fix, arrival: MonotonicInstant(seconds: arrival + Double(i)), inFlight: false
+            )
+            .held
+        }
+        return released
     }
 
     @Test func aStopBeforeTheFirstFixCancelsTheHeldStart() async throws {
