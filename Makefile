@@ -123,18 +123,19 @@ soak: test-deps
 ## overflow needed that much); findings land in .build/fuzz/findings. Copy a finding into the seed
 ## folder once fixed: the test suite replays every seed.
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= trace pressure mission control configuration
 fuzz: deps
 	$(SWIFT) build --product runway-fuzz --scratch-path .build/fuzz \
 	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 	@mkdir -p .build/fuzz/findings
-	@for target in trace pressure mission control configuration; do \
+	@set -o pipefail; for target in $(FUZZ_TARGETS); do \
 	  mkdir -p .build/fuzz/corpus/$$target; \
 	  echo "== fuzzing $$target for $(FUZZ_SECONDS) s"; \
 	  .build/fuzz/debug/runway-fuzz $$target .build/fuzz/corpus/$$target Tests/Fixtures/fuzz/$$target \
 	    -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
 	    -artifact_prefix=.build/fuzz/findings/$$target- -print_final_stats=1 2>&1 \
 	    | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY)' \
-	    || exit 1; \
+	    || { echo "fuzz: $$target found a crash, kept in .build/fuzz/findings"; exit 1; }; \
 	done
 
 ## The test suite under ThreadSanitizer, then AddressSanitizer (each in its own build folder).
