@@ -67,10 +67,13 @@ struct DriveImageTests {
         try Data().write(to: URL(fileURLWithPath: udc + "/fe980000.usb"))
         let image = configfs + "/drive.img"
         try Data("image".utf8).write(to: URL(fileURLWithPath: image))
+        try Data("new image".utf8).write(to: URL(fileURLWithPath: image + ".new"))
         let script = RunWayBinary.root.appendingPathComponent("board/runway-gadget").path
+        // The image must be the runway user's; here, the test's own user's.
         func gadget(_ arguments: String) async throws -> RunWayBinary.Output {
             try await RunWayBinary.shell(
-                "RUNWAY_CONFIGFS='\(configfs)' RUNWAY_UDC_DIR='\(udc)' '\(script)' \(arguments)")
+                "RUNWAY_IMAGE_OWNER=\"$(id -un)\" RUNWAY_CONFIGFS='\(configfs)' RUNWAY_UDC_DIR='\(udc)' "
+                    + "'\(script)' \(arguments)")
         }
         func read(_ path: String) -> String {
             (try? String(contentsOfFile: configfs + "/usb_gadget/runway/" + path, encoding: .utf8))?
@@ -82,12 +85,15 @@ struct DriveImageTests {
         #expect(read("idVendor") == "0x1d6b")
         let lun = "functions/mass_storage.usb0/lun.0/"
         #expect(read(lun + "ro") == "1" && read(lun + "removable") == "1")
-        #expect(read(lun + "file") == image)
+        // The LUN is given the file the script opened and checked, never the name.
+        #expect(read(lun + "file") == "/proc/self/fd/3")
         #expect(
             FileManager.default.fileExists(
                 atPath: configfs + "/usb_gadget/runway/configs/c.1/mass_storage.usb0/lun.0/ro"))
         let reload = try await gadget("reload '\(image).new'")
-        #expect(reload.status == 0 && read(lun + "file") == image + ".new")
+        #expect(
+            reload.status == 0 && reload.stderr.contains("now serving the rebuilt \(image).new"),
+            "\(reload.stderr)")
         #expect(try await gadget("down").status == 0)
         #expect(read("UDC").isEmpty)
         #expect(try await gadget("bogus").status == 2)
