@@ -47,6 +47,8 @@ final class FlightJournal {
     }
 
     static let headerSize = 56
+    /// No header block yet (a stub for the tests: records start at byte 0).
+    static let headerBlock = 0
     /// "RWJ2": the text deflated (zlib), its length in the header. "RWJ1" records (plain text)
     /// are still read.
     static let magic: UInt32 = 0x324A_5752

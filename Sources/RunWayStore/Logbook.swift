@@ -55,6 +55,10 @@ public final class Logbook {
     /// flight is live, not interrupted, so `recoverInterruptedFlights` leaves open flights alone.
     public internal(set) var recordingElsewhere = false
 
+    /// What the last take-in of the raw-log journal found wrong with it (damaged records, a cut
+    /// file, an unreadable header): to be said once by whoever opened the logbook.
+    public internal(set) var journalDamage: [JournalDamage] = []
+
     /// Reads a logbook without checking or changing it (salvage).
     init(reading database: Database) {
         self.database = database
