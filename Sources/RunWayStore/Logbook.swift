@@ -107,6 +107,11 @@ public final class Logbook {
             } catch .recordingElsewhere {
                 recordingElsewhere = true
                 return
+            } catch .notAJournal(let reason, let path) {
+                // Left as it is: the raw log goes straight into SQLite, and `prepareJournal`
+                // says why.
+                journalFailure = .notAJournal(reason: reason, path: path)
+                return
             }
             try absorbJournal()
             journal = nil  // the lock is taken again when this logbook records
