@@ -14,6 +14,7 @@ public enum LogbookCommands {
     {
         do {
             let logbook = try Logbook(path: path, access: access)
+            for damage in logbook.journalDamage { console.err("runway: \(damage)") }
             if access == .readWrite && recovering && RecorderLock.isHeld(logbook: path) {
                 // runwayd is recording into it: a flight "flying" may be in the air right now.
                 console.err("runway: runwayd is recording into \(path): flights in the air are left to it")

@@ -137,6 +137,7 @@ public enum Daemon {
         defer { withExtendedLifetime(recorderLock) {} }
         do {
             logbook = try Logbook(path: logbookPath)
+            for damage in logbook.journalDamage { log.log(.warning, "\(damage)") }
             // On the real board the decision waits for the first fix (a flight a restart
             // interrupted may be continued); the simulated board replays its scenario from the
             // start, so nothing can be continued there: close open flights now.

@@ -12,9 +12,15 @@ import RunWayCore
 /// no page cache, no file growth, so no filesystem metadata — and never rewrites a sector that
 /// holds committed data, so a cut mid-write can only lose the record being written.
 ///
-/// The logbook absorbs the records into its `raw_log` table at touchdown, when the file is
-/// full, and when it is opened after a power cut; then the file is reused from its start under a
-/// new random epoch, so records left from an older epoch are never read again.
+/// The file opens with a header block (`headerBlock` bytes: the current epoch and the size the
+/// journal was made with), then the records. The logbook absorbs the records into its `raw_log`
+/// table at touchdown, when the file is full, and when it is opened after a power cut; then the
+/// journal starts over under a new random epoch — one write, to the header block alone — so
+/// records left from an older epoch are never read again. The start-over is the write that
+/// comes most (once per epoch, where each record's sector is written once), and before the
+/// header block it zeroed the first record's sector: that sector, damaged, read as an empty
+/// journal and lost the flight in the air. Now a damaged header costs no record (the epoch is
+/// taken from the records), and a damaged first record costs its own seconds.
 final class FlightJournal {
     /// One committed batch of raw inputs, as the logbook's `raw_log` row will hold it.
     struct Record: Equatable {
@@ -25,16 +31,27 @@ final class FlightJournal {
     }
 
     let path: String
+    /// The bytes the records may take, after the header block.
     private(set) var capacity: Int
     /// Whether writes bypass the page cache (`false` where the filesystem refuses `O_DIRECT`,
     /// e.g. tmpfs; recording is as safe, only the SD card wears more).
     private(set) var direct: Bool
-    private var descriptor: Int32
+    let descriptor: Int32
     private var sector = 512
     private var epoch = UInt64.random(in: 1...UInt64.max)
     private var index: UInt32 = 0
-    private(set) var offset = 0
-    private let buffer: UnsafeMutableRawPointer
+    /// Where the next record goes (a byte of the file).
+    private(set) var offset = FlightJournal.headerBlock
+    /// The file's size as last seen: short of `headerBlock + capacity` when it was cut.
+    var extent = 0
+    /// A cut found when opening (a journal left empty), reported with what `records()` finds.
+    var cutAtOpening: JournalDamage?
+    /// What the last `records()` found wrong: damaged records, a cut, an unreadable header.
+    var damage: [JournalDamage] = []
+    /// The journal takes no record until it has started over: its header is unreadable (or
+    /// missing, in a journal of the first layout) or the file is shorter than it was made.
+    private(set) var needsRestart = false
+    let buffer: UnsafeMutableRawPointer
     static let bufferSize = 64 * 1024
 
     /// The I/O buffer: `O_DIRECT` wants memory aligned to the device's sectors.
@@ -47,22 +64,31 @@ final class FlightJournal {
     }
 
     static let headerSize = 56
+    /// The header block: the journal's header in its first bytes, no record. 4 KiB, so that on a
+    /// device with 4 KB logical sectors too a start-over writes no block a record lies in.
+    static let headerBlock = 4096
     /// "RWJ2": the text deflated (zlib), its length in the header. "RWJ1" records (plain text)
     /// are still read.
     static let magic: UInt32 = 0x324A_5752
     static let plainMagic: UInt32 = 0x314A_5752
 
-    /// Opens the journal, creating and zero-filling it to `capacity` bytes the first time (a
-    /// one-time write, so a flight never grows the file). An existing journal keeps its size —
-    /// its records are not yet in the logbook. Throws when the space cannot be had.
+    /// Opens the journal, creating and zero-filling it to `capacity` bytes of records the first
+    /// time (a one-time write, so a flight never grows the file). An existing journal keeps its
+    /// size — its records are not yet in the logbook — and goes on after its last record; one
+    /// cut short or without a readable header takes records again once it has started over
+    /// (`restart`, after its records are in the logbook). Throws when the space cannot be had,
+    /// and `notAJournal` (writing nothing) for a file RunWay did not make.
     init(path: String, capacity: Int) throws(StoreError) {
         self.path = path
-        self.capacity = capacity / 4096 * 4096
+        self.capacity = max(capacity / 4096 * 4096, 4096)
         let memory = try Self.alignedBuffer(path)
         buffer = memory
-        var opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC | Self.oDirect, 0o644)
+        let existed = Glibc.access(path, F_OK) == 0
+        // Non-blocking: a FIFO in the journal's place must not stop the logbook opening.
+        let flags = O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK
+        var opened = open(path, flags | Self.oDirect, 0o644)
         direct = opened >= 0
-        if opened < 0 && errno == EINVAL { opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        if opened < 0 && errno == EINVAL { opened = open(path, flags, 0o644) }
         guard opened >= 0 else {
             let code = errno
             free(memory)
@@ -70,20 +96,40 @@ final class FlightJournal {
         }
         descriptor = opened
         // From here the object is whole: a throw runs `deinit`, which closes and frees.
+        extent = try Self.regularFileSize(descriptor, path)
         // One recorder per logbook: the lock is held as long as this journal is open, and the
         // kernel drops it when the process dies, so a power cut or a kill never leaves it held.
         try lock()
-        var status = stat()
-        let existing = fstat(descriptor, &status) == 0 ? Int(status.st_size) / 4096 * 4096 : 0
-        if existing >= 4096 {
-            self.capacity = existing
+        if extent == 0 {
+            if existed { cutAtOpening = .truncated(size: 0, expected: nil, path: path) }
+            do {
+                try zeroFill(to: Self.headerBlock + self.capacity, doing: "preallocating")
+                try writeHeader()
+            } catch {
+                unlink(path)  // the space it took is given back
+                throw error
+            }
+            // The new file's name must survive a cut too.
+            let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            let directory = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_CLOEXEC)
+            if directory >= 0 {
+                fsync(directory)
+                close(directory)
+            }
             return
         }
-        do {
-            try preallocate()
-        } catch {
-            unlink(path)  // the space it took is given back
-            throw error
+        let found = try scan()
+        if let header = found.header {
+            (self.capacity, epoch) = (header.capacity, header.epoch)
+            (offset, index) = (found.end, found.nextIndex)
+            needsRestart = extent < Self.headerBlock + header.capacity
+        } else {
+            if found.records.isEmpty, try holdsForeignBytes() {
+                throw .notAJournal(reason: "no RunWay header or record in its first 64 KiB", path: path)
+            }
+            // A journal of the first layout keeps its size; one cut in its header, the size asked.
+            self.capacity = max(self.capacity, extent / 4096 * 4096 - Self.headerBlock)
+            needsRestart = true
         }
     }
 
@@ -92,20 +138,31 @@ final class FlightJournal {
         self.path = path
         let memory = try Self.alignedBuffer(path)
         buffer = memory
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         direct = false
         guard descriptor >= 0 else {
             let code = errno
             free(memory)
             throw Self.failure(code, "opening", path)
         }
-        var status = stat()
-        capacity = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        extent = try Self.regularFileSize(descriptor, path)
+        capacity = max(0, extent - Self.headerBlock)
     }
 
     deinit {
         close(descriptor)
         free(buffer)
+    }
+
+    /// The size of the file open at `descriptor`, which must be a regular file: a FIFO, a device
+    /// or a socket in the journal's place is refused before anything is read or written.
+    private static func regularFileSize(_ descriptor: Int32, _ path: String) throws(StoreError) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(errno, "examining", path) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .notAJournal(reason: "not a regular file", path: path)
+        }
+        return Int(status.st_size)
     }
 
     /// Takes the journal's lock. A process that is spawning a child shares its open files with
@@ -136,27 +193,34 @@ final class FlightJournal {
         .io(Errno(rawValue: code), operation: doing, path: path)
     }
 
-    private func preallocate() throws(StoreError) {
+    /// Writes zeros from the file's end to `size` through the page cache (the end may lie inside
+    /// a sector, where `O_DIRECT` cannot write), then syncs: the one-time preallocation, and the
+    /// making whole of a journal cut short — past its end only, so no record is touched.
+    private func zeroFill(to size: Int, doing: String) throws(StoreError) {
+        let flags = fcntl(descriptor, F_GETFL)
+        if direct { _ = fcntl(descriptor, F_SETFL, flags & ~Self.oDirect) }
+        defer { if direct { _ = fcntl(descriptor, F_SETFL, flags) } }
         memset(buffer, 0, Self.bufferSize)
-        var written = 0
-        while written < capacity {
-            let count = min(Self.bufferSize, capacity - written)
-            if try !write(count: count, at: written, doing: "preallocating") {
-                dropDirect()
-                continue
-            }
-            written += count
+        while extent < size {
+            let result = pwrite(descriptor, buffer, min(Self.bufferSize, size - extent), off_t(extent))
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { throw Self.failure(result < 0 ? errno : ENOSPC, doing, path) }
+            extent += result
         }
-        guard ftruncate(descriptor, off_t(capacity)) == 0, fsync(descriptor) == 0 else {
-            throw Self.failure(errno, "preallocating", path)
+        guard fsync(descriptor) == 0 else { throw Self.failure(errno, doing, path) }
+    }
+
+    /// Writes the header block's first sector (the current epoch and capacity) and syncs it.
+    private func writeHeader() throws(StoreError) {
+        while true {
+            let count = max(sector, 512)
+            memset(buffer, 0, count)
+            JournalHeader(epoch: epoch, capacity: capacity).store(into: buffer)
+            if try write(count: count, at: 0, doing: "starting over") { break }
+            // A device with 4 KB logical sectors: whole 4 KB blocks, else the page cache.
+            if sector < 4096 { sector = 4096 } else { dropDirect() }
         }
-        // The new file's name must survive a cut too.
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let directory = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
+        guard fdatasync(descriptor) == 0 else { throw Self.failure(errno, "syncing", path) }
     }
 
     /// Writes `count` bytes of the buffer at `position`. Returns false when the device refused an
@@ -205,7 +269,7 @@ final class FlightJournal {
     }
 
     /// Appends `record` in fresh sectors and makes it durable. Returns false, writing nothing,
-    /// when the journal has no room left for it.
+    /// when the journal has no room left for it (or must start over first: `needsRestart`).
     func append(_ record: Record) throws(StoreError) -> Bool {
         let text = Array(record.inputs.utf8)
         let stored = Self.packed(text)
@@ -215,7 +279,9 @@ final class FlightJournal {
         var span = 0
         while true {
             span = self.span(storing: stored.count)
-            guard span <= Self.bufferSize, offset + span <= capacity else { return false }
+            guard !needsRestart, span <= Self.bufferSize, offset + span <= Self.headerBlock + capacity,
+                offset + span <= extent
+            else { return false }
             memset(buffer, 0, span)
             var header = Header(
                 epoch: epoch, index: index, flight: record.flight, seq: record.seq, until: record.until,
@@ -237,168 +303,23 @@ final class FlightJournal {
         return true
     }
 
-    /// How far past a damaged record the reader looks for the next good one: a zeroed sector,
-    /// a flipped bit or a few garbage bytes spoil one record (one or two sectors), and 64 KiB
-    /// (the I/O buffer) holds well over a minute of records.
-    static let resyncWindow = 64 * 1024
-
-    /// Every record of the journal's current epoch, in order. A damaged record (torn, flipped,
-    /// overwritten) is skipped: the reader looks up to `resyncWindow` further, sector by sector,
-    /// for a valid record of the same epoch with a later index, and reads on from there; the
-    /// raw log then has a hole in its sequence numbers, which the flight reports
-    /// (`Logbook.rawLogGaps`). The records end where nothing valid follows. A journal whose
-    /// first sector is zero was started over and is empty (one read); when the first record is
-    /// damaged, the epoch is taken from the first valid record after it.
-    func records() throws(StoreError) -> [Record] {
-        var file: [UInt8] = []
-        /// Reads on, in aligned chunks, until `count` bytes are in or the file ends.
-        func read(upTo count: Int) throws(StoreError) {
-            while file.count < Swift.min(count, capacity) {
-                let result = pread(
-                    descriptor, buffer, Swift.min(Self.bufferSize, capacity - file.count), off_t(file.count))
-                if result < 0 && errno == EINTR { continue }
-                if result < 0 { throw Self.failure(errno, "reading", path) }
-                if result == 0 { return }
-                file.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: result))
-            }
-        }
-        /// The valid record at `position` of `epoch` (any epoch when nil), if there is one.
-        func record(at position: Int, epoch: UInt64?) throws(StoreError) -> (Header, Record)? {
-            try read(upTo: position + Self.headerSize)
-            guard position + Self.headerSize <= file.count,
-                let header = file.withUnsafeBytes({ Header(loading: $0.baseAddress!.advanced(by: position)) }
-                ),
-                header.span >= Self.headerSize, Int(header.length) <= Int(header.span) - Self.headerSize,
-                header.epoch == (epoch ?? header.epoch)
-            else { return nil }
-            try read(upTo: position + Int(header.span))
-            guard position + Int(header.span) <= file.count else { return nil }
-            let stored = Array(
-                file[position + Self.headerSize..<position + Self.headerSize + Int(header.length)])
-            guard header.crc(stored) == header.checksum,
-                let text = header.plain ? stored : Self.unpacked(stored, length: Int(header.textLength))
-            else { return nil }
-            let record = Record(
-                flight: header.flight, seq: header.seq, until: header.until,
-                inputs: String(decoding: text, as: UTF8.self))
-            return (header, record)
-        }
-        try read(upTo: 512)
-        if file.prefix(512).allSatisfy({ $0 == 0 }) { return [] }
-        var found: [Record] = []
-        var position = 0
-        var epoch: UInt64?
-        var nextIndex: UInt32 = 0
-        scanning: while position < capacity {
-            if let (header, record) = try record(at: position, epoch: epoch), header.index == nextIndex {
-                found.append(record)
-                epoch = header.epoch
-                nextIndex = header.index &+ 1
-                position += Int(header.span)
-                continue
-            }
-            // Damaged, or the end: a later record of the same epoch means damage.
-            var probe = position + 512
-            while probe < Swift.min(capacity, position + Self.resyncWindow) {
-                if let (header, _) = try record(at: probe, epoch: epoch), header.index > nextIndex,
-                    header.index &- nextIndex < UInt32(Self.resyncWindow / 512)
-                {
-                    nextIndex = header.index
-                    position = probe
-                    continue scanning
-                }
-                probe += 512
-            }
-            break
-        }
-        return found
-    }
-
-    /// Starts over from the file's beginning under a new epoch: call once every record read by
-    /// `records()` is safely in the logbook. The first sector is zeroed on the device, so the
-    /// next open finds an empty journal instead of taking the same records in again.
+    /// Starts over under a new epoch: call once every record read by `records()` is safely in
+    /// the logbook. A journal cut short is first made whole again (zeros past its end; when the
+    /// card has no room for them, it goes on in the size it has); then the header block alone is
+    /// written, so the next open finds an empty journal instead of taking the same records in
+    /// again, and no sector that held a record is touched.
     func restart() throws(StoreError) {
-        let count = max(sector, 512)
-        memset(buffer, 0, count)
-        if try !write(count: count, at: 0, doing: "starting over") {
-            dropDirect()
-            _ = try write(count: count, at: 0, doing: "starting over")
+        if extent < Self.headerBlock + capacity {
+            do {
+                try zeroFill(to: Self.headerBlock + capacity, doing: "making the journal whole again")
+            } catch {
+                capacity = max(0, extent - Self.headerBlock) / 4096 * 4096
+            }
         }
-        guard fdatasync(descriptor) == 0 else { throw Self.failure(errno, "syncing", path) }
         epoch = UInt64.random(in: 1...UInt64.max)
+        try writeHeader()
         index = 0
-        offset = 0
-    }
-
-    /// A record's fixed header, little-endian: magic, epoch, index, flight, seq, until, stored
-    /// length, span, text length, then a CRC-32 of all that and the stored bytes. (A plain
-    /// "RWJ1" record has no text length; its CRC sits where the text length would.)
-    struct Header {
-        var plain = false
-        var epoch: UInt64
-        var index: UInt32
-        var flight: Int64
-        var seq: Int64
-        var until: Double
-        var length: UInt32
-        var span: UInt32
-        var textLength: UInt32
-        var checksum: UInt32 = 0
-
-        init(
-            epoch: UInt64, index: UInt32, flight: Int64, seq: Int64, until: Double, length: UInt32,
-            span: UInt32, textLength: UInt32
-        ) {
-            (self.epoch, self.index, self.flight, self.seq) = (epoch, index, flight, seq)
-            (self.until, self.length, self.span, self.textLength) = (until, length, span, textLength)
-        }
-
-        init?(loading p: UnsafeRawPointer) {
-            func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
-                T(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: T.self))
-            }
-            let magic = load(0, UInt32.self)
-            guard magic == FlightJournal.magic || magic == FlightJournal.plainMagic else { return nil }
-            plain = magic == FlightJournal.plainMagic
-            epoch = load(4, UInt64.self)
-            index = load(12, UInt32.self)
-            flight = load(16, Int64.self)
-            seq = load(24, Int64.self)
-            until = Double(bitPattern: load(32, UInt64.self))
-            length = load(40, UInt32.self)
-            span = load(44, UInt32.self)
-            textLength = plain ? length : load(48, UInt32.self)
-            checksum = load(plain ? 48 : 52, UInt32.self)
-        }
-
-        /// The header's bytes before the checksum.
-        var fields: [UInt8] {
-            var bytes: [UInt8] = []
-            func put<T: FixedWidthInteger>(_ value: T) {
-                withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-            }
-            put(plain ? FlightJournal.plainMagic : FlightJournal.magic)
-            put(epoch)
-            put(index)
-            put(flight)
-            put(seq)
-            put(until.bitPattern)
-            put(length)
-            put(span)
-            if !plain { put(textLength) }
-            return bytes
-        }
-
-        func store(into p: UnsafeMutableRawPointer) {
-            let bytes = fields
-            bytes.withUnsafeBytes { p.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            p.storeBytes(of: checksum.littleEndian, toByteOffset: bytes.count, as: UInt32.self)
-        }
-
-        /// zlib's CRC-32 (IEEE 802.3): catches a torn or stale sector.
-        func crc(_ stored: [UInt8]) -> UInt32 {
-            let bytes = fields + stored
-            return UInt32(truncatingIfNeeded: CZlib.crc32(0, bytes, uInt(bytes.count)))
-        }
+        offset = Self.headerBlock
+        (needsRestart, cutAtOpening) = (false, nil)
     }
 }

@@ -38,10 +38,15 @@ extension Logbook {
     /// that flight began — is skipped), durably, then reuses the journal from its start —
     /// unless this runs inside a larger transaction, which may yet roll back: then the records
     /// stay in the journal too, and a later absorb takes them again (skipped as already there).
+    ///
+    /// What the journal was found to have lost (damaged records, a cut, an unreadable header)
+    /// joins `journalDamage`, to be said; a journal that must start over (cut short, or without
+    /// a readable header) starts over even with no record to take in.
     func absorbJournal() throws(StoreError) {
         guard let journal else { return }
         let records = try journal.records()
-        guard !records.isEmpty else { return }
+        journalDamage += journal.damage.filter { !journalDamage.contains($0) }
+        guard !records.isEmpty || journal.needsRestart else { return }
         try database.transaction { () throws(StoreError) in
             for record in records {
                 try database.query(

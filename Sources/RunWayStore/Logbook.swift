@@ -55,6 +55,10 @@ public final class Logbook {
     /// flight is live, not interrupted, so `recoverInterruptedFlights` leaves open flights alone.
     public internal(set) var recordingElsewhere = false
 
+    /// What the last take-in of the raw-log journal found wrong with it (damaged records, a cut
+    /// file, an unreadable header): to be said once by whoever opened the logbook.
+    public internal(set) var journalDamage: [JournalDamage] = []
+
     /// Reads a logbook without checking or changing it (salvage).
     init(reading database: Database) {
         self.database = database
@@ -102,6 +106,11 @@ public final class Logbook {
                 journal = try FlightJournal(path: journalPath, capacity: self.journalCapacity)
             } catch .recordingElsewhere {
                 recordingElsewhere = true
+                return
+            } catch .notAJournal(let reason, let path) {
+                // Left as it is: the raw log goes straight into SQLite, and `prepareJournal`
+                // says why.
+                journalFailure = .notAJournal(reason: reason, path: path)
                 return
             }
             try absorbJournal()

@@ -48,6 +48,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path is a directory, not a logbook file.
     case isADirectory(path: String)
     case noFlight(Int64, path: String)
+    /// The file where the raw-log journal belongs is not one RunWay made (`reason`): it is left as
+    /// it is, and the raw log is committed straight into the logbook.
+    case notAJournal(reason: String, path: String)
 
     /// The storage is full: recording keeps the flight in memory and tries again.
     public var isDiskFull: Bool {
@@ -71,7 +74,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .sqlite(_, _, _, let path), .io(_, _, let path), .recordingElsewhere(let path),
             .damaged(_, let path), .newerSchema(_, _, let path), .notALogbook(_, let path),
-            .noLogbook(let path), .unwritable(let path), .isADirectory(let path), .noFlight(_, let path):
+            .noLogbook(let path), .unwritable(let path), .isADirectory(let path), .noFlight(_, let path),
+            .notAJournal(_, let path):
             path
         }
     }
@@ -100,6 +104,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) is a directory, not a logbook file"
         case .noFlight(let id, let path):
             "\(path): no flight \(id)"
+        case .notAJournal(let reason, let path):
+            "\(path): not a RunWay raw-log journal (\(reason)); it was left as it is and the raw log "
+                + "goes straight into the logbook (more writes to the card) until it is moved away"
         }
     }
 }

@@ -35,7 +35,9 @@ struct CardSoakTests {
             let reached = try #require(cut.inputs.last?.time)
             let journal = Logbook.journalPath(forLogbook: path)
             let used = try FlightJournal(reading: journal).records().count
-            let sector = UInt64.random(in: 0..<UInt64(max(1, used)), using: &generator)
+            // Any sector the journal has written: its header block's or a record's.
+            let sectors = FlightJournal.headerBlock / 512 + max(1, used)
+            let sector = UInt64.random(in: 0..<UInt64(sectors), using: &generator)
             let handle = try #require(FileHandle(forUpdatingAtPath: journal))
             try handle.seek(toOffset: sector * 512 + UInt64.random(in: 0..<512, using: &generator))
             handle.write(Data([UInt8.random(in: 0...255, using: &generator) | 1]))

@@ -20,9 +20,9 @@ struct FlightJournalTests {
         }
         let reopened = try FlightJournal(path: path, capacity: 65_536)
         #expect(try reopened.records() == written)
-        // Preallocated once: recording never grows the file.
+        // Preallocated once (the records' room after the header block): recording never grows the file.
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
-        #expect(size == 65_536)
+        #expect(size == FlightJournal.headerBlock + 65_536)
     }
 
     @Test func anExistingJournalKeepsItsSizeAndRecordsWhateverSizeIsAskedFor() throws {
@@ -57,7 +57,7 @@ struct FlightJournalTests {
             flight: 1, seq: 1, until: 1_791_011_207, inputs: RawLog.encode(inputs))
         #expect(batch.inputs.utf8.count > 512)
         #expect(try journal.append(batch))
-        #expect(journal.offset == 512)
+        #expect(journal.offset == FlightJournal.headerBlock + 512)
         #expect(try journal.records() == [batch])
     }
 
@@ -88,7 +88,9 @@ struct FlightJournalTests {
         }
         // The third record's sector was half-written when the power went.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        for i in 1024 + 60..<1024 + 64 { bytes[i] ^= 0xFF }
+        for i in FlightJournal.headerBlock + 1024 + 60..<FlightJournal.headerBlock + 1024 + 64 {
+            bytes[i] ^= 0xFF
+        }
         try bytes.write(to: URL(fileURLWithPath: path))
         let journal = try FlightJournal(path: path, capacity: 65_536)
         #expect(try journal.records() == [record(1), record(2)])

@@ -33,15 +33,15 @@ struct JournalDamageTests {
         defer { try? handle.close() }
         switch damage {
         case .zeroedSector:
-            try handle.seek(toOffset: 40 * 512)
+            try handle.seek(toOffset: UInt64(FlightJournal.headerBlock + 40 * 512))
             handle.write(Data(count: 512))
         case .flippedBit:
-            try handle.seek(toOffset: 40 * 512 + 100)
+            try handle.seek(toOffset: UInt64(FlightJournal.headerBlock + 40 * 512) + 100)
             let byte = try #require(handle.readData(ofLength: 1).first)
-            try handle.seek(toOffset: 40 * 512 + 100)
+            try handle.seek(toOffset: UInt64(FlightJournal.headerBlock + 40 * 512) + 100)
             handle.write(Data([byte ^ 0x10]))
-        case .garbageAtStart:
-            try handle.seek(toOffset: 0)
+        case .garbageAtStart:  // of the records, after the header block
+            try handle.seek(toOffset: UInt64(FlightJournal.headerBlock))
             handle.write(Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }))
         }
     }
