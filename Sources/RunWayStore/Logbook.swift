@@ -55,6 +55,10 @@ public final class Logbook {
     /// flight is live, not interrupted, so `recoverInterruptedFlights` leaves open flights alone.
     public internal(set) var recordingElsewhere = false
 
+    /// Impossible stored values the reads so far have met, and what each cost.
+    public var damage: [RowDamage] { damageLog.entries }
+    let damageLog = DamageLog()
+
     /// Reads a logbook without checking or changing it (salvage).
     init(reading database: Database) {
         self.database = database
@@ -65,20 +69,22 @@ public final class Logbook {
     /// Opens a logbook. For writing, it is created if needed, checked, migrated, and the records
     /// a power cut left in the raw-log journal are taken in. Read-only, a missing file is
     /// `noLogbook` and nothing is created or changed. Either way a logbook from a newer schema,
-    /// a file that is not a logbook and a damaged file are refused and left untouched.
+    /// a file that is not a logbook and a damaged file are refused and left untouched. Without `create`, a missing file is `noLogbook` for writing too (a command
+    /// that changes flights never makes a logbook at a mistyped path).
     public init(
-        path: String, access: Access = .readWrite, journalCapacity: Int = Logbook.defaultJournalCapacity
+        path: String, access: Access = .readWrite, journalCapacity: Int = Logbook.defaultJournalCapacity,
+        create: Bool = true
     ) throws(StoreError) {
         self.access = access
         self.journalCapacity = access == .readOnly ? 0 : journalCapacity
         var info = stat()
         if stat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR { throw .isADirectory(path: path) }
-        } else if errno == ENOENT, access == .readOnly {
+        } else if errno == ENOENT, access == .readOnly || !create {
             throw .noLogbook(path: path)
         }
         do {
-            database = try Database(path: path, readOnly: access == .readOnly)
+            database = try Database(path: path, readOnly: access == .readOnly, create: create)
         } catch {
             throw Self.unwritable(error, path: path)
         }
