@@ -22,6 +22,7 @@ public enum CalendarCommands {
         } catch {
             throw CLIError.logbook(path, error)
         }
+        LogbookCommands.sayDamage(logbook, console: console)
         return entries.filter { $0.status == .finished || $0.status == .recovered }.map {
             let local = Int($0.startTime.rounded(.down)) + zone.offset(at: $0.startTime)
             let day = Int((Double(local) / 86_400).rounded(.down))
@@ -255,7 +256,8 @@ public enum CalendarCommands {
         path: String, id: Int64, yes: Bool, answer: () -> String?, console: Console
     ) throws(CLIError) -> Int32 {
         // No recovery here: a "flying" flight may be runwayd's, in the air right now.
-        let logbook = try LogbookCommands.open(path, access: .readWrite, recovering: false, console: console)
+        let logbook = try LogbookCommands.open(
+            path, access: .readWrite, recovering: false, creating: false, console: console)
         let entry: LogbookEntry?
         do {
             entry = try logbook.entries(includingSuperseded: true).first { $0.id == id }

@@ -2,14 +2,32 @@ import RunWayCore
 import RunWayDaemon
 import RunWaySimulator
 import RunWayStore
+import Synchronization
 
 /// `runway demo`: the built-in simulated board flies a 5 km Mission Flight through the live
 /// flight session (`LiveFlightSession`), faster than real time, and the runner sees what the
 /// board would say.
 public enum DemoCommand {
+    /// What the logbook holds of the flight at touchdown: nil while it is stored whole, else
+    /// the verdict the summary shows instead of RECORDED.
+    final class Storing: Sendable {
+        let notStored = Mutex<String?>(nil)
+    }
+
     /// What the session did with the logbook, said to the runner: the flight's number, a
     /// recording that paused, and exactly what a failure at touchdown costs.
-    static func say(_ report: FlightSession.Report, logbook: String, console: Console) {
+    static func say(
+        _ report: FlightSession.Report, logbook: String, console: Console, storing: Storing? = nil
+    ) {
+        if case .storeFailed(_, let flight, let committedUntil) = report {
+            let lost = flight.endTime - (committedUntil ?? flight.startTime)
+            storing?.notStored.withLock {
+                $0 =
+                    lost > 0
+                    ? "NOT RECORDED IN FULL — THE LAST \(UTCTime.duration(lost)) ARE LOST"
+                    : "NOT STORED YET — THE NEXT START RECOVERS IT"
+            }
+        }
         switch report {
         case .stored(.saved(let id)):
             console.err("runway: saved as flight \(id) in \(logbook)")
@@ -83,8 +101,9 @@ public enum DemoCommand {
             speed.map { "Flying at \(Int($0))× real time; Ctrl-C lands the flight (END)." }
                 ?? "Flying as fast as the engine can.")
         let clear = console.styled ? "\r\u{1B}[K" : ""
+        let storing = Storing()
         let session = LiveFlightSession(logbook: logbook, source: "demo") { report in
-            say(report, logbook: path ?? "", console: console)
+            say(report, logbook: path ?? "", console: console, storing: storing)
         }
         func show(_ outputs: [EngineOutput]) {
             for case .callout(let callout) in outputs {
@@ -146,7 +165,9 @@ public enum DemoCommand {
             return 1
         }
         console.out(clear)
-        console.out(FlightReport.summary(flight, zone: zone))
-        return 0
+        // A flight the logbook could not store whole is not RECORDED, and the demo failed.
+        let notStored = flight.status == .recorded ? storing.notStored.withLock { $0 } : nil
+        console.out(FlightReport.summary(flight, zone: zone, verdict: notStored))
+        return notStored == nil ? 0 : 1
     }
 }

@@ -45,7 +45,7 @@ public enum ExportCommand {
         options.verify = request.verify
 
         let path = request.logbook ?? configuration.logbook
-        let (logbook, salvageNote) = try openForExport(path)
+        let (logbook, salvageNote) = try openForExport(path, console: console)
         defer { removeSalvageScratch() }
         let folder: ExportDirectory
         do {
@@ -61,7 +61,10 @@ public enum ExportCommand {
         } catch {
             throw CLIError.logbook(path, error)
         }
-        say(report, folder: folder, salvageNote: salvageNote, json: request.json, console: console)
+        say(
+            report, folder: folder, salvageNote: salvageNote, json: request.json, console: console,
+            damage: logbook.damage)
+        if !request.json { LogbookCommands.sayDamage(logbook, console: console) }
         return report.failure == nil ? 0 : 1
     }
 
@@ -90,9 +93,10 @@ public enum ExportCommand {
     {
         let (configuration, options) = try settings(configurationPath)
         let path = logbook ?? configuration.logbook
-        let (book, salvageNote) = try openForExport(path)
+        let (book, salvageNote) = try openForExport(path, console: console)
         defer { removeSalvageScratch() }
         if let salvageNote { console.err("runway: \(salvageNote)") }
+        defer { LogbookCommands.sayDamage(book, console: console) }
         do {
             let built = try DriveImage.build(from: book, at: image, options: options)
             console.out(
@@ -105,10 +109,13 @@ public enum ExportCommand {
     }
 
     /// The logbook, read-only; a damaged one is salvaged into a scratch copy first, and the
-    /// export takes what salvage could read.
-    static func openForExport(_ path: String) throws(CLIError) -> (Logbook, String?) {
+    /// export takes what salvage could read. A write a kill cut short is rolled back first, said
+    /// on standard error (`Logbook.openingNote`).
+    static func openForExport(_ path: String, console: Console) throws(CLIError) -> (Logbook, String?) {
         do {
-            return (try Logbook(path: path, access: .readOnly), nil)
+            let logbook = try Logbook(path: path, access: .readOnly)
+            if let note = logbook.openingNote { console.err("runway: \(note)") }
+            return (logbook, nil)
         } catch .damaged {
             let scratch = salvageScratch
             removeSalvageScratch()
@@ -139,7 +146,8 @@ public enum ExportCommand {
     }
 
     static func say(
-        _ report: ExportReport, folder: ExportDirectory, salvageNote: String?, json: Bool, console: Console
+        _ report: ExportReport, folder: ExportDirectory, salvageNote: String?, json: Bool, console: Console,
+        damage: [RowDamage] = []
     ) {
         if json {
             console.out(
@@ -186,6 +194,7 @@ public enum ExportCommand {
                         } ?? .null
                     ),
                     ("error", report.failure.map { .string($0.description) } ?? .null),
+                    ("damage", LogbookCommands.json(damage)),
                 ]).rendered())
         } else {
             if let salvageNote { console.err("runway: \(salvageNote)") }

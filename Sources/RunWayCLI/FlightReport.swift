@@ -79,8 +79,11 @@ public enum FlightReport {
 
     // MARK: Flight Summary
 
-    /// The Flight Summary as a runner reads it on a terminal.
-    public static func summary(_ flight: Flight, bodyMass: Double? = nil, zone: LocalZone = .utc) -> String {
+    /// The Flight Summary as a runner reads it on a terminal; `verdict` replaces RECORDED when the
+    /// logbook could not store the flight whole.
+    public static func summary(
+        _ flight: Flight, bodyMass: Double? = nil, zone: LocalZone = .utc, verdict: String? = nil
+    ) -> String {
         var lines: [String] = []
         let kind =
             flight.mission.map {
@@ -89,7 +92,7 @@ public enum FlightReport {
             } ?? "FREE FLIGHT"
         let status =
             flight.status == .recorded
-            ? "RECORDED" : "NOT RECORDED — TOO SHORT (\(Int(flight.distance.rounded())) m)"
+            ? verdict ?? "RECORDED" : "NOT RECORDED — TOO SHORT (\(Int(flight.distance.rounded())) m)"
         lines.append("FLIGHT SUMMARY  \(kind)  \(status)")
         lines.append("  \(zone.describe(flight.startTime))")
         lines.append(

@@ -8,12 +8,16 @@ public enum LogbookCommands {
     /// mistyped path is "no logbook" and a logbook on read-only storage still lists. Commands that
     /// write close the flights a power cut left open first.
     /// `recovering: false` leaves flights that are "flying" alone (one may be runwayd's, in the
-    /// air right now).
-    static func open(_ path: String, access: Logbook.Access, recovering: Bool = true, console: Console)
-        throws(CLIError) -> Logbook
-    {
+    /// air right now). `creating: false` (a command that changes flights: reprocess, delete)
+    /// never makes a logbook: a mistyped path is "no logbook" for it too. What opening had to do
+    /// first (a write a kill cut short, rolled back) is said on standard error.
+    static func open(
+        _ path: String, access: Logbook.Access, recovering: Bool = true, creating: Bool = true,
+        console: Console
+    ) throws(CLIError) -> Logbook {
         do {
-            let logbook = try Logbook(path: path, access: access)
+            let logbook = try Logbook(path: path, access: access, create: creating)
+            if let note = logbook.openingNote { console.err("runway: \(note)") }
             for damage in logbook.journalDamage { console.err("runway: \(damage)") }
             if access == .readWrite && recovering && RecorderLock.isHeld(logbook: path) {
                 // runwayd is recording into it: a flight "flying" may be in the air right now.
@@ -37,6 +41,24 @@ public enum LogbookCommands {
         }
         return "flight \(recovered.id), left open by a power cut, was recovered from its raw sensor log "
             + "(\(FlightReport.km(recovered.distance)) km)\(gapNote(recovered.gaps))"
+    }
+
+    /// Each impossible stored value the reads met, and what it cost, once, on standard error.
+    static func sayDamage(_ logbook: Logbook, console: Console) {
+        for damage in logbook.damage { console.err("runway: \(damage)") }
+    }
+
+    /// Damage as `--json` gives it: one object each.
+    static func json(_ damage: [RowDamage]) -> JSONValue {
+        .array(
+            damage.map {
+                .object([
+                    ("flight", $0.flight.map { .number(Double($0)) } ?? .null), ("row", .string($0.row)),
+                    ("column", .string($0.column)), ("value", .string($0.value)),
+                    ("rows", .number(Double($0.rows))), ("cost", .string("\($0.cost)")),
+                    ("message", .string($0.description)),
+                ])
+            })
     }
 
     /// What damaged raw-log records cost a flight, or "" when nothing is missing.
@@ -64,24 +86,26 @@ public enum LogbookCommands {
         } catch {
             throw CLIError.logbook(path, error)
         }
+        defer { sayDamage(logbook, console: console) }
         if entries.isEmpty && !json { console.out("The logbook is empty.") }
         for entry in entries {
             let (date, time) = zone.components(entry.startTime)
             let offset = zone.offset(at: entry.startTime)
             let pace = Pace.secondsPerKilometre(duration: entry.movingTime, distance: entry.distance)
             if json {
-                console.out(
-                    JSONValue.object([
-                        ("id", .number(Double(entry.id))), ("status", .string(entry.status.rawValue)),
-                        ("start_time", .string(UTCTime.format(entry.startTime))),
-                        ("utc_offset_s", .number(Double(offset))),
-                        ("distance_m", .number(entry.distance, places: 1)),
-                        ("elapsed_s", .number(entry.elapsed, places: 1)),
-                        ("moving_s", .number(entry.movingTime, places: 1)),
-                        ("avg_pace_s_per_km", .number(pace, places: 1)),
-                        ("replaces", entry.replaces.map { .number(Double($0)) } ?? .null),
-                        ("superseded_by", entry.supersededBy.map { .number(Double($0)) } ?? .null),
-                    ]).rendered())
+                var fields: [(String, JSONValue)] = [
+                    ("id", .number(Double(entry.id))), ("status", .string(entry.status.rawValue)),
+                    ("start_time", .string(UTCTime.format(entry.startTime))),
+                    ("utc_offset_s", .number(Double(offset))),
+                    ("distance_m", .number(entry.distance, places: 1)),
+                    ("elapsed_s", .number(entry.elapsed, places: 1)),
+                    ("moving_s", .number(entry.movingTime, places: 1)),
+                    ("avg_pace_s_per_km", .number(pace, places: 1)),
+                    ("replaces", entry.replaces.map { .number(Double($0)) } ?? .null),
+                    ("superseded_by", entry.supersededBy.map { .number(Double($0)) } ?? .null),
+                ]
+                if !entry.damage.isEmpty { fields.append(("damage", Self.json(entry.damage))) }
+                console.out(JSONValue.object(fields).rendered())
             } else {
                 console.out(
                     "\(FlightReport.padRight("#\(entry.id)", 6))\(date) \(time.prefix(5)) "
@@ -102,9 +126,10 @@ public enum LogbookCommands {
     ) throws(CLIError) -> Int32 {
         let logbook = try open(path, access: .readOnly, console: console)
         let logged = try answer(for: id, in: path) { () throws(StoreError) in try logbook.flight(id: id) }
+        defer { sayDamage(logbook, console: console) }
         let flight = logged.flight
         if json {
-            let fields =
+            var fields: [(String, JSONValue)] =
                 FlightReport.fields(flight, bodyMass: bodyMass) + [
                     ("id", .number(Double(logged.id))),
                     ("logbook_status", .string(logged.status.rawValue)),
@@ -150,6 +175,7 @@ public enum LogbookCommands {
                             })
                     ),
                 ]
+            if !logged.damage.isEmpty { fields.append(("damage", Self.json(logged.damage))) }
             console.out(JSONValue.object(fields).rendered())
             return 0
         }
@@ -181,24 +207,17 @@ public enum LogbookCommands {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw CLIError("\(path) cannot be read: permission denied")
         }
-        // A salvage that saves nothing leaves nothing behind, so trying again is not "exists".
-        func removeTarget() {
-            for suffix in ["", "-rawlog", "-journal"] {
-                try? FileManager.default.removeItem(atPath: target + suffix)
-            }
-        }
+        // Written under a temporary name and moved into place when complete: a salvage that
+        // is killed or saves nothing leaves nothing under `target`, and a retry starts again.
         let flights: [SalvagedFlight]
         let note: String?
         do {
-            let logbook = try Logbook(path: target, journalCapacity: 0)
             let line = ProgressLine("salvaging", console: console)
             defer { line.finish() }
-            (flights, note) = try logbook.salvage(from: path, progress: line.update)
+            (flights, note) = try Logbook.salvage(from: path, into: target, progress: line.update)
         } catch {
-            removeTarget()
-            if case .sqlite(let code, let message, _, _) = error, error.path != target {
-                throw CLIError(
-                    "salvage of \(path): nothing could be read (\(message), SQLite \(code.rawValue))")
+            if case .sqlite = error, error.path != Logbook.partialPath(forSalvageInto: target) {
+                throw CLIError("salvage of \(path): nothing could be read: \(error)")
             }
             throw CLIError("salvage of \(path): nothing was saved: \(error)")
         }
@@ -223,7 +242,6 @@ public enum LogbookCommands {
         }
         if let note { console.out("Note: \(note).") }
         let saved = flights.filter { $0.newID != nil }.count
-        if saved == 0 { removeTarget() }
         console.out(
             "Salvaged \(saved) of \(flights.count) flight\(flights.count == 1 ? "" : "s")"
                 + (saved > 0 ? " into \(target)" : "; nothing was written") + "; \(path) was only read.")
@@ -233,7 +251,7 @@ public enum LogbookCommands {
     public static func reprocess(path: String, id: Int64, replace: Bool, console: Console) throws(CLIError)
         -> Int32
     {
-        let logbook = try open(path, access: .readWrite, console: console)
+        let logbook = try open(path, access: .readWrite, creating: false, console: console)
         let written = try answer(for: id, in: path) { () throws(StoreError) -> Int64?? in
             guard try logbook.flight(id: id) != nil else { return nil }
             let line = ProgressLine("flying flight \(id) again", console: console)

@@ -17,6 +17,7 @@ public enum ReplayCommand {
         let logged = try LogbookCommands.answer(for: id, in: path) { () throws(StoreError) in
             try logbook.flight(id: id)
         }
+        LogbookCommands.sayDamage(logbook, console: console)
         let flight = logged.flight
         guard !flight.samples.isEmpty else {
             throw CLIError(

@@ -150,10 +150,12 @@ public enum Daemon {
                     fields: ["flight_id": "\(recovered.id)"])
             }
             if let failure = logbook.prepareJournal() {
-                log.log(.warning, "no raw-log journal (\(failure)); recording straight into the logbook")
+                log.log(
+                    .warning,
+                    "no raw-log journal (\(failure.logDescription)); recording straight into the logbook")
             }
         } catch {
-            log.log(.error, "logbook: \(error)")
+            log.log(.error, "logbook: \(error.logDescription)")
             return 1
         }
         let buzzer = BuzzerDriver()
@@ -171,11 +173,11 @@ public enum Daemon {
                     LandingMarker.mark(flight: id, beside: logbookPath)
                 case .stored(.notRecorded): log.log(.notice, "flight under 100 m: not recorded")
                 case .recordingFailed(let error):
-                    annunciator.fault(.storage, "recording paused: \(error)")
+                    annunciator.fault(.storage, "recording paused: \(error.logDescription)")
                 case .storeFailed(let error, _, let until):
                     annunciator.fault(
                         .storage,
-                        "the flight could not be stored (\(error)); raw log committed up to \(until.map(UTCTime.format) ?? "its start")"
+                        "the flight could not be stored (\(error.logDescription)); raw log committed up to \(until.map(UTCTime.format) ?? "its start")"
                     )
                 }
             },

@@ -53,11 +53,14 @@ public final class Database {
     public let path: String
     private var statements: [String: OpaquePointer] = [:]
 
-    public init(path: String, readOnly: Bool = false) throws(StoreError) {
+    /// - Parameter create: for writing, create the file when there is none (else `SQLITE_CANTOPEN`).
+    public init(path: String, readOnly: Bool = false, create: Bool = true) throws(StoreError) {
         self.path = path
         var db: OpaquePointer?
         let flags =
-            readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            readOnly
+            ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
         let status = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -80,8 +83,8 @@ public final class Database {
             operation: Self.operation(sql), path: path)
     }
 
-    /// What a statement does, in a few words for an error message ("writing splits"): errors
-    /// name the table and the kind of work, never the SQL.
+    /// What a statement does, in a few words for an error message ("writing the flight's
+    /// route"): errors say what was being written or read, never the SQL nor a table's name.
     static func operation(_ sql: String) -> String {
         let words = sql.split(whereSeparator: { " \n(;,=".contains($0) }).map(String.init)
         func after(_ keyword: String) -> String? {
@@ -90,15 +93,27 @@ public final class Database {
             }
             return words[i + 1]
         }
+        func what(_ table: String?, list: Bool = false) -> String {
+            switch table ?? "" {
+            case "flights": list ? "the flights" : "the flight"
+            case "splits": "the flight's splits"
+            case "samples": "the flight's samples"
+            case "route_points": "the flight's route"
+            case "alerts": "the flight's alerts"
+            case "pauses": "the flight's pauses"
+            case "raw_log": "the flight's raw sensor log"
+            default: "the logbook"
+            }
+        }
         switch words.first?.uppercased() ?? "" {
-        case "SELECT": return "reading \(after("FROM") ?? "the logbook")"
-        case "INSERT": return "writing \(after("INTO") ?? "the logbook")"
-        case "UPDATE": return "updating \(words.count > 1 ? words[1] : "the logbook")"
-        case "DELETE": return "deleting from \(after("FROM") ?? "the logbook")"
+        case "SELECT": return "reading \(what(after("FROM"), list: true))"
+        case "INSERT": return "writing \(what(after("INTO")))"
+        case "UPDATE": return "updating \(what(words.count > 1 ? words[1] : nil))"
+        case "DELETE": return "deleting \(what(after("FROM")))"
         case "PRAGMA":
             let name = words.count > 1 ? words[1] : "pragma"
-            return name == "quick_check" || name == "integrity_check"
-                ? "checking the file" : "reading \(name)"
+            if name == "quick_check" || name == "integrity_check" { return "checking the file" }
+            return name == "user_version" ? "reading the logbook's version" : "setting up the logbook"
         case "BEGIN": return "starting a transaction"
         case "COMMIT": return "committing"
         case "ROLLBACK": return "rolling back"

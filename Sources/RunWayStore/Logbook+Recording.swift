@@ -27,7 +27,9 @@ extension Logbook {
         return database.lastInsertID
     }
 
-    /// Writes the landed flight's derived data and status in one transaction.
+    /// Writes the landed flight's derived data and status in one transaction — with its start
+    /// and mission, so `reprocess --replace` of a flight whose stored summary was damaged stores
+    /// the whole summary flown again.
     public func finish(flight id: Int64, with flight: Flight, status: LogbookStatus? = nil) throws(StoreError)
     {
         try requireWritable()
@@ -38,12 +40,15 @@ extension Logbook {
                 try database.query("DELETE FROM \(table) WHERE flight_id = ?", [.integer(id)])
             }
             try database.query(
-                "UPDATE flights SET status = ?, end_time = ?, distance_m = ?, elapsed_s = ?, moving_s = ?, "
+                "UPDATE flights SET status = ?, start_time = ?, target_pace = ?, allowed_deviation = ?, "
+                    + "target_distance = ?, end_time = ?, distance_m = ?, elapsed_s = ?, moving_s = ?, "
                     + "dropped_tail_m = ?, avg_heart_rate = ?, avg_cadence = ?, engine_version = \(Schema.engineVersion), "
                     + "elevation_source = ?, elevation_loss_m = ?, altitude_min_m = ?, altitude_max_m = ? "
                     + "WHERE id = ?",
                 [
-                    .text(final.rawValue), .real(flight.endTime), .real(flight.distance),
+                    .text(final.rawValue), .real(flight.startTime), Self.value(flight.mission?.targetPace),
+                    Self.value(flight.mission?.allowedDeviation), Self.value(flight.mission?.targetDistance),
+                    .real(flight.endTime), .real(flight.distance),
                     .real(flight.elapsed),
                     .real(flight.movingTime), .real(flight.droppedTail), Self.value(flight.averageHeartRate),
                     Self.value(flight.averageCadence),

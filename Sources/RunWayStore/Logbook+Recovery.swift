@@ -32,9 +32,12 @@ extension Logbook {
     }
 
     /// An engine that has flown a stored flight's raw log from its start (with its mission),
-    /// not yet landed: what recovery, reprocessing and resuming all start from.
+    /// not yet landed: what recovery, reprocessing and resuming all start from. A start time
+    /// that cannot be right is taken from the raw log's first input (said in `log`); an
+    /// impossible mission is none.
     func rebuiltEngine(
-        flight id: Int64, configuration: EngineConfiguration, progress: ((Double) -> Void)? = nil
+        flight id: Int64, configuration: EngineConfiguration, progress: ((Double) -> Void)? = nil,
+        log: DamageLog? = nil
     ) throws(StoreError) -> FlightComputer? {
         guard
             let row = try database.query(
@@ -42,9 +45,14 @@ extension Logbook {
                 [.integer(id)]
             ).first
         else { return nil }
+        let r = LogbookRow(row, path: path, flight: id, kind: "summary", log: log ?? damageLog)
+        let inputs = try rawInputs(flight: id)
+        guard let start = r.optional("start_time", in: LogbookRow.time) ?? inputs.first?.time else {
+            throw .damaged(
+                reason: "flight \(id) has no start time and no raw sensor log to take one from", path: path)
+        }
         return Self.flown(
-            start: try LogbookRow(row, path: path, flight: id).number("start_time"),
-            mission: Self.mission(row), inputs: try rawInputs(flight: id), configuration: configuration,
+            start: start, mission: Self.mission(r), inputs: inputs, configuration: configuration,
             progress: progress)
     }
 
@@ -59,13 +67,19 @@ extension Logbook {
         return computer
     }
 
-    /// A flight row's mission columns (no target pace: a free flight).
-    static func mission(_ row: Row) -> Mission? {
-        row["target_pace"].double.map {
-            Mission(
-                targetPace: $0, allowedDeviation: row["allowed_deviation"].double ?? 15,
-                targetDistance: row["target_distance"].double ?? 0)
-        }
+    /// A flight row's mission columns (no target pace: a free flight), each range-checked: a
+    /// value no parser would take (a flipped bit: a target pace of 1e18 s/km) makes it none,
+    /// said in the row's damage log.
+    static func mission(_ r: LogbookRow) -> Mission? {
+        guard r.row["target_pace"] != .null else { return nil }
+        guard let pace = r.optional("target_pace", in: LogbookRow.pace) else { return nil }
+        let deviation =
+            r.row["allowed_deviation"] == .null
+            ? 15 : r.optional("allowed_deviation", in: LogbookRow.deviation)
+        let distance =
+            r.row["target_distance"] == .null ? 0 : r.optional("target_distance", in: LogbookRow.distance)
+        guard let deviation, let distance else { return nil }
+        return Mission(targetPace: pace, allowedDeviation: deviation, targetDistance: distance)
     }
 
     /// Closes every flight left "flying" by a power cut: its raw log is flown again and stored as

@@ -59,6 +59,20 @@ public final class Logbook {
     /// file, an unreadable header): to be said once by whoever opened the logbook.
     public internal(set) var journalDamage: [JournalDamage] = []
 
+    /// Impossible stored values the reads so far have met, and what each cost.
+    public var damage: [RowDamage] { damageLog.entries }
+    let damageLog = DamageLog()
+
+    /// What opening had to do before it could read (a hot rollback journal rolled back), said
+    /// once; nil when the file opened as it was.
+    public internal(set) var openingNote: String?
+    /// A private rolled-back copy this logbook reads (`openingNote`), removed when it closes.
+    private var scratch: String?
+
+    deinit {
+        if let scratch { Self.removeScratch(scratch) }
+    }
+
     /// Reads a logbook without checking or changing it (salvage).
     init(reading database: Database) {
         self.database = database
@@ -69,20 +83,31 @@ public final class Logbook {
     /// Opens a logbook. For writing, it is created if needed, checked, migrated, and the records
     /// a power cut left in the raw-log journal are taken in. Read-only, a missing file is
     /// `noLogbook` and nothing is created or changed. Either way a logbook from a newer schema,
-    /// a file that is not a logbook and a damaged file are refused and left untouched.
+    /// a file that is not a logbook and a damaged file are refused and left untouched. A write a
+    /// kill cut short (a hot rollback journal) is rolled back before reading, said in
+    /// `openingNote`. Without `create`, a missing file is `noLogbook` for writing too (a command
+    /// that changes flights never makes a logbook at a mistyped path).
     public init(
-        path: String, access: Access = .readWrite, journalCapacity: Int = Logbook.defaultJournalCapacity
+        path: String, access: Access = .readWrite, journalCapacity: Int = Logbook.defaultJournalCapacity,
+        create: Bool = true
     ) throws(StoreError) {
         self.access = access
         self.journalCapacity = access == .readOnly ? 0 : journalCapacity
         var info = stat()
         if stat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR { throw .isADirectory(path: path) }
-        } else if errno == ENOENT, access == .readOnly {
+        } else if errno == ENOENT, access == .readOnly || !create {
             throw .noLogbook(path: path)
         }
         do {
-            database = try Database(path: path, readOnly: access == .readOnly)
+            if access == .readOnly {
+                let reading = try Self.openForReading(path)
+                database = reading.database
+                openingNote = reading.note
+                scratch = reading.scratch
+            } else {
+                database = try Database(path: path, readOnly: false, create: create)
+            }
         } catch {
             throw Self.unwritable(error, path: path)
         }

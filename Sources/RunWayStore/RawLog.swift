@@ -30,6 +30,12 @@ public enum RawLog {
         }
     }
 
+    /// A fix's mode (0–3); anything else (a flipped bit: 1e300) is no fix, never a trap.
+    static func mode(_ value: Double?) -> Int {
+        guard let value, (0...3).contains(value) else { return 0 }
+        return Int(value)
+    }
+
     public static func decode(_ text: String) -> [EngineInput] {
         text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
@@ -42,7 +48,7 @@ public enum RawLog {
                     Fix(
                         time: time, coordinate: Coordinate(latitude: lat, longitude: lon),
                         horizontalAccuracy: f[4],
-                        speed: f[5], track: f[6], altitude: f[7], mode: Int(f[8] ?? 0)))
+                        speed: f[5], track: f[6], altitude: f[7], mode: mode(f[8])))
             case "P" where f.count == 3:
                 return f[2].map { .pressure(PressureSample(time: time, pascals: $0)) }
             case "B" where f.count == 4: return .body(BodySample(time: time, heartRate: f[2], cadence: f[3]))

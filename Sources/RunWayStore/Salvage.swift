@@ -60,63 +60,76 @@ extension Logbook {
         for (n, row) in rows.enumerated() {
             progress?(Double(n) / Double(rows.count))
             guard let id = row["id"].int.map(Int64.init) else { continue }
-            let start = LogbookRow(row, path: path, flight: id).optional("start_time", in: LogbookRow.time)
-            var salvaged = SalvagedFlight(
-                originalID: id, newID: nil, startTime: start, distance: nil, outcome: .derivedOnly)
-            guard let start else {
-                salvaged.outcome = .unreadable("its start time does not read")
-                result.append(salvaged)
-                continue
-            }
-            let mission = Self.mission(row)
-            let source = "\(row["source"].string ?? "live"), salvaged from #\(id)"
-            let status = row["status"].string.flatMap(LogbookStatus.init(rawValue:)) ?? .flying
-            do {
-                let batches = damaged.readableBatches(flight: id, journal: journal)
-                var computer = Self.flown(
-                    start: start, mission: mission, inputs: batches.rows.flatMap { RawLog.decode($0.inputs) },
-                    configuration: configuration)
-                if !batches.rows.isEmpty, let flight = computer.end(sentAt: nil).result.flight {
-                    salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
-                        let copy = try begin(startTime: start, mission: mission, source: source)
-                        for batch in batches.rows {
-                            try database.query(
-                                "INSERT INTO raw_log (flight_id, seq, until, inputs) VALUES (?, ?, ?, ?)",
-                                [
-                                    .integer(copy), .integer(batch.seq), .real(batch.until),
-                                    .text(batch.inputs),
-                                ])
-                        }
-                        let kept: LogbookStatus =
-                            flight.status == .tooShort
-                            ? .tooShort : (batches.complete && status == .finished ? .finished : .recovered)
-                        try finish(flight: copy, with: flight, status: kept)
-                        return copy
-                    }
-                    salvaged.distance = flight.distance
-                    salvaged.outcome = .flownAgain(batches: batches.rows.count, complete: batches.complete)
-                } else if let logged = try damaged.flight(id: id, readingRawLog: false), status != .flying {
-                    salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
-                        let copy = try begin(startTime: start, mission: mission, source: source)
-                        try finish(flight: copy, with: logged.flight, status: status)
-                        return copy
-                    }
-                    salvaged.distance = logged.flight.distance
-                } else {
-                    salvaged.outcome = .unreadable("no raw sensor log and no summary")
-                }
-            } catch {
-                salvaged.newID = nil
-                salvaged.outcome = .unreadable(Self.reason(error))
-            }
-            result.append(salvaged)
+            result.append(
+                salvageFlight(id, row: row, from: damaged, journal: journal, configuration: configuration))
         }
         return (result, note)
     }
 
+    /// One flight of the damaged logbook: flown again from its raw log if that reads, else its
+    /// stored derived data copied; what became of it.
+    private func salvageFlight(
+        _ id: Int64, row: Row, from damaged: Logbook, journal: [FlightJournal.Record],
+        configuration: EngineConfiguration
+    ) -> SalvagedFlight {
+        let r = LogbookRow(row, path: damaged.path, flight: id, kind: "summary", log: damaged.damageLog)
+        let batches = damaged.readableBatches(flight: id, journal: journal)
+        // A start time that cannot be right is taken from the raw log's first input.
+        let start =
+            r.optional("start_time", in: LogbookRow.time)
+            ?? batches.rows.first.flatMap { RawLog.decode($0.inputs).first?.time }
+        var salvaged = SalvagedFlight(
+            originalID: id, newID: nil, startTime: start, distance: nil, outcome: .derivedOnly)
+        guard let start else {
+            salvaged.outcome = .unreadable("its start time does not read, and it has no raw sensor log")
+            return salvaged
+        }
+        let mission = Self.mission(r)
+        let source = "\(row["source"].string ?? "live"), salvaged from #\(id)"
+        let status = row["status"].string.flatMap(LogbookStatus.init(rawValue:)) ?? .flying
+        do {
+            var computer = Self.flown(
+                start: start, mission: mission, inputs: batches.rows.flatMap { RawLog.decode($0.inputs) },
+                configuration: configuration)
+            if !batches.rows.isEmpty, let flight = computer.end(sentAt: nil).result.flight {
+                salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
+                    let copy = try begin(startTime: start, mission: mission, source: source)
+                    for batch in batches.rows {
+                        try database.query(
+                            "INSERT INTO raw_log (flight_id, seq, until, inputs) VALUES (?, ?, ?, ?)",
+                            [
+                                .integer(copy), .integer(batch.seq), .real(batch.until),
+                                .text(batch.inputs),
+                            ])
+                    }
+                    let kept: LogbookStatus =
+                        flight.status == .tooShort
+                        ? .tooShort : (batches.complete && status == .finished ? .finished : .recovered)
+                    try finish(flight: copy, with: flight, status: kept)
+                    return copy
+                }
+                salvaged.distance = flight.distance
+                salvaged.outcome = .flownAgain(batches: batches.rows.count, complete: batches.complete)
+            } else if let logged = try damaged.flight(id: id, readingRawLog: false), status != .flying {
+                salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
+                    let copy = try begin(startTime: start, mission: mission, source: source)
+                    try finish(flight: copy, with: logged.flight, status: status)
+                    return copy
+                }
+                salvaged.distance = logged.flight.distance
+            } else {
+                salvaged.outcome = .unreadable("no raw sensor log and no summary")
+            }
+        } catch {
+            salvaged.newID = nil
+            salvaged.outcome = .unreadable(Self.reason(error))
+        }
+        return salvaged
+    }
+
     /// Why a part of a damaged file could not be read, in a few words.
     static func reason(_ error: StoreError) -> String {
-        if case .sqlite(let code, let message, _, _) = error { return "\(message) (SQLite \(code.rawValue))" }
+        if case .sqlite(let code, _, let operation, _) = error { return "\(code.cause) (\(operation))" }
         return "\(error)"
     }
 

@@ -16,12 +16,35 @@ public struct SQLiteCode: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let full = SQLiteCode(rawValue: SQLITE_FULL)
     public static let cantOpen = SQLiteCode(rawValue: SQLITE_CANTOPEN)
     public static let notADatabase = SQLiteCode(rawValue: SQLITE_NOTADB)
+    /// SQLITE_READONLY_ROLLBACK (776): a read-only connection met a hot rollback journal (a kill
+    /// or a full card mid-write) that it may not roll back.
+    public static let readOnlyRollback = SQLiteCode(rawValue: SQLITE_READONLY | (3 << 8))
 
     /// Whether this code is `other` or one of its extended codes.
     public func `is`(_ other: SQLiteCode) -> Bool { primary == other.primary }
 
     /// SQLite's own words for the code ("database or disk is full").
     public var description: String { String(cString: sqlite3_errstr(rawValue)) }
+
+    /// What the code means for a runner, in words ("the card is full"); never a number.
+    public var cause: String {
+        if self == .readOnlyRollback {
+            return "a write was cut short (a kill or a full card) and cannot be rolled back from here"
+        }
+        switch primary {
+        case SQLITE_FULL: return "the card is full"
+        case SQLITE_IOERR: return "the card could not be read or written"
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return "the file is damaged"
+        case SQLITE_READONLY: return "the file cannot be written"
+        case SQLITE_BUSY, SQLITE_LOCKED: return "another program is using the logbook"
+        case SQLITE_CANTOPEN: return "the file cannot be opened"
+        case SQLITE_PERM, SQLITE_AUTH: return "permission denied"
+        case SQLITE_NOMEM: return "out of memory"
+        case SQLITE_TOOBIG: return "a value too large for the logbook"
+        case SQLITE_CONSTRAINT: return "a value the logbook does not accept"
+        default: return description
+        }
+    }
 }
 
 /// Everything the logbook can fail with, one case per cause, each carrying what a runner or a
@@ -80,12 +103,24 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    /// The description with SQLite's result code and message or the errno: for the system log
+    /// and a maintainer (`--json`), never for the runner, who reads `description`.
+    public var logDescription: String {
         switch self {
         case .sqlite(let code, let message, let operation, let path):
             "\(path): \(operation): \(message) (SQLite \(code.rawValue))"
         case .io(let errno, let operation, let path):
             "\(path): \(operation): \(errno) (errno \(errno.rawValue))"
+        default: description
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .sqlite(let code, _, let operation, let path):
+            "\(path): \(code.cause): \(operation)"
+        case .io(let errno, let operation, let path):
+            "\(path): \(operation): \(errno)"
         case .recordingElsewhere(let path):
             "\(path): another RunWay is recording a flight into this logbook"
         case .damaged(let reason, let path):

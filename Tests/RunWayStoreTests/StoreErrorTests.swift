@@ -63,13 +63,18 @@ struct StoreErrorTests {
     }
 
     @Test func sqliteFailuresSayWhatWasBeingDoneInWords() {
-        #expect(Database.operation("INSERT INTO samples (flight_id) VALUES (?)") == "writing samples")
-        #expect(Database.operation("SELECT id FROM flights WHERE x = ?") == "reading flights")
+        #expect(
+            Database.operation("INSERT INTO samples (flight_id) VALUES (?)") == "writing the flight's samples"
+        )
+        #expect(Database.operation("SELECT id FROM flights WHERE x = ?") == "reading the flights")
         #expect(Database.operation("PRAGMA quick_check") == "checking the file")
-        #expect(Database.operation("UPDATE flights SET status = ?") == "updating flights")
+        #expect(Database.operation("UPDATE flights SET status = ?") == "updating the flight")
+        // In words for the runner; SQLite's code and message for the log.
         let full = StoreError.sqlite(
-            .full, message: "database or disk is full", operation: "writing samples", path: "/x")
-        #expect("\(full)" == "/x: writing samples: database or disk is full (SQLite 13)")
+            .full, message: "database or disk is full", operation: "writing the flight's samples", path: "/x")
+        #expect("\(full)" == "/x: the card is full: writing the flight's samples")
+        #expect(
+            full.logDescription == "/x: writing the flight's samples: database or disk is full (SQLite 13)")
         #expect(full.isDiskFull)
         #expect(StoreError.io(.noSpace, operation: "syncing", path: "/x-rawlog").isDiskFull)
     }
