@@ -52,6 +52,27 @@ struct BoardServiceTests {
         for fix in judged.fixes { await session.handle(.fix(fix)) }
     }
 
+    /// The GPS axis of `walkNorth`: 1e9 s ahead of the monotonic clock.
+    static let walkerOffset = 1_000_000_000.0
+
+    /// Fixes at 10 Hz on a GPS axis `walkerOffset` ahead of the monotonic clock, walking north
+    /// at 3 m/s, until cancelled.
+    static func walkNorth(clock: BoardClock, session: LiveFlightSession) -> Task<Void, Never> {
+        Task {
+            var latitude = 37.5
+            while !Task.isCancelled {
+                let now = MonotonicInstant.now
+                latitude += 0.3 / 111_000
+                let fix = Fix(
+                    time: now.seconds + walkerOffset,
+                    coordinate: Coordinate(latitude: latitude, longitude: 127),
+                    horizontalAccuracy: 4, speed: 3)
+                await feed(fix, arrivedAt: now, clock: clock, session: session)
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
     @Test func theButtonsStartPauseAndEndARunAtTheirOwnTimes() async throws {
         let lines = ManualGPIOLines(buttons: 3)
         let outputs = Outputs()
@@ -75,20 +96,8 @@ struct BoardServiceTests {
         try await Task.sleep(for: .milliseconds(800))
         #expect(await session.phase == .preflight)
 
-        // Fixes at 10 Hz on a GPS axis 1e9 s ahead of the monotonic clock, walking north.
-        let offset = 1_000_000_000.0
-        let feeder = Task {
-            var latitude = 37.5
-            while !Task.isCancelled {
-                let now = MonotonicInstant.now
-                latitude += 0.3 / 111_000
-                let fix = Fix(
-                    time: now.seconds + offset, coordinate: Coordinate(latitude: latitude, longitude: 127),
-                    horizontalAccuracy: 4, speed: 3)
-                await Self.feed(fix, arrivedAt: now, clock: clock, session: session)
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let offset = Self.walkerOffset
+        let feeder = Self.walkNorth(clock: clock, session: session)
         defer { feeder.cancel() }
         try await Self.wait { await session.phase == .cruise }
         #expect(await session.phase == .cruise)

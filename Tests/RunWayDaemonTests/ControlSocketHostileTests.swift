@@ -255,19 +255,7 @@ struct EndWhileSocketSaturatedTests {
         defer { socket.cancel() }
         await server.ready()
 
-        let offset = 1_000_000_000.0
-        let feeder = Task {
-            var latitude = 37.5
-            while !Task.isCancelled {
-                let now = MonotonicInstant.now
-                latitude += 0.3 / 111_000
-                let fix = Fix(
-                    time: now.seconds + offset, coordinate: Coordinate(latitude: latitude, longitude: 127),
-                    horizontalAccuracy: 4, speed: 3)
-                await BoardServiceTests.feed(fix, arrivedAt: now, clock: clock, session: session)
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let feeder = BoardServiceTests.walkNorth(clock: clock, session: session)
         defer { feeder.cancel() }
         try await BoardServiceTests.wait { logged.all.contains { $0.contains("buttons: watching") } }
         lines.tap(0, holding: 0.5)

@@ -65,6 +65,17 @@ struct DaemonRealBoardTests {
             return daemon
         }
 
+        /// The logbook's one flight: finished, as long as the status said (`flown`), and the
+        /// walk's 1.5 km within 3 %.
+        func landedWalk(flown: Double) throws -> Flight {
+            let logbook = try Logbook(path: logbook, access: .readOnly)
+            let entry = try #require(try logbook.entries().first)
+            #expect(entry.status == .finished)
+            #expect(abs(entry.distance - flown) < 20)
+            #expect(abs(entry.distance - 1_500) < 1_500 * 0.03, "\(entry.distance) m")
+            return try #require(try logbook.flight(id: entry.id)).flight
+        }
+
         func status() throws -> [String: Any] {
             try #require(
                 try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any])
@@ -125,12 +136,7 @@ struct DaemonRealBoardTests {
         #expect(log.contains("retrying in"), "gpsd's death was noticed: \(log)")
         #expect(!log.contains("barometer missing"), "\(log)")
 
-        let logbook = try Logbook(path: board.logbook, access: .readOnly)
-        let entry = try #require(try logbook.entries().first)
-        #expect(entry.status == .finished)
-        #expect(abs(entry.distance - distance) < 20)
-        #expect(abs(entry.distance - 1_500) < 1_500 * 0.03, "\(entry.distance) m")
-        let flight = try #require(try logbook.flight(id: entry.id)).flight
+        let flight = try board.landedWalk(flown: distance)
         #expect(flight.splits.count >= 1)
         #expect(flight.samples.contains { $0.altitude != nil }, "the barometer reached the flight")
         #expect(flight.elevationGain > 1, "gain \(flight.elevationGain) m on a 12 m hill")
@@ -212,12 +218,7 @@ struct DaemonRealBoardTests {
         let log = Self.text(logFile)
         #expect(log.contains("held apart"), "\(log)")
 
-        let logbook = try Logbook(path: board.logbook, access: .readOnly)
-        let entry = try #require(try logbook.entries().first)
-        #expect(entry.status == .finished)
-        #expect(abs(entry.distance - distance) < 20)
-        #expect(abs(entry.distance - 1_500) < 1_500 * 0.03, "\(entry.distance) m")
-        let flight = try #require(try logbook.flight(id: entry.id)).flight
+        let flight = try board.landedWalk(flown: distance)
         #expect(flight.elapsed < 3_600, "elapsed \(flight.elapsed) s")
         #expect(flight.samples.count < 1_000)
     }
