@@ -168,7 +168,7 @@ public enum FlyCommand {
             for case .callout(let callout) in outputs { callouts.append(callout) }
         }
         func fly(_ input: EngineInput) {
-            for tick in ticker.ticks(before: input.time) { take(computer.handle(.tick(tick))) }
+            for tick in ticker.ticks(before: input, in: computer) { take(computer.handle(.tick(tick))) }
             take(computer.handle(input))
             if keepInputs { inputs.append(input) }
         }

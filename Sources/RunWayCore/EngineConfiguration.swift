@@ -22,8 +22,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     }
     /// Heart rate or cadence older than this is shown as missing.
     public var bodySampleMaxAge = 10.0
-    /// A fix dated further ahead of the engine's latest input is held until the next fix agrees
-    /// with it (else it is dropped). Live, something arrives every second; a replay ticks through
+    /// An input (a fix, a reading, a tick) dated further ahead of the engine's latest input is
+    /// held until the next input agrees with it (else it is dropped). Live, something arrives every second; a replay ticks through
     /// gaps up to `ReplayTicker.maxTicksPerGap` (600 s), so no honest fix leads by more.
     public var maximumFixLead = 600.0
 
@@ -52,6 +52,15 @@ public enum EngineInput: Sendable, Equatable {
     /// rule compares that with the flight's START; `nil` is always obeyed. The engine answers
     /// with `.ended`, and `.landed` when a flight touched down.
     case end(at: Double, sentAt: Double?)
+
+    /// Whether the engine may hold this input back as dated too far ahead: everything but the
+    /// runner's START and END.
+    public var mayBeHeld: Bool {
+        switch self {
+        case .start, .end: false
+        default: true
+        }
+    }
 
     public var time: Double {
         switch self {

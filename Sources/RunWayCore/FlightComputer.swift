@@ -12,10 +12,11 @@ public struct FlightComputer: Sendable {
     private var countdown: TakeoffCountdown?
     private var pendingMission: Mission?
     private var flight: FlightInProgress?
-    /// A fix dated far ahead of the engine's time, held until the next fix says whether it is a
-    /// glitch or a real jump (`EngineConfiguration.maximumFixLead`).
-    private var leadingFix: Fix?
-    /// Fixes dropped as dated far ahead of the flight's own time line, for diagnostics.
+    /// An input dated far ahead of the engine's time, held until the next input says whether it
+    /// is a glitch or a real jump (`EngineConfiguration.maximumFixLead`).
+    private var leadingInput: EngineInput?
+    /// Inputs (fixes, readings, ticks) dropped as dated far ahead of the flight's own time line,
+    /// for diagnostics.
     public private(set) var fixesOffTheTimeLine = 0
 
     public init(configuration: EngineConfiguration = EngineConfiguration()) {
@@ -45,27 +46,26 @@ public struct FlightComputer: Sendable {
     // MARK: - Inputs
 
     public mutating func handle(_ input: EngineInput) -> [EngineOutput] {
-        guard case .fix(let fix) = input, now.isFinite else {
-            return apply(input)
-        }
-        if let held = leadingFix {
-            leadingFix = nil
-            if fix.time > held.time, fix.time - held.time <= configuration.maximumFixLead {
-                // The next fix continues from the held one: time really jumped.
-                return apply(.fix(held)) + apply(input)
+        guard now.isFinite, input.mayBeHeld else { return apply(input) }
+        if let held = leadingInput {
+            leadingInput = nil
+            if input.time > held.time, input.time - held.time <= configuration.maximumFixLead {
+                // The next input continues from the held one: time really jumped.
+                return apply(held) + apply(input)
             }
             fixesOffTheTimeLine += 1
         }
-        if fix.time - now > configuration.maximumFixLead {
-            leadingFix = fix
+        if input.time - now > configuration.maximumFixLead {
+            leadingInput = input
             return [.state(pfd)]
         }
         return apply(input)
     }
 
-    /// One misdated fix must not move the engine's clock: everything after it would look old
-    /// (one fix per time), and the FDR would fill every mark of the jump. So a fix dated more than
-    /// `maximumFixLead` ahead of the latest input is held; the next fix decides.
+    /// One misdated input must not move the engine's clock: everything after it would look old
+    /// (one fix per time), and the FDR would fill every mark of the jump. So an input dated more
+    /// than `maximumFixLead` ahead of the latest one is held; the next input decides. (A START or
+    /// END is never held: a runner's END must always land.)
     private mutating func apply(_ input: EngineInput) -> [EngineOutput] {
         var out: [EngineOutput] = []
         advance(to: input.time, &out)

@@ -41,11 +41,20 @@ public struct FDRClock: Sendable, Equatable {
     public mutating func marks(before elapsed: Double) -> [Double] {
         var due: [Double] = []
         while nextMark < elapsed {
+            if due.count == Self.maximumMarksPerStep {
+                // Longer than a day in one step is a hole in the lanes, not a day of samples: a
+                // corrupt time cannot allocate without bound (nor loop where +5 no longer adds).
+                nextMark = (elapsed / interval).rounded(.up) * interval
+                break
+            }
             due.append(nextMark)
             nextMark += interval
         }
         return due
     }
+
+    /// Marks one step may add: a day's (17 280 at 5 s). Live, a step is a second.
+    public static let maximumMarksPerStep = 17_280
 
     /// The marks up to and including `elapsed` (touchdown).
     public mutating func marks(through elapsed: Double) -> [Double] {

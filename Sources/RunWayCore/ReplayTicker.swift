@@ -28,6 +28,16 @@ public struct ReplayTicker: Sendable {
         return ticks
     }
 
+    /// The ticks due before `input` is handed to `computer`. An input the engine will hold as
+    /// dated too far ahead (`EngineConfiguration.maximumFixLead`) is not ticked toward, nor
+    /// taken as the previous input: the ticks follow the flight's own time line.
+    public mutating func ticks(before input: EngineInput, in computer: FlightComputer) -> [Double] {
+        let farAhead =
+            computer.now.isFinite && input.mayBeHeld
+            && input.time - computer.now > computer.configuration.maximumFixLead
+        return farAhead ? [] : ticks(before: input.time)
+    }
+
     /// Feeds `inputs` to `computer` with the ticks a live run would have given between them.
     /// `progress` is told the share of `inputs` flown, every 4096 inputs.
     public static func fly(
@@ -37,7 +47,7 @@ public struct ReplayTicker: Sendable {
         var ticker = ReplayTicker()
         if let rotate = computer.rotateTime { _ = ticker.ticks(before: rotate) }
         for (n, input) in inputs.enumerated() {
-            for tick in ticker.ticks(before: input.time) { _ = computer.handle(.tick(tick)) }
+            for tick in ticker.ticks(before: input, in: computer) { _ = computer.handle(.tick(tick)) }
             _ = computer.handle(input)
             if let progress, n % 4096 == 0 { progress(Double(n) / Double(inputs.count)) }
         }

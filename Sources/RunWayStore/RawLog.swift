@@ -40,7 +40,11 @@ public enum RawLog {
         text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
             let tag = line.prefix { $0 != "," }
-            guard let time = f.count > 1 ? f[1] : nil else { return nil }
+            // A time past any receiver's (a flipped exponent: 1e300) is no input. A nearer wrong
+            // time (a flipped digit: 1759… → 2759…) is the engine's to hold and drop.
+            guard let time = f.count > 1 ? f[1] : nil, abs(time) <= GPSReport.timeRange.upperBound else {
+                return nil
+            }
             switch tag {
             case "F" where f.count == 9:
                 guard let lat = f[2], let lon = f[3] else { return nil }

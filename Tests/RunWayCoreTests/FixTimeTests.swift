@@ -74,4 +74,40 @@ struct FixTimeTests {
         #expect(flight.distance < clean.distance + 30, "\(flight.distance) m, clean \(clean.distance) m")
         #expect(flight.distance > clean.distance - 300, "\(flight.distance) m, clean \(clean.distance) m")
     }
+
+    /// A replay (recovery, reprocess, fly) of inputs holding one misdated fix and one misdated
+    /// pressure reading (a flipped digit) flies as the clean inputs do: no ticks toward them,
+    /// no FDR across the jump.
+    @Test func aReplayAcrossMisdatedInputsFliesAsTheCleanOne() {
+        var clean: [EngineInput] = []
+        for t in 0...300 {
+            clean.append(.fix(Track.fix(Double(t), east: 3 * Double(t), speed: 3)))
+            clean.append(.pressure(PressureSample(time: Track.t0 + Double(t) + 0.5, pascals: 101_000)))
+        }
+        var damaged = clean
+        damaged[200] = .fix(Track.fix(100 + Self.day, east: 300, speed: 3))
+        damaged[401] = .pressure(PressureSample(time: Track.t0 + 1_000_000_000, pascals: 101_000))
+        func replay(_ inputs: [EngineInput]) -> Flight? {
+            var computer = FlightComputer()
+            computer.rotate()
+            ReplayTicker.fly(inputs, into: &computer)
+            return computer.land()
+        }
+        let expected = replay(
+            clean.enumerated().filter { $0.offset != 200 && $0.offset != 401 }.map(\.element))
+        let flown = replay(damaged)
+        #expect(flown?.elapsed == expected?.elapsed)
+        #expect(flown?.samples.count == expected?.samples.count)
+        #expect(abs((flown?.distance ?? 0) - (expected?.distance ?? 0)) < 1)
+    }
+
+    /// However far one step reaches (a corrupt time), the FDR adds at most a day of marks, and
+    /// a time where +5 s no longer adds still ends.
+    @Test func oneStepAddsAtMostADayOfSamples() {
+        var clock = FDRClock()
+        #expect(clock.marks(before: 1e300).count == FDRClock.maximumMarksPerStep)
+        var other = FDRClock()
+        #expect(other.marks(before: 365 * Self.day).count == FDRClock.maximumMarksPerStep)
+        #expect(other.marks(before: 365 * Self.day + 4).count <= 1)
+    }
 }

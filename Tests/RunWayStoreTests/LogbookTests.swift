@@ -167,6 +167,11 @@ struct RawLogTests {
         ]
         #expect(RawLog.decode(RawLog.encode(inputs)) == inputs)
     }
+
+    /// A time past any receiver's (a flipped exponent) is no input, not a replay toward it.
+    @Test func aTimePastAnyReceiversIsNoInput() {
+        #expect(RawLog.decode("P,1e300,101325\nT,-1e300\nT,nan\nP,1790000000,101325").count == 1)
+    }
 }
 
 @Suite("Recording, recovery, reprocess")
