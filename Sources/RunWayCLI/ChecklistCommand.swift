@@ -135,7 +135,7 @@ enum ChecklistCommand {
         var connected = false
         for await event in client.events {
             switch event {
-            case .fix(let fix):
+            case .fix(let fix, _):
                 client.stop()
                 return .fix(accuracy: fix.horizontalAccuracy)
             case .connected: connected = true

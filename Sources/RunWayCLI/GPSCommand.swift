@@ -22,7 +22,7 @@ public enum GPSCommand {
         var lastProblem: GPSDError?
         for await event in client.events {
             switch event {
-            case .fix(let fix):
+            case .fix(let fix, _):
                 console.out(json ? line(fix).rendered() : text(fix))
                 delivered += 1
                 if let count, delivered >= count {

@@ -128,11 +128,17 @@ public struct FixTimeline: Sendable {
         return mapped
     }
 
-    /// Adds `fix` to the held run if it agrees with the run's last fix; else starts a new run
-    /// with it (the old run was the outlier). A repeat of an epoch already held is ignored.
-    private mutating func hold(_ fix: Fix, offset: Double) {
+    /// Adds `fix` to the held run if it agrees with the run (with its last fix; with `wholeRun`,
+    /// with every fix of it, so offsets that creep a second a fix — a burst that waited behind a
+    /// stall — never agree into a line); else starts a new run with it (the old run was the
+    /// outlier). A repeat of an epoch already held is ignored.
+    private mutating func hold(_ fix: Fix, offset: Double, wholeRun: Bool = false) {
         if let last = held.last {
-            if abs(offset - last.offset) <= configuration.agreement {
+            let agrees =
+                wholeRun
+                ? held.allSatisfy { abs(offset - $0.offset) <= configuration.agreement }
+                : abs(offset - last.offset) <= configuration.agreement
+            if agrees {
                 if fix.time <= last.fix.time { return }
             } else {
                 quarantinedCount += held.count
@@ -162,7 +168,7 @@ public struct FixTimeline: Sendable {
         _ fix: Fix, offset: Double, arrival: MonotonicInstant, lead: Double, inFlight: Bool
     ) -> Judgement {
         let spellBegins = held.isEmpty
-        hold(fix, offset: offset)
+        hold(fix, offset: offset, wholeRun: true)
         var judgement = Judgement()
         if spellBegins { judgement.event = .quarantined(time: fix.time, offBy: lead) }
         guard held.count >= configuration.reconfirmations, let axis = base.offset else {

@@ -24,20 +24,32 @@ actor BoardClock {
     var quarantined: Int { timeline.quarantinedCount }
 
     /// A fix arrived at `arrival`: judged against the board's time line. Returns the fixes to
-    /// deliver (on the board's axis; none while it is held), the held inputs now on the axis
-    /// (once, when the line is first established), and what happened to the line.
+    /// deliver (on the board's axis; none while it is held) and what happened to the line.
     func observe(_ fix: Fix, arrival: MonotonicInstant, inFlight: Bool) -> (
-        fixes: [Fix], held: [EngineInput], event: FixTimeline.Event?
+        fixes: [Fix], event: FixTimeline.Event?
     ) {
         lastFix = max(lastFix, arrival)
         let judgement = timeline.judge(fix, arrivedAt: arrival, inFlight: inFlight)
-        return (judgement.fixes, held.release(through: timeline.base) ?? [], judgement.event)
+        return (judgement.fixes, judgement.event)
+    }
+
+    /// Whether what came before the first fix has been handed over (`releaseHeld`): until then
+    /// every input is held, so nothing overtakes a held START, and a STOP can still call it off
+    /// while the start-up decision runs.
+    private var released = false
+
+    /// The held inputs on the GPS axis, once the time line stands (after the start-up decision);
+    /// empty before and after. From now on inputs are mapped as they come.
+    func releaseHeld() -> [EngineInput] {
+        guard !released, timeline.isEstablished else { return [] }
+        released = true
+        return held.release(through: timeline.base) ?? []
     }
 
     /// An input stamped on the monotonic clock: on the GPS axis now, or held (nil) until the
-    /// first fix.
+    /// held inputs are released after the first fix.
     func input(_ kind: HeldInputs.Kind, at instant: MonotonicInstant) -> EngineInput? {
-        guard let time = timeline.base.gps(instant)?.seconds else {
+        guard released, let time = timeline.base.gps(instant)?.seconds else {
             held.hold(kind, at: instant)
             return nil
         }
@@ -54,11 +66,14 @@ actor BoardClock {
         case nothingHeld
     }
 
-    /// A STOP or END at `instant`, decided in one step with the fixes (a fix between the check
-    /// and the cancel cannot release the START being called off).
+    /// A STOP or END at `instant`, decided in one step with the release (a fix between the check
+    /// and the cancel cannot release the START being called off; nor can the start-up decision,
+    /// which runs before the release).
     func end(at instant: MonotonicInstant) -> EndOutcome {
-        if let time = timeline.base.gps(instant)?.seconds { return .time(time) }
-        return held.cancelStart() ? .cancelledHeldStart : .nothingHeld
+        let time = timeline.base.gps(instant)?.seconds
+        if released, let time { return .time(time) }
+        if held.cancelStart() { return .cancelledHeldStart }
+        return time.map { .time($0) } ?? .nothingHeld
     }
 }
 
@@ -112,8 +127,7 @@ struct GPSService: Service {
         await withTaskCancellationHandler {
             for await event in client.events {
                 switch event {
-                case .fix(let fix):
-                    let arrival = MonotonicInstant.now
+                case .fix(let fix, let arrival):
                     let inFlight = await session.phase.isInFlight
                     let judged = await clock.observe(fix, arrival: arrival, inFlight: inFlight)
                     if let event = judged.event {
@@ -127,7 +141,7 @@ struct GPSService: Service {
                         log.log(.notice, "first fix: \(UTCTime.format(earliest.time))")
                         await startUp(at: earliest.time)
                     }
-                    for input in judged.held { await session.handle(input) }
+                    for input in await clock.releaseHeld() { await session.handle(input) }
                     for fix in judged.fixes { await session.handle(.fix(fix)) }
                 case .noFix(let time):
                     // A no-fix report's own time is the receiver's word, which may be anything

@@ -4,8 +4,10 @@ import RunWayCore
 
 /// What the gpsd client reports.
 public enum GPSEvent: Sendable, Equatable {
-    /// A TPV with mode ≥ 2: one per epoch, the first with a valid position.
-    case fix(Fix)
+    /// A TPV with mode ≥ 2: one per epoch, the first with a valid position; `arrivedAt` is when
+    /// the client read it from gpsd (on its own thread, so a consumer that is slow to take it
+    /// does not make it look late to the daemon's time line).
+    case fix(Fix, arrivedAt: MonotonicInstant)
     /// A mode-1 TPV: no fix. It counts toward signal loss; `time` is nil when gpsd gave none.
     case noFix(time: Double?)
     /// gpsd greeted the client (its VERSION report): the peer is gpsd and reports will follow.
@@ -88,7 +90,7 @@ public struct EpochFilter: Sendable {
         case .fix(let fix, _):
             if let lastTime, fix.time <= lastTime, lastTime - fix.time < Self.rewindWindow { return nil }
             lastTime = fix.time
-            return .fix(fix)
+            return .fix(fix, arrivedAt: .now)
         }
     }
 }

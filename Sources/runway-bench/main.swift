@@ -281,7 +281,7 @@ func gpsdPath() {
         var count = 0.0
         var started = false
         for await event in client.events {
-            guard case .fix(let fix) = event else { continue }
+            guard case .fix(let fix, _) = event else { continue }
             if !started {
                 await engine.handle(.start(at: fix.time, mission: nil, countdown: false))
                 started = true

@@ -188,7 +188,7 @@ struct ReportCheckParityTests {
             let report = GPSReport(
                 time: (object["time"] as? String).flatMap(UTCTime.parse), mode: Int(n("mode") ?? 0),
                 latitude: n("lat"), longitude: n("lon"), eph: n("eph"), speed: n("speed"))
-            if case .fix(let fix) = filter.admit(report) { live.append(fix) }
+            if case .fix(let fix, _) = filter.admit(report) { live.append(fix) }
         }
         #expect(trace.fixes == live)
         #expect(live.map(\.coordinate.latitude) == [47, 47.00001, 47.00004])

@@ -157,3 +157,24 @@ struct FixTimelineTests {
         #expect(delivered == honest)
     }
 }
+
+extension FixTimelineTests {
+    /// A burst of fixes that waited behind a 15 s stall arrives at once: their offsets creep a
+    /// second a fix. They never agree into a line of their own, so the board's clock stays.
+    @Test func aBurstAfterAStallIsNoCorrection() {
+        var receiver = Receiver()
+        for i in 0..<100 { receiver.send(i) }
+        for i in 100..<115 {
+            let fix = Fix(time: Self.epoch + Double(i), coordinate: Track.origin)
+            receiver.delivered +=
+                receiver.timeline.judge(
+                    fix, arrivedAt: MonotonicInstant(seconds: 100 + 115.2), inFlight: true
+                ).fixes
+        }
+        for i in 115..<130 { receiver.send(i) }
+        #expect(receiver.timeline.shift == 0)
+        #expect(receiver.axis(129).map { abs($0 - (Self.epoch + 129)) < 0.5 } == true)
+        let times = receiver.delivered.map(\.time)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+    }
+}

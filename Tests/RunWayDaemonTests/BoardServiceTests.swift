@@ -48,7 +48,7 @@ struct BoardServiceTests {
         async
     {
         let judged = await clock.observe(fix, arrival: arrival, inFlight: await session.phase.isInFlight)
-        for input in judged.held { await session.handle(input) }
+        for input in await clock.releaseHeld() { await session.handle(input) }
         for fix in judged.fixes { await session.handle(.fix(fix)) }
     }
 

@@ -119,6 +119,8 @@ struct ControlSocketHostileTests {
         #expect(counters.peakRequestsWaiting <= 2)
         #expect(counters.peakQueuedBytes <= 16 * 1024)
         #expect(counters.peakInputBytes <= 2 * (ControlRequest.maxLineBytes + 4096))
+        // The drop is counted before it is logged: wait for the line, then say what was logged.
+        try await eventually { logged.all.contains { $0.contains("dropped") && $0.contains("unread") } }
         #expect(logged.all.contains { $0.contains("dropped") && $0.contains("unread") }, "\(logged.all)")
         // And the server still answers.
         let later = try SocketClient(path: path)

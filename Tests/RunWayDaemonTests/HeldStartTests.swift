@@ -27,10 +27,9 @@ struct HeldStartTests {
             let fix = Fix(
                 time: 1_790_000_000 + Double(i), coordinate: Coordinate(latitude: 37.5, longitude: 127),
                 horizontalAccuracy: 4, speed: 3)
-            released += await clock.observe(
-                fix, arrival: MonotonicInstant(seconds: arrival + Double(i)), inFlight: false
-            )
-            .held
+            _ = await clock.observe(
+                fix, arrival: MonotonicInstant(seconds: arrival + Double(i)), inFlight: false)
+            released += await clock.releaseHeld()
         }
         return released
     }
@@ -47,6 +46,26 @@ struct HeldStartTests {
         #expect(stopped["phase"] as? String == "preflight")
         #expect(await Self.firstFix(clock).isEmpty, "the cancelled START came back at the first fix")
         #expect(await session.phase == .preflight)
+        await session.close()
+    }
+
+    /// The time line stands and the start-up decision runs (it may replay a flight for
+    /// seconds) before the held START is handed over: a STOP meanwhile still calls it off.
+    @Test func aStopWhileTheStartUpDecisionRunsCancelsTheHeldStart() async throws {
+        let clock = BoardClock()
+        let session = LiveFlightSession(logbook: nil)
+        let control = Self.control(clock, session)
+        _ = try Self.reply(await control.answer(.start(mission: nil)))
+        let arrival = MonotonicInstant.now.seconds
+        for i in 0..<3 {
+            let fix = Fix(
+                time: 1_790_000_000 + Double(i), coordinate: Coordinate(latitude: 37.5, longitude: 127))
+            _ = await clock.observe(
+                fix, arrival: MonotonicInstant(seconds: arrival + Double(i)), inFlight: false)
+        }
+        let stopped = try Self.reply(await control.answer(.stop(sentAt: nil)))
+        #expect(stopped["result"] as? String == "held start cancelled", "\(stopped)")
+        #expect(await clock.releaseHeld().isEmpty)
         await session.close()
     }
 

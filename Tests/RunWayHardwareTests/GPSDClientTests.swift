@@ -58,7 +58,7 @@ struct GPSDClientTests {
     static let fast = ReconnectPolicy(initial: 0.1, maximum: 0.2, greetingTimeout: 1)
 
     static func fixes(_ events: [GPSEvent]) -> [Fix] {
-        events.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
+        events.compactMap { if case .fix(let fix, _) = $0 { fix } else { nil } }
     }
 
     @Test(arguments: ["bundg_zeus_9", "haicom-305N", "bt451"])
@@ -137,7 +137,7 @@ struct GPSDClientTests {
             var log: [GPSEvent] = []
             for await event in client.events {
                 log.append(event)
-                guard case .fix(let fix) = event else { continue }
+                guard case .fix(let fix, _) = event else { continue }
                 if !started {
                     await engine.handle(.start(at: fix.time, mission: nil, countdown: false))
                     started = true
