@@ -4,9 +4,8 @@ import Glibc
 /// Reading the journal back: the header block, then the records of its epoch, sector by sector,
 /// across damage, up to where the records end or the file does.
 extension FlightJournal {
-    /// How far past a damaged record the reader looks for the next good one: a zeroed sector,
-    /// a flipped bit or a few garbage bytes spoil one record (one or two sectors), and 64 KiB
-    /// (the I/O buffer) holds well over a minute of records.
+    /// How much of a file is looked at to tell a foreign file from a damaged journal (the I/O
+    /// buffer: well over a minute of records).
     static let resyncWindow = 64 * 1024
 
     /// What a reading of the journal found.
@@ -19,8 +18,8 @@ extension FlightJournal {
     }
 
     /// Every record of the journal's current epoch, in order. A damaged record (torn, flipped,
-    /// overwritten) is skipped: the reader looks up to `resyncWindow` further, sector by sector,
-    /// for a valid record of the same epoch with a later index, and reads on from there; the
+    /// overwritten) is skipped: the reader looks on through the rest of the file, sector by
+    /// sector, for a valid record of the same epoch with a later index, and reads on from there; the
     /// raw log then has a hole in its sequence numbers, which the flight reports
     /// (`Logbook.rawLogGaps`). The records end where nothing valid follows, or where the file
     /// does. What was wrong is left in `damage`.
@@ -55,12 +54,14 @@ extension FlightJournal {
                 position += Int(record.span)
                 continue
             }
-            // Damaged, or the end: a later record of the same epoch means damage.
+            // Damaged, or the end: a later record of the same epoch means damage. The whole rest
+            // of the file is looked at, not a window: a power cut can lose an SD card's whole
+            // erase block (128 KiB to 4 MiB), and a record of this epoch past it is still good.
             var probe = position + 512
-            while probe < Swift.min(extent, position + Self.resyncWindow) {
+            while probe < extent {
                 if let (record, index) = try reader.record(at: probe, epoch: epoch),
                     index >= result.nextIndex,
-                    index &- result.nextIndex < UInt32(Self.resyncWindow / 512)
+                    index &- result.nextIndex < UInt32(clamping: extent / 512 + 1)
                 {
                     let skipped = Int(index &- result.nextIndex)
                     if skipped > 0 { found.append(.unreadableRecords(skipped, offset: position, path: path)) }

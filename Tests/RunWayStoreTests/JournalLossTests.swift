@@ -214,6 +214,34 @@ struct JournalRandomDamageTests {
         }
     }
 
+    /// A power cut can lose a card's whole erase block (128 KiB and more): the records past it
+    /// are still read (the reader used to look only 64 KiB past damage and lose the rest).
+    @Test func recordsPastALostEraseBlockAreRead() throws {
+        let path = temporaryLogbookPath() + "-rawlog"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var written: [FlightJournal.Record] = []
+        do {
+            let journal = try FlightJournal(path: path, capacity: 1 << 20)
+            for n in 0..<700 {
+                let record = FlightJournal.Record(
+                    flight: 1, seq: Int64(n + 1), until: Double(n), inputs: "T,\(n)")
+                #expect(try journal.append(record))
+                written.append(record)
+            }
+        }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let hole = (64 << 10)..<(192 << 10)
+        for i in hole { bytes[i] = 0 }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let entries = JournalLayout(bytes).entries
+        let read = try FlightJournal(reading: path).records()
+        let survivors = written.indices.filter { i in
+            entries.first { $0.header.seq == written[i].seq }.map { !hole.overlaps($0.covered) } ?? false
+        }
+        #expect(read.count == survivors.count && !survivors.isEmpty, "\(read.count) of \(survivors.count)")
+        #expect(read.last == written.last)
+    }
+
     @Test func inAJournalTheUndamagedRecordsAreAllReadAndNothingElse() throws {
         for seed in UInt64(0)..<150 {
             var generator = SeededGenerator(seed: seed)
