@@ -10,6 +10,8 @@ import Synchronization
 ///   reply is queued, so a client writing without reading fills its own socket, not runwayd;
 /// - what a client does not read (replies and events) is held up to `maxPendingBytes`, then the
 ///   client is dropped and the drop logged — never waited for;
+/// - each answer has `answerDeadline` (`ControlDeadline`): past it the client hears "busy", the
+///   request goes on by itself, and the next request is taken;
 /// - a request line must be complete within `lineDeadline` of its first byte, and a client with
 ///   nothing pending that says nothing for `idleTimeout` (and does not subscribe) is closed;
 /// - when all `maxClients` slots are held, a newcomer takes the slot of the least useful client
@@ -40,11 +42,15 @@ public final class ControlServer: Service, Sendable {
         /// wake-up: 16, so a client sending thousands in one write cannot starve the others or
         /// delay SIGTERM; the rest waits for the next wake-up.
         public var linesPerWake = 16
+        /// 3 s for an answer: under `ControlClient`'s 5 s timeout, so `runway` hears "busy"
+        /// rather than silence when the session is writing (`ControlDeadline`).
+        public var answerDeadline: Double = 3
 
         public init(
             maxClients: Int = 8, maxPendingBytes: Int = 256 * 1024, idleTimeout: Double = 60,
-            lineDeadline: Double = 10, admissionGrace: Double = 2
+            lineDeadline: Double = 10, admissionGrace: Double = 2, answerDeadline: Double = 3
         ) {
+            self.answerDeadline = answerDeadline
             self.maxClients = maxClients
             self.maxPendingBytes = maxPendingBytes
             self.idleTimeout = idleTimeout
@@ -199,9 +205,10 @@ public final class ControlServer: Service, Sendable {
         thread.name = "control socket"
         thread.start()
         await withTaskCancellationHandler {
+            let deadline = ControlDeadline(seconds: limits.answerDeadline, maxOutstanding: limits.maxClients)
             for await (id, request) in requests {
                 if Task.isCancelled { break }  // SIGTERM answers nothing more
-                let line = await handler(request)
+                let line = await deadline.answer(request, with: handler)
                 reply(line, to: id)
             }
         } onCancel: {

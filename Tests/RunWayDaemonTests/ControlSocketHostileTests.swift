@@ -100,7 +100,8 @@ struct ControlSocketHostileTests {
         let handled = Handled()
         let logged = Lines()
         let (server, task, path) = try await Self.serve(
-            .init(maxPendingBytes: 16 * 1024), gate: gate, handled: handled, logged: logged)
+            .init(maxPendingBytes: 16 * 1024, answerDeadline: 600), gate: gate, handled: handled,
+            logged: logged)
         defer { task.cancel() }
         let flooder = try SocketClient(path: path)
         let sent = await flooder.flood(8 * 1024 * 1024)
@@ -133,7 +134,9 @@ struct ControlSocketHostileTests {
     @Test func cancellingWhileFloodedAnswersNothingMore() async throws {
         let gate = Gate()
         let handled = Handled()
-        let (server, task, path) = try await Self.serve(.init(), gate: gate, handled: handled)
+        // The gate holds the handler as a hung session would, past any answer deadline.
+        let (server, task, path) = try await Self.serve(
+            .init(answerDeadline: 600), gate: gate, handled: handled)
         let flooder = try SocketClient(path: path)
         _ = await flooder.flood(2 * 1024 * 1024)
         try await eventually { server.counters.peakRequestsWaiting >= 1 }
@@ -282,5 +285,33 @@ struct EndWhileSocketSaturatedTests {
         buttons.cancel()
         try await buttons.value
         await session.close()
+    }
+}
+
+/// A session busy for longer than a request's deadline (a touchdown storing a long flight) holds
+/// neither the client nor the requests behind it; work past the deadline is bounded.
+@Suite("Control socket: each answer has a deadline")
+struct ControlDeadlineTests {
+    @Test func aRequestPastItsDeadlineIsToldBusyAndTheNextIsAnswered() async throws {
+        let gate = Gate()
+        let (_, task, path) = try await ControlSocketHostileTests.serve(
+            .init(maxClients: 2, answerDeadline: 0.5), gate: gate)
+        defer { task.cancel() }
+        let slow = try SocketClient(path: path)
+        slow.send(#"{"command":"status"}"# + "\n")
+        let busy = await slow.nextObject()
+        #expect(busy?["ok"] as? Bool == false)
+        #expect((busy?["error"] as? String)?.contains("still being carried out") == true, "\(busy ?? [:])")
+        let other = try SocketClient(path: path)
+        other.send(#"{"command":"pause"}"# + "\n")
+        #expect(await other.nextObject()?["answered"] as? String == "pause")
+        // Two requests are still being carried out (the session hangs): the next is refused
+        // at once, not queued without bound.
+        slow.send(#"{"command":"status"}"# + "\n")
+        #expect(await slow.nextObject()?["ok"] as? Bool == false)
+        slow.send(#"{"command":"status"}"# + "\n")
+        let refused = await slow.nextObject()
+        #expect((refused?["error"] as? String)?.contains("earlier requests") == true, "\(refused ?? [:])")
+        gate.open()
     }
 }
