@@ -21,11 +21,12 @@ test_packages=(gpsd gpsd-clients systemd udev binutils lintian libxml2-utils pyt
     chromium fonts-dejavu-core)
 # The emulated board (make board-test): qemu, Debian's kernel for the guest with its headers and
 # source (gpio-sim is built out of tree from linux-source-6.1: Tests/Board/gpio-sim/build.sh, with
-# make, gcc and xz), mmdebstrap for its root filesystem, e2fsprogs for the image, binutils (strip)
+# make, gcc and xz), initramfs-tools and lz4 for the guest's small initramfs, mmdebstrap for its
+# root filesystem, e2fsprogs for the image and its check after the power cuts, binutils (strip)
 # for the .deb, dosfstools and mtools for the USB sticks' images, and the exported files' readers:
 # xmllint (libxml2-utils) and python3-venv for Garmin's FIT SDK (scripts/interop-venv.sh).
 board_packages=(qemu-system-x86 qemu-utils mmdebstrap linux-image-amd64 linux-headers-amd64 linux-source-6.1
-    make gcc xz-utils e2fsprogs binutils dosfstools mtools libxml2-utils python3-venv)
+    make gcc xz-utils initramfs-tools lz4 e2fsprogs binutils dosfstools mtools libxml2-utils python3-venv)
 packages=("${build_packages[@]}")
 if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
 if [ "$mode" = board ]; then packages+=("${board_packages[@]}"); fi

@@ -3,6 +3,7 @@
 # (the host judges it against the GPS it had delivered when it killed qemu), then — phase cut —
 # flies a new one until the host pulls the power (SIGKILL of qemu) at a moment of its choosing.
 boot=$(sed -n 's/.*runway\.boot=\([0-9]*\).*/\1/p' /proc/cmdline)
+echo "boot $boot: checks began $(cut -d" " -f1 /proc/uptime) s after the kernel started" >> "$out/guest.log"
 modprobe i2c-dev && modprobe i2c-stub chip_addr=0x76
 bus=$(i2cdetect -l | awk '/SMBus stub/ { sub("i2c-", "", $1); print $1 }')
 "$here/bmp280-registers.sh" "$bus"
