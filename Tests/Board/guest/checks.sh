@@ -323,8 +323,8 @@ if [ -n "$drive" ] && mount -o ro "/dev/$drive" /mnt/laptop; then
     check gadget-drive "the gadget's drive /dev/$drive (label RUNWAY) holds RUNWAY/" test -e "$out/gadget/index.html"
     umount /mnt/laptop
     # Read-only as the gadget serves it, not as this side mounts it: the LUN's own ro attribute,
-    # and a sector written back by the computer with its kernel's read-only flag lifted
-    # (blockdev --setrw) is refused by the device, the image unchanged.
+    # and a sector written back by the computer fails — its kernel sees the write-protect the LUN
+    # reports and keeps the disk read-only even after blockdev --setrw — the image unchanged.
     ro=$(cat /sys/kernel/config/usb_gadget/*/functions/mass_storage.*/lun.0/ro 2>/dev/null | head -n 1)
     image=$(cat /sys/kernel/config/usb_gadget/*/functions/mass_storage.*/lun.0/file 2>/dev/null | head -n 1)
     [ -f "$image" ] || image=/var/lib/runway/usb-drive.img
