@@ -82,8 +82,8 @@ test: test-deps lint
 	@$(MAKE) --no-print-directory deb-check
 
 ## Figures: engine cost per fix, peak memory, accuracy against ground truth.
-## The firmware as installed on Debian's own kernel under qemu: real i2c-stub, serial GPS, systemd
-## (Tests/Board; ~3 min, the first run ~5 min to build the image). BOARD_TEST=skip skips it.
+## The firmware as installed on Debian's own kernel under qemu: real i2c-stub, gpio-sim, serial GPS, systemd,
+## 20 power cuts (Tests/Board; installs what it needs; BOARD_TEST=skip skips it, BOARD_CUTS=N).
 board-test: deps
 	SWIFT=$(SWIFT) scripts/board-test.sh
 

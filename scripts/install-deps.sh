@@ -12,15 +12,21 @@
 #        readers: xmllint (libxml2-utils) with the GPX/TCX schemas, python3-venv for Garmin's FIT
 #        SDK (scripts/interop-venv.sh), dosfstools and mtools for the USB drive image, and
 #        chromium (headless) for the offline viewer's browser test.
+# board: everything for build, plus the emulated board's host side (below).
 set -euo pipefail
 
 mode=${1:-build}
 build_packages=(pkg-config libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev)
 test_packages=(gpsd gpsd-clients systemd udev binutils lintian libxml2-utils python3-venv dosfstools mtools
     chromium fonts-dejavu-core)
-# The emulated board (make board-test): qemu, Debian's kernel for the guest, mmdebstrap for its
-# root filesystem, e2fsprogs for the image.
-board_packages=(qemu-system-x86 qemu-utils mmdebstrap linux-image-amd64 e2fsprogs binutils lintian)
+# The emulated board (make board-test): qemu, Debian's kernel for the guest with its headers and
+# source (gpio-sim is built out of tree from linux-source-6.1: Tests/Board/gpio-sim/build.sh, with
+# make, gcc and xz), initramfs-tools and lz4 for the guest's small initramfs, mmdebstrap for its
+# root filesystem, e2fsprogs for the image and its check after the power cuts, binutils (strip)
+# for the .deb, dosfstools and mtools for the USB sticks' images, and the exported files' readers:
+# xmllint (libxml2-utils) and python3-venv for Garmin's FIT SDK (scripts/interop-venv.sh).
+board_packages=(qemu-system-x86 qemu-utils mmdebstrap linux-image-amd64 linux-headers-amd64 linux-source-6.1
+    make gcc xz-utils initramfs-tools lz4 e2fsprogs binutils dosfstools mtools libxml2-utils python3-venv)
 packages=("${build_packages[@]}")
 if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
 if [ "$mode" = board ]; then packages+=("${board_packages[@]}"); fi

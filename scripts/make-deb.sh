@@ -2,22 +2,47 @@
 # Builds runway_VERSION_ARCH.deb: runwayd and runway with the Swift runtime and Foundation linked
 # statically (the board needs no toolchain), the systemd units, sysusers file, udev rules and the
 # default configuration (a conffile: an edited one survives upgrades). Usage: scripts/make-deb.sh [OUTDIR]
+#
+# Reproducible: the same tree gives the same bytes (make board-test keys its image on them).
+# Every time in it is the last commit's (SOURCE_DATE_EPOCH): file mtimes, the changelog's date,
+# dpkg-deb's ar and tar headers; owners are root (--root-owner-group), modes are set explicitly,
+# dpkg-deb sorts the tar's members, gzip -n stores no name or time, xz is run with one thread
+# (its multi-threaded encoder writes other, equally valid bytes), Installed-Size counts apparent
+# sizes. The package is made again only when what goes into it changed (.build/deb.key).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.build}
 swift=${SWIFT:-swift}
+umask 022
+export LC_ALL=C TZ=UTC
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
+export SOURCE_DATE_EPOCH
 # No release tags yet: 0.0~git<commit time>.<hash> orders builds by their commits.
 version=$(git log -1 --format='0.0~git%cd.%h' --date=format:%Y%m%d%H%M%S 2>/dev/null || echo 0.0~dev)
 arch=$(dpkg --print-architecture)
 scratch=.build/deb
 "$swift" build -c release --scratch-path "$scratch" --static-swift-stdlib --product runwayd
 "$swift" build -c release --scratch-path "$scratch" --static-swift-stdlib --product runway
+# What the package is made from: the binaries, every file install-files copies, this script and
+# the commit (version, changelog). Unchanged: the .deb already made is this one.
+key=$( {
+    echo "$version $arch $SOURCE_DATE_EPOCH $(git rev-parse HEAD 2>/dev/null)"
+    sha256sum "$scratch/release/runwayd" "$scratch/release/runway" scripts/make-deb.sh Makefile README.md
+    find systemd udev board -type f -print0 | sort -z | xargs -0 sha256sum
+} | sha256sum | cut -c1-32)
+deb="$out/runway_${version}_${arch}.deb"
+if [ -e "$deb" ] && [ "$(cat "$out/deb.key" 2>/dev/null)" = "$key" ]; then
+    echo "$deb"
+    exit 0
+fi
+rm -f "$out/deb.key"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+chmod 0755 "$root"
 make --no-print-directory install-files DESTDIR="$root" PREFIX=/usr BINDIR="$scratch/release" >/dev/null
 strip "$root/usr/bin/runwayd" "$root/usr/bin/runway"
 install -d "$root/DEBIAN"
-size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+size=$(du -s --apparent-size --block-size=1024 --exclude=DEBIAN "$root" | cut -f1)
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: runway
 Version: $version
@@ -85,9 +110,11 @@ License: all-rights-reserved
 COPYRIGHT
 printf 'runway (%s) unstable; urgency=low\n\n  * Built from commit %s.\n\n -- RunWay Core developers <runway-core@example.org>  %s\n' \
     "$version" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-    "$(git log -1 --format=%cD 2>/dev/null || date -R)" | gzip -9n > "$doc/changelog.gz"
-size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+    "$(date -R -u -d "@$SOURCE_DATE_EPOCH")" | gzip -9n > "$doc/changelog.gz"
+size=$(du -s --apparent-size --block-size=1024 --exclude=DEBIAN "$root" | cut -f1)
 sed -i "s/^Installed-Size: .*/Installed-Size: $size/" "$root/DEBIAN/control"
+find "$root" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$out"
-dpkg-deb --root-owner-group --build "$root" "$out/runway_${version}_${arch}.deb" >/dev/null
-echo "$out/runway_${version}_${arch}.deb"
+dpkg-deb --root-owner-group -Zxz --threads-max=1 --build "$root" "$deb" >/dev/null
+echo "$key" > "$out/deb.key"
+echo "$deb"
