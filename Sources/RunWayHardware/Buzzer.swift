@@ -73,8 +73,16 @@ public enum BoardFault: String, Sendable, CaseIterable {
 /// MINIMUMS, signal lost) pre-empts a split or countdown beep that is playing; anything else waits
 /// its turn.
 public struct PatternPlayer: Sendable {
+    /// Silence between one pattern's end and the next queued one's start: every pattern ends on
+    /// a tone, so without it the next one's first tone joined it (an END hold's 300 ms beep and
+    /// TOUCHDOWN's 600 ms tone sounded as one 900 ms tone, found by the board test). 400 ms is
+    /// longer than any gap inside a pattern but the fault codes' 450 ms, so it reads as "next".
+    public static let gapBetweenPatterns = 0.4
+
     private var queue: [(pattern: BuzzerPattern, urgent: Bool)] = []
     private var current: (pattern: BuzzerPattern, urgent: Bool, start: Double, step: Int)?
+    /// When the next queued pattern may start, while the gap after the last one runs.
+    private var quietUntil: Double?
     public private(set) var isOn = false
 
     public init() {}
@@ -90,7 +98,7 @@ public struct PatternPlayer: Sendable {
         } else {
             queue.append((pattern, urgent))
         }
-        if current == nil { startNext(at: time) }
+        if current == nil, quietUntil == nil { startNext(at: time) }
     }
 
     public mutating func play(_ callout: Callout, at time: Double) {
@@ -99,20 +107,26 @@ public struct PatternPlayer: Sendable {
 
     /// When the line next changes, if anything is playing.
     public var nextChange: Double? {
-        guard let current else { return nil }
+        guard let current else { return quietUntil }
         return current.start + current.pattern.steps.prefix(current.step + 1).reduce(0, +)
     }
 
     /// Level changes due by `time`, in order: (time, on).
     public mutating func advance(to time: Double) -> [(time: Double, on: Bool)] {
         var changes: [(Double, Bool)] = []
-        while let due = nextChange, due <= time, var playing = current {
+        while let due = nextChange, due <= time {
+            guard var playing = current else {
+                // The gap after a pattern is over.
+                quietUntil = nil
+                changes += startNext(at: due)
+                continue
+            }
             playing.step += 1
             if playing.step >= playing.pattern.steps.count {
                 current = nil
                 if isOn { changes.append((due, false)) }
                 isOn = false
-                changes += startNext(at: due)
+                if !queue.isEmpty { quietUntil = due + Self.gapBetweenPatterns }
             } else {
                 current = playing
                 isOn = playing.step % 2 == 0

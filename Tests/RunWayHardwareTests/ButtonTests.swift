@@ -107,6 +107,28 @@ struct BuzzerTests {
         #expect(abs((changes.last?.time ?? 0) - (0.05 + total)) < 1e-9)
     }
 
+    /// Queued patterns are heard apart: 400 ms of silence after one ends, before the next.
+    /// (An END hold's beep and TOUCHDOWN ran together into one 900 ms tone.)
+    @Test func queuedPatternsHaveSilenceBetweenThem() {
+        var player = PatternPlayer()
+        let hold = BuzzerPattern([300])
+        player.play(hold, urgent: false, at: 0)
+        player.play(.touchdown, at: 0.1)
+        let changes = player.advance(to: 10)
+        #expect(changes.first.map { abs($0.time - 0.3) < 1e-9 && !$0.on } == true, "\(changes)")
+        #expect(changes.dropFirst().first.map { abs($0.time - 0.7) < 1e-9 && $0.on } == true, "\(changes)")
+        let total = BuzzerPattern.pattern(for: .touchdown).duration
+        #expect(abs((changes.last?.time ?? 0) - (0.7 + total)) < 1e-9)
+        #expect(!player.isOn && player.nextChange == nil)
+        // A pattern asked for during the gap waits for its end.
+        var waiting = PatternPlayer()
+        waiting.play(hold, urgent: false, at: 0)
+        waiting.play(hold, urgent: false, at: 0)
+        _ = waiting.advance(to: 0.35)
+        waiting.play(hold, urgent: false, at: 0.35)
+        #expect(!waiting.isOn && waiting.nextChange.map { abs($0 - 0.7) < 1e-9 } == true)
+    }
+
     @Test func nonUrgentCalloutsWaitTheirTurn() {
         var player = PatternPlayer()
         player.play(.rotate, at: 0)
