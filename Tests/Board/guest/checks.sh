@@ -225,8 +225,7 @@ check runwayd-flying "START pressed on gpio-sim: the flight takes off" \
     wait_for 30 sh -c 'runway status --json | grep -q "\"phase\":\"cruise\""'
 id=$(status_field flight_id)
 # The countdown and ROTATE are still playing (at 20 epochs a second they come within 0.2 s): PAUSE
-# waits until the line is quiet, so its callout is timed alone. (Queued patterns run together
-# today; the END hold below shows it.)
+# waits until the line is quiet, so its callout is timed alone.
 sleep 3
 # PAUSE on gpio-sim pauses the flight (its callout played, timed by the host), PAUSE again resumes.
 # Each callout plays out before status is asked: a runway started under TCG takes both vCPUs for a
