@@ -121,6 +121,17 @@ public struct FixTimeline: Sendable {
         return quarantine(fix, offset: offset, arrival: arrival, lead: lead, inFlight: inFlight)
     }
 
+    /// A held run accepted, each fix at its own arrival, in order. A mapped fix at or before one
+    /// already delivered would only be dropped downstream, so it is left out here.
+    private mutating func accept(_ run: [(fix: Fix, offset: Double)]) -> [Fix] {
+        var fixes: [Fix] = []
+        for (fix, offset) in run {
+            let mapped = accept(fix, arrival: MonotonicInstant(seconds: fix.time - offset))
+            if fixes.last.map({ mapped.time > $0.time }) ?? true { fixes.append(mapped) }
+        }
+        return fixes
+    }
+
     private mutating func accept(_ fix: Fix, arrival: MonotonicInstant) -> Fix {
         var mapped = fix
         mapped.time -= shift
@@ -157,11 +168,7 @@ public struct FixTimeline: Sendable {
         guard held.count >= configuration.confirmations else { return Judgement() }
         let run = held
         held.removeAll()
-        var judgement = Judgement(event: .established(at: run[0].fix.time))
-        for (fix, offset) in run {
-            judgement.fixes.append(accept(fix, arrival: MonotonicInstant(seconds: fix.time - offset)))
-        }
-        return judgement
+        return Judgement(fixes: accept(run), event: .established(at: run[0].fix.time))
     }
 
     private mutating func quarantine(
@@ -187,11 +194,7 @@ public struct FixTimeline: Sendable {
             judgement.event = .corrected(by: newShift - shift, adopted: false)
             shift = newShift
         }
-        for (fix, offset) in run {
-            let mapped = accept(fix, arrival: MonotonicInstant(seconds: fix.time - offset))
-            // A mapped fix at or before one already delivered would only be dropped downstream.
-            if judgement.fixes.last.map({ mapped.time > $0.time }) ?? true { judgement.fixes.append(mapped) }
-        }
+        judgement.fixes = accept(run)
         return judgement
     }
 }

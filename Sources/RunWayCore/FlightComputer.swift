@@ -45,6 +45,12 @@ public struct FlightComputer: Sendable {
 
     // MARK: - Inputs
 
+    /// Whether `input` is dated so far ahead of the engine's time that `handle` holds it back
+    /// (`EngineConfiguration.maximumFixLead`); replays do not tick toward such an input.
+    public func isFarAhead(_ input: EngineInput) -> Bool {
+        now.isFinite && input.mayBeHeld && input.time - now > configuration.maximumFixLead
+    }
+
     public mutating func handle(_ input: EngineInput) -> [EngineOutput] {
         guard now.isFinite, input.mayBeHeld else { return apply(input) }
         if let held = leadingInput {
@@ -55,7 +61,7 @@ public struct FlightComputer: Sendable {
             }
             fixesOffTheTimeLine += 1
         }
-        if input.time - now > configuration.maximumFixLead {
+        if isFarAhead(input) {
             leadingInput = input
             return [.state(pfd)]
         }

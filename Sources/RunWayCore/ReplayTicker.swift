@@ -32,10 +32,7 @@ public struct ReplayTicker: Sendable {
     /// dated too far ahead (`EngineConfiguration.maximumFixLead`) is not ticked toward, nor
     /// taken as the previous input: the ticks follow the flight's own time line.
     public mutating func ticks(before input: EngineInput, in computer: FlightComputer) -> [Double] {
-        let farAhead =
-            computer.now.isFinite && input.mayBeHeld
-            && input.time - computer.now > computer.configuration.maximumFixLead
-        return farAhead ? [] : ticks(before: input.time)
+        computer.isFarAhead(input) ? [] : ticks(before: input.time)
     }
 
     /// Feeds `inputs` to `computer` with the ticks a live run would have given between them.
