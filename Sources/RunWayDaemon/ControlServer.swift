@@ -64,6 +64,8 @@ public final class ControlServer: Service, Sendable {
         /// Replies and events waiting for their clients to read them, in bytes, all clients.
         public var queuedBytes = 0
         public var peakQueuedBytes = 0
+        /// The most one client has had waiting unread (never more than `maxPendingBytes`).
+        public var peakQueuedForOneClient = 0
         /// Request bytes read but not yet parsed, all clients (the largest seen).
         public var peakInputBytes = 0
         /// Requests handed to the handler and not yet answered (the largest number seen).
@@ -100,6 +102,7 @@ public final class ControlServer: Service, Sendable {
                 return
             }
             outbox[id, default: []] += bytes
+            counters.peakQueuedForOneClient = max(counters.peakQueuedForOneClient, held)
             counters.peakQueuedBytes = max(
                 counters.peakQueuedBytes, outbox.values.reduce(0) { $0 + $1.count })
         }

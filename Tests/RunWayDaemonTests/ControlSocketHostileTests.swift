@@ -212,7 +212,11 @@ struct ControlSocketHostileTests {
         }
         let counters = server.counters
         #expect(counters.droppedNotReading == 3)
-        #expect(counters.peakQueuedBytes <= 3 * 8 * 1024)
+        // The bound is per client: each holds at most 8 KiB, and all together at most one bound
+        // per slot. (Three subscribers' bounds was too tight a total: CI once saw 23 bytes more,
+        // queued for a fourth client while the three were full.)
+        #expect(counters.peakQueuedForOneClient <= 8 * 1024)
+        #expect(counters.peakQueuedBytes <= 4 * 8 * 1024)
         #expect(counters.queuedBytes == 0)
     }
 
