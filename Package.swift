@@ -17,6 +17,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "RunWayCore", swiftSettings: strict),
+        .systemLibrary(name: "CLinux"),
+        // The one system layer: errno, file descriptors, poll/eventfd, the monotonic clock,
+        // threads and executors (see docs/ARCHITECTURE.md).
+        .target(name: "RunWaySystem", dependencies: ["CLinux"], swiftSettings: strict),
+        // The control socket's typed contract, imported by both `runway` and `runwayd`.
+        .target(name: "RunWayControl", dependencies: ["RunWayCore"], swiftSettings: strict),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // libi2c-dev ships no pkg-config file: the modulemap links -li2c itself.
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
@@ -25,14 +31,13 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
-            name: "RunWayStore", dependencies: ["RunWayCore", "CSQLite", "CZlib"], swiftSettings: strict),
+            name: "RunWayStore", dependencies: ["RunWayCore", "RunWaySystem", "CSQLite", "CZlib"], swiftSettings: strict),
         .target(
-            name: "RunWayHardware", dependencies: ["RunWayCore", "CGPS", "CI2C", "CGpiod"],
+            name: "RunWayHardware", dependencies: ["RunWayCore", "RunWaySystem", "CGPS", "CI2C", "CGpiod"],
             swiftSettings: strict),
         .target(name: "RunWaySimulator", dependencies: ["RunWayCore"], swiftSettings: strict),
-        .systemLibrary(name: "CLinux"),
         .target(
-            name: "RunWayExport", dependencies: ["RunWayCore", "RunWayStore", "CLinux"],
+            name: "RunWayExport", dependencies: ["RunWayCore", "RunWayStore", "RunWaySystem", "CLinux"],
             resources: [
                 .embedInCode("Viewer/index.html"), .embedInCode("Viewer/runway-viewer.js"),
                 .embedInCode("Viewer/runway-viewer.css"),
@@ -43,12 +48,15 @@ let package = Package(
             name: "RunWayCLI",
             dependencies: [
                 "RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore", "RunWayDaemon",
-                "RunWayExport",
+                "RunWayExport", "RunWaySystem", "RunWayControl",
             ],
             swiftSettings: strict),
         .target(
             name: "RunWayDaemon",
-            dependencies: ["RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "CSystemd"],
+            dependencies: [
+                "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWaySystem", "RunWayControl",
+                "CSystemd",
+            ],
             swiftSettings: strict),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"], swiftSettings: strict),
         .executableTarget(name: "runwayd", dependencies: ["RunWayDaemon"], swiftSettings: strict),
@@ -69,6 +77,10 @@ let package = Package(
                 "RunWayTestSupport",
             ],
             swiftSettings: strict),
+        .testTarget(name: "RunWaySystemTests", dependencies: ["RunWaySystem"], swiftSettings: strict),
+        .testTarget(
+            name: "RunWayControlTests", dependencies: ["RunWayControl", "RunWayCore"],
+            resources: [.copy("../Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],
             swiftSettings: strict),

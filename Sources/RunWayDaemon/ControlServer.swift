@@ -1,4 +1,5 @@
 import Foundation
+import RunWaySystem
 import Synchronization
 
 /// The control socket: a Unix stream socket speaking newline-delimited JSON

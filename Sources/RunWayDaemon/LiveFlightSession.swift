@@ -1,5 +1,6 @@
 import Foundation
 import RunWayCore
+import RunWaySystem
 import RunWayStore
 
 /// The live pipeline: a `FlightSession` inside an actor that runs on a thread of its own

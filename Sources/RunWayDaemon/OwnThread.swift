@@ -1,4 +1,5 @@
 import Foundation
+import RunWaySystem
 
 /// Runs `body` — a driver's blocking loop — on a thread of its own and waits for it to end
 /// without holding a thread of Swift's cooperative pool. Cancellation calls `stop`, which must

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RunWaySystem
 
 /// A long-running part of the daemon (gpsd reader, barometer, buttons, buzzer, session, control
 /// socket, systemd notifier), in swift-service-lifecycle's shape: `run()` does the work until
@@ -130,40 +131,6 @@ public struct ServiceGroup: Sendable {
         }
     }
 
-}
-
-/// A one-shot event that any number of tasks can wait for.
-final class Trigger: @unchecked Sendable {
-    // @unchecked Sendable: `fired` and `waiters` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var fired = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func fire() {
-        lock.lock()
-        fired = true
-        let waiting = waiters
-        waiters.removeAll()
-        lock.unlock()
-        for waiter in waiting { waiter.resume() }
-    }
-
-    func wait() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                lock.lock()
-                if fired {
-                    lock.unlock()
-                    continuation.resume()
-                    return
-                }
-                waiters.append(continuation)
-                lock.unlock()
-            }
-        } onCancel: {
-            fire()  // a cancelled waiter must not hang; firing ends every wait on this trigger
-        }
-    }
 }
 
 /// Signals delivered to a handler through dispatch sources; their default action is turned off
