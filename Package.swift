@@ -35,7 +35,7 @@ let package = Package(
         .target(
             name: "RunWayHardware", dependencies: ["RunWayCore", "RunWaySystem", "CGPS", "CI2C", "CGpiod"],
             swiftSettings: strict),
-        .target(name: "RunWaySimulator", dependencies: ["RunWayCore"], swiftSettings: strict),
+        .target(name: "RunWaySimulator", dependencies: ["RunWayCore", "RunWaySystem"], swiftSettings: strict),
         .target(
             name: "RunWayExport", dependencies: ["RunWayCore", "RunWayStore", "RunWaySystem", "CLinux"],
             resources: [
@@ -64,7 +64,7 @@ let package = Package(
             name: "runway-bench",
             dependencies: [
                 "RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore", "RunWayDaemon",
-                "RunWayExport",
+                "RunWayExport", "RunWaySystem",
             ],
             swiftSettings: strict),
         .executableTarget(name: "runway-fuzz", dependencies: ["RunWayCLI"], swiftSettings: strict),
@@ -74,7 +74,7 @@ let package = Package(
             name: "RunWayDaemonTests",
             dependencies: [
                 "RunWayDaemon", "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWayCLI",
-                "RunWayTestSupport",
+                "RunWaySystem", "RunWayTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(name: "RunWaySystemTests", dependencies: ["RunWaySystem"], swiftSettings: strict),
@@ -82,7 +82,7 @@ let package = Package(
             name: "RunWayControlTests", dependencies: ["RunWayControl", "RunWayCore"],
             resources: [.copy("../Fixtures")], swiftSettings: strict),
         .testTarget(
-            name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator"],
+            name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator", "RunWaySystem"],
             swiftSettings: strict),
         .testTarget(
             name: "RunWayStoreTests",
@@ -91,7 +91,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunWayHardwareTests",
-            dependencies: ["RunWayHardware", "RunWayCore", "RunWayCLI", "RunWayTestSupport"],
+            dependencies: ["RunWayHardware", "RunWayCore", "RunWayCLI", "RunWaySystem", "RunWayTestSupport"],
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),
         .testTarget(

@@ -1,12 +1,12 @@
 import RunWayCore
-import RunWayDaemon
 import RunWaySimulator
 import RunWayStore
+import RunWaySystem
 import Synchronization
 
-/// `runway demo`: the built-in simulated board flies a 5 km Mission Flight through the live
-/// flight session (`LiveFlightSession`), faster than real time, and the runner sees what the
-/// board would say.
+/// `runway demo`: the built-in simulated board flies a 5 km Mission Flight through the flight
+/// engine on a thread of its own, as runwayd does, faster than real time, and the runner sees
+/// what the board would say.
 public enum DemoCommand {
     /// What the logbook holds of the flight at touchdown: nil while it is stored whole, else
     /// the verdict the summary shows instead of RECORDED.
@@ -14,10 +14,26 @@ public enum DemoCommand {
         let notStored = Mutex<String?>(nil)
     }
 
-    /// What the session did with the logbook, said to the runner: the flight's number, a
+    /// The recorder's reports, heard from the engine and said to the runner.
+    final class Listener: FlightObserver, Sendable {
+        let logbook: String
+        let console: Console
+        let storing: Storing
+
+        init(logbook: String, console: Console, storing: Storing) {
+            (self.logbook, self.console, self.storing) = (logbook, console, storing)
+        }
+
+        func engine(_ engine: isolated FlightEngine, told event: FlightEvent) {
+            guard case .news(let report as FlightRecorder.Report) = event else { return }
+            say(report, logbook: logbook, console: console, storing: storing)
+        }
+    }
+
+    /// What the recorder did with the logbook, said to the runner: the flight's number, a
     /// recording that paused, and exactly what a failure at touchdown costs.
     static func say(
-        _ report: FlightSession.Report, logbook: String, console: Console, storing: Storing? = nil
+        _ report: FlightRecorder.Report, logbook: String, console: Console, storing: Storing? = nil
     ) {
         if case .storeFailed(_, let flight, let committedUntil) = report {
             let lost = flight.endTime - (committedUntil ?? flight.startTime)
@@ -102,9 +118,10 @@ public enum DemoCommand {
                 ?? "Flying as fast as the engine can.")
         let clear = console.styled ? "\r\u{1B}[K" : ""
         let storing = Storing()
-        let session = LiveFlightSession(logbook: logbook, source: "demo") { report in
-            say(report, logbook: path ?? "", console: console, storing: storing)
-        }
+        let executor = ThreadExecutor(name: "flight engine")
+        let listener = Listener(logbook: path ?? "", console: console, storing: storing)
+        let engine = FlightEngine(
+            on: executor, observers: logbook.map { [FlightRecorder(logbook: $0, source: "demo"), listener] } ?? [])
         func show(_ outputs: [EngineOutput]) {
             for case .callout(let callout) in outputs {
                 let at = callout.time - rotate
@@ -126,7 +143,7 @@ public enum DemoCommand {
             let t = event.time
             if interrupt.isRaised {
                 console.out("\(clear)  Ctrl-C: END")
-                let outputs = await session.handle(.end(at: t, sentAt: nil))
+                let outputs = await engine.handle(.end(at: t, sentAt: nil))
                 show(outputs)
                 for case .ended(let ended) in outputs { result = ended }
                 break
@@ -139,9 +156,9 @@ public enum DemoCommand {
             }
             switch event {
             case .input(let input):
-                show(await session.handle(input))
+                show(await engine.handle(input))
             case .end(let sentAt):
-                let outputs = await session.handle(.end(at: t, sentAt: sentAt))
+                let outputs = await engine.handle(.end(at: t, sentAt: sentAt))
                 show(outputs)
                 for case .ended(let ended) in outputs { result = ended }
             }
@@ -149,9 +166,9 @@ public enum DemoCommand {
                 console.out("at \(Int((t - rotate).rounded(.down)))")
                 nextSecond = (t - rotate).rounded(.down) + 1
             }
-            if t >= nextProgress, await session.phase != .touchdown {
+            if t >= nextProgress, await engine.phase != .touchdown {
                 nextProgress += console.styled ? 1 : 60
-                let line = FlightReport.pfdLine(await session.pfd)
+                let line = FlightReport.pfdLine(await engine.pfd)
                 if console.styled {
                     console.out("\(clear)  \(line)\u{1B}[1A")
                 } else {
@@ -159,7 +176,8 @@ public enum DemoCommand {
                 }
             }
         }
-        await session.close()
+        await engine.close()
+        await executor.shutdown()
         guard let flight = result.flight else {
             console.err("runway demo: the simulated flight did not land (\(result))")
             return 1

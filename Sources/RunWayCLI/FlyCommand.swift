@@ -1,5 +1,6 @@
 import RunWayCore
 import RunWayStore
+import RunWaySystem
 
 /// `runway fly`: flies a recorded sensor trace through the same engine as a live run, streaming
 /// both files (merged by time), with the ticks a live run would have had (`ReplayTicker`).
@@ -160,51 +161,67 @@ public enum FlyCommand {
         configuration: EngineConfiguration, keepInputs: Bool, name: String,
         progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
-        var computer = FlightComputer(configuration: configuration)
-        var callouts: [TimedCallout] = []
-        var inputs: [EngineInput] = []
-        var ticker = ReplayTicker()
-        func take(_ outputs: [EngineOutput]) {
-            for case .callout(let callout) in outputs { callouts.append(callout) }
-        }
-        func fly(_ input: EngineInput) {
-            for tick in ticker.ticks(before: input, in: computer) { take(computer.handle(.tick(tick))) }
-            take(computer.handle(input))
-            if keepInputs { inputs.append(input) }
-        }
-        take(computer.handle(.start(at: start, mission: mission, countdown: false)))
-        _ = ticker.ticks(before: start)
-        var (before, after, flown) = (0, 0, 0)
-        var sample = try nextPressure()
-        func flyPressure(through time: Double) throws(CLIError) {
-            while let s = sample, s.time <= time {
-                if s.time < start {
-                    before += 1
-                } else if s.time > end {
-                    after += 1
-                } else {
-                    fly(.pressure(s))
-                    flown += 1
-                }
-                sample = try nextPressure()
+        let engine = FlightEngine(
+            computer: FlightComputer(configuration: configuration), on: CallerThreadExecutor())
+        // `assumeIsolated` runs its body at once on this thread, which is the engine's
+        // (`CallerThreadExecutor` checks it), so the readers and `progress` are called only
+        // here, synchronously.
+        nonisolated(unsafe) let (nextReport, nextPressure, progress) = (nextReport, nextPressure, progress)
+        let flown = engine.assumeIsolated { engine -> Swift.Result<Result, CLIError> in
+            do throws(CLIError) {
+                return .success(try flyAll(on: engine))
+            } catch {
+                return .failure(error)
             }
         }
-        var n = 0
-        while let report = nextReport() {
-            guard report.time >= start else { continue }
-            n += 1
-            if let progress, n % 1024 == 0, end > start { progress((report.time - start) / (end - start)) }
-            try flyPressure(through: report.time.nextDown)
-            fly(.fix(report))
+        return try flown.get()
+
+        func flyAll(on engine: isolated FlightEngine) throws(CLIError) -> Result {
+            var callouts: [TimedCallout] = []
+            var inputs: [EngineInput] = []
+            var ticker = ReplayTicker()
+            func take(_ outputs: [EngineOutput]) {
+                for case .callout(let callout) in outputs { callouts.append(callout) }
+            }
+            func fly(_ input: EngineInput) {
+                for tick in ticker.ticks(before: input, in: engine.computer) { take(engine.handle(.tick(tick))) }
+                take(engine.handle(input))
+                if keepInputs { inputs.append(input) }
+            }
+            take(engine.handle(.start(at: start, mission: mission, countdown: false)))
+            _ = ticker.ticks(before: start)
+            var (before, after, flown) = (0, 0, 0)
+            var sample = try nextPressure()
+            func flyPressure(through time: Double) throws(CLIError) {
+                while let s = sample, s.time <= time {
+                    if s.time < start {
+                        before += 1
+                    } else if s.time > end {
+                        after += 1
+                    } else {
+                        fly(.pressure(s))
+                        flown += 1
+                    }
+                    sample = try nextPressure()
+                }
+            }
+            var n = 0
+            while let report = nextReport() {
+                guard report.time >= start else { continue }
+                n += 1
+                if let progress, n % 1024 == 0, end > start { progress((report.time - start) / (end - start)) }
+                try flyPressure(through: report.time.nextDown)
+                fly(.fix(report))
+            }
+            try flyPressure(through: .infinity)
+            let (landed, outputs) = engine.end(sentAt: nil)
+            take(outputs)
+            guard let flight = landed.flight else {
+                throw CLIError("\(name): the engine did not land a flight (\(landed))")
+            }
+            return Result(
+                flight: flight, callouts: callouts, fixCount: 0, pressureCount: flown, pressureBefore: before,
+                pressureAfter: after, inputs: inputs)
         }
-        try flyPressure(through: .infinity)
-        let (landed, outputs) = computer.end(sentAt: nil)
-        take(outputs)
-        guard let flight = landed.flight else {
-            throw CLIError("\(name): the engine did not land a flight (\(landed))")
-        }
-        return Result(
-            flight: flight, callouts: callouts, fixCount: 0, pressureCount: flown, pressureBefore: before,
-            pressureAfter: after, inputs: inputs)
     }
 }

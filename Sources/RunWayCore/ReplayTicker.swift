@@ -34,19 +34,4 @@ public struct ReplayTicker: Sendable {
     public mutating func ticks(before input: EngineInput, in computer: FlightComputer) -> [Double] {
         computer.isFarAhead(input) ? [] : ticks(before: input.time)
     }
-
-    /// Feeds `inputs` to `computer` with the ticks a live run would have given between them.
-    /// `progress` is told the share of `inputs` flown, every 4096 inputs.
-    public static func fly(
-        _ inputs: some Collection<EngineInput>, into computer: inout FlightComputer,
-        progress: ((Double) -> Void)? = nil
-    ) {
-        var ticker = ReplayTicker()
-        if let rotate = computer.rotateTime { _ = ticker.ticks(before: rotate) }
-        for (n, input) in inputs.enumerated() {
-            for tick in ticker.ticks(before: input, in: computer) { _ = computer.handle(.tick(tick)) }
-            _ = computer.handle(input)
-            if let progress, n % 4096 == 0 { progress(Double(n) / Double(inputs.count)) }
-        }
-    }
 }

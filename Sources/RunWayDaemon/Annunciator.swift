@@ -1,11 +1,13 @@
 import Foundation
 import RunWayCore
 import RunWayHardware
+import RunWayStore
 
-/// Everything the runner hears, from any thread: the engine's outputs (through `Annunciation`),
-/// the END hold's confirmation, and the board's faults — each fault also a log line. It only
-/// queues patterns on the `BuzzerDriver`, never waits, so the flight session's thread can call it.
-final class Annunciator: @unchecked Sendable {
+/// Everything the runner hears: the engine's outputs (through `Annunciation`), the board's faults
+/// and the recorder's failures (news the engine's observers hear), the END hold's confirmation
+/// and the export's end — each fault also a log line. It only queues patterns on the
+/// `BuzzerDriver`, never waits, so it may be called on the engine's thread and from any other.
+final class Annunciator: FlightObserver, @unchecked Sendable {
     // @unchecked Sendable: `annunciation` is only touched while `lock` is held; the driver and
     // the log are Sendable.
     private let lock = NSLock()
@@ -16,6 +18,25 @@ final class Annunciator: @unchecked Sendable {
     init(driver: BuzzerDriver, log: DaemonLog) {
         self.driver = driver
         self.log = log
+    }
+
+    func engine(_ engine: isolated FlightEngine, told event: FlightEvent) {
+        switch event {
+        case .flew(_, let outputs): heard(outputs)
+        case .news(let report as BoardFaultReport): fault(report.fault, report.detail)
+        case .news(let report as FlightRecorder.Report):
+            switch report {
+            case .recordingFailed(let error):
+                fault(.storage, "recording paused: \(error.logDescription)")
+            case .storeFailed(let error, _, let until):
+                fault(
+                    .storage,
+                    "the flight could not be stored (\(error.logDescription)); raw log committed up to \(until.map(UTCTime.format) ?? "its start")"
+                )
+            case .stored: break
+            }
+        case .news, .closing: break
+        }
     }
 
     func heard(_ outputs: [EngineOutput]) {
@@ -38,7 +59,7 @@ final class Annunciator: @unchecked Sendable {
     }
 
     /// Sounds `fault`'s pattern and logs `detail` under it.
-    func fault(_ fault: BoardFault, _ detail: String) {
+    private func fault(_ fault: BoardFault, _ detail: String) {
         log.log(
             fault == .batteryLow ? .warning : .error, "\(fault.rawValue): \(detail)",
             fields: ["fault": "\(fault)"])

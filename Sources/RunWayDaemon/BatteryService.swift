@@ -10,10 +10,9 @@ struct BatteryService: Service {
     /// Seconds between readings.
     let interval: Double
     let monitor: BatteryMonitor
-    let session: LiveFlightSession
+    let engine: FlightEngine
     /// The board's GPS time now (nil before the first fix).
     let now: @Sendable () async -> Double?
-    let annunciator: Annunciator
     let log: DaemonLog
 
     func run() async throws {
@@ -23,7 +22,7 @@ struct BatteryService: Service {
             let status = BatteryStatus.read(root: powerSupply)
             switch monitor.observe(status) {
             case .low(let percent)?:
-                annunciator.fault(.batteryLow, "\(percent) %; the run goes on")
+                await engine.post(BoardFaultReport(.batteryLow, "\(percent) %; the run goes on"))
             case .critical(let percent)?:
                 await land(percent: percent)
             case nil: break
@@ -33,12 +32,13 @@ struct BatteryService: Service {
     }
 
     private func land(percent: Int) async {
-        guard await session.isFlying, let time = await now() else {
-            annunciator.fault(.batteryCritical, "\(percent) %; charge the board")
+        guard await engine.isFlying, let time = await now() else {
+            await engine.post(BoardFaultReport(.batteryCritical, "\(percent) %; charge the board"))
             return
         }
-        annunciator.fault(.batteryCritical, "\(percent) %; landing the flight before the power dies")
-        for case .ended(.landed(let flight)) in await session.handle(.end(at: time, sentAt: nil)) {
+        await engine.post(
+            BoardFaultReport(.batteryCritical, "\(percent) %; landing the flight before the power dies"))
+        for case .ended(.landed(let flight)) in await engine.handle(.end(at: time, sentAt: nil)) {
             log.log(.notice, "battery critical: flight landed at \(Int(flight.distance)) m")
         }
     }

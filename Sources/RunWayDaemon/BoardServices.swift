@@ -3,7 +3,7 @@ import RunWayCore
 import RunWayHardware
 import RunWayStore
 
-/// The board's time for the services that feed the session: the fixes judged against the
+/// The board's time for the services that feed the engine: the fixes judged against the
 /// monotonic clock (`FixTimeline`, whose time base maps every other input), and the inputs that
 /// came before the first fix.
 actor BoardClock {
@@ -58,7 +58,7 @@ actor BoardClock {
 
     /// What a STOP or END at `instant` meets.
     enum EndOutcome: Sendable, Equatable {
-        /// On the GPS axis: the session ends what is flying.
+        /// On the GPS axis: the engine ends what is flying.
         case time(Double)
         /// Before the first fix, a held START (and what was held with it) is called off.
         case cancelledHeldStart
@@ -77,7 +77,7 @@ actor BoardClock {
     }
 }
 
-/// gpsd → the session: fixes as they come (the time base follows them), no-fix reports, and the
+/// gpsd → the engine: fixes as they come (the time base follows them), no-fix reports, and the
 /// start-up decision (continue or recover an interrupted flight) at the first fix. The client's
 /// thread starts here, in `run()`, and ends on cancellation. Two faults are sounded, once per
 /// occurrence: gpsd unreachable for `unreachableAfter` seconds (the client keeps retrying), and
@@ -85,9 +85,8 @@ actor BoardClock {
 struct GPSService: Service {
     let name = "gpsd"
     let endpoint: GPSDEndpoint
-    let session: LiveFlightSession
+    let engine: FlightEngine
     let clock: BoardClock
-    let annunciator: Annunciator
     let log: DaemonLog
     var unreachableAfter = 10.0
     var noFixAfter = 180.0
@@ -110,8 +109,9 @@ struct GPSService: Service {
                 said = false
             } else if !said {
                 said = true
-                annunciator.fault(
-                    .noFixForLong, "no fix for \(Int(silence)) s — is the antenna's view of the sky clear?")
+                await engine.post(
+                    BoardFaultReport(
+                        .noFixForLong, "no fix for \(Int(silence)) s — is the antenna's view of the sky clear?"))
             }
             let wait = silence < noFixAfter ? noFixAfter - silence : noFixAfter
             try? await Sleeper.shared.sleep(for: max(1, wait))
@@ -128,7 +128,7 @@ struct GPSService: Service {
             for await event in client.events {
                 switch event {
                 case .fix(let fix, let arrival):
-                    let inFlight = await session.phase.isInFlight
+                    let inFlight = await engine.phase.isInFlight
                     let judged = await clock.observe(fix, arrival: arrival, inFlight: inFlight)
                     if let event = judged.event {
                         log.log(event.isWarning ? .warning : .notice, event.description)
@@ -141,17 +141,17 @@ struct GPSService: Service {
                         log.log(.notice, "first fix: \(UTCTime.format(earliest.time))")
                         await startUp(at: earliest.time)
                     }
-                    for input in await clock.releaseHeld() { await session.handle(input) }
-                    for fix in judged.fixes { await session.handle(.fix(fix)) }
+                    for input in await clock.releaseHeld() { await engine.handle(input) }
+                    for fix in judged.fixes { await engine.handle(.fix(fix)) }
                 case .noFix(let time):
                     // A no-fix report's own time is the receiver's word, which may be anything
                     // (a cold start's): it only says "no fix now", on the board's axis.
                     guard let now = await clock.gpsNow() else { continue }
                     if time != nil {
-                        await session.handle(
+                        await engine.handle(
                             .fix(Fix(time: now, coordinate: Coordinate(latitude: 0, longitude: 0), mode: 1)))
                     } else {
-                        await session.handle(.tick(now))
+                        await engine.handle(.tick(now))
                     }
                 case .connected:
                     log.log(saidUnreachable ? .notice : .info, "connected to gpsd at \(endpoint)")
@@ -163,7 +163,7 @@ struct GPSService: Service {
                     outageSince = since
                     if !saidUnreachable, MonotonicInstant.now.seconds - since.seconds >= unreachableAfter {
                         saidUnreachable = true
-                        annunciator.fault(.gpsdUnreachable, "\(error) — is gpsd running?")
+                        await engine.post(BoardFaultReport(.gpsdUnreachable, "\(error) — is gpsd running?"))
                     }
                 }
             }
@@ -175,7 +175,7 @@ struct GPSService: Service {
 
     private func startUp(at time: Double) async {
         do {
-            for recovered in try await session.startUp(now: time) {
+            for recovered in try await engine.startUp(now: time) {
                 log.log(
                     .notice,
                     recovered.kept
@@ -183,7 +183,7 @@ struct GPSService: Service {
                         : "flight \(recovered.id), interrupted, flew under 100 m: removed",
                     fields: ["flight_id": "\(recovered.id)"])
             }
-            if let id = await session.flightID {
+            if let id = await engine.flightID {
                 log.log(.notice, "flight \(id) continues after the restart", fields: ["flight_id": "\(id)"])
             }
         } catch {
@@ -192,7 +192,7 @@ struct GPSService: Service {
     }
 }
 
-/// The BMP280 → the session: readings stamped on the monotonic clock, mapped onto GPS time (held
+/// The BMP280 → the engine: readings stamped on the monotonic clock, mapped onto GPS time (held
 /// until the first fix); a lost barometer is said once and the flight goes on without altitude.
 struct BarometerService: Service {
     let name = "barometer"
@@ -204,9 +204,8 @@ struct BarometerService: Service {
     var pace = BarometerPace()
     /// Idle readings go on the barograph (the checklist's WEATHER).
     var barograph = BarographKeeper()
-    let session: LiveFlightSession
+    let engine: FlightEngine
     let clock: BoardClock
-    let annunciator: Annunciator
     let log: DaemonLog
 
     func run() async throws {
@@ -233,12 +232,12 @@ struct BarometerService: Service {
                 case .sample(let pascals, let at):
                     if !pace.isFlying { barograph.record(pascals: pascals, at: at.seconds) }
                     if let input = await clock.input(.pressure(pascals: pascals), at: at) {
-                        await session.handle(input)
+                        await engine.handle(input)
                     }
                 case .lost(let failure):
                     barograph.lost()
-                    annunciator.fault(.barometerMissing, "\(failure); the flight goes on without altitude")
-                    if let input = await clock.input(.barometerLost, at: .now) { await session.handle(input) }
+                    await engine.post(BoardFaultReport(.barometerMissing, "\(failure); the flight goes on without altitude"))
+                    if let input = await clock.input(.barometerLost, at: .now) { await engine.handle(input) }
                 case .recovered:
                     barograph.heard()
                     log.log(.notice, "barometer back")
@@ -254,8 +253,8 @@ struct BarometerService: Service {
 /// How often the barometer reads: twice a second from START's countdown to TOUCHDOWN (the
 /// altitude's zero is taken at ROTATE, and SINK RATE needs the climb), once every 10 s otherwise
 /// (enough for the weather's tendency), so a board waiting on the start line rarely wakes. Told
-/// the phase by the session's outputs, as they happen.
-final class BarometerPace: @unchecked Sendable {
+/// the phase by the engine's outputs, as it hears them.
+final class BarometerPace: FlightObserver, @unchecked Sendable {
     // @unchecked Sendable: `source` and `flying` are only touched while `lock` is held;
     // `BarometerSource.setInterval` may be called from any thread.
     private let lock = NSLock()
@@ -272,7 +271,8 @@ final class BarometerPace: @unchecked Sendable {
         source?.setInterval(interval)
     }
 
-    func heard(_ outputs: [EngineOutput]) {
+    func engine(_ engine: isolated FlightEngine, told event: FlightEvent) {
+        guard case .flew(_, let outputs) = event else { return }
         guard let phase = outputs.last(where: { if case .state = $0 { true } else { false } }) else { return }
         guard case .state(let pfd) = phase else { return }
         let nowFlying = [.takeoff, .cruise, .approach].contains(pfd.phase)

@@ -14,7 +14,7 @@ struct ButtonService: Service {
     let roles: [ButtonRole]
     /// Opens the lines (on the cooperative pool: opening only asks the kernel for them).
     let open: @Sendable () throws -> any StoppableGPIOLines
-    let session: LiveFlightSession
+    let engine: FlightEngine
     let clock: BoardClock
     let defaultMission: Mission?
     let annunciator: Annunciator
@@ -73,7 +73,7 @@ struct ButtonService: Service {
                 return
             case .nothingHeld: return
             }
-            let outputs = await session.handle(.end(at: time, sentAt: nil))
+            let outputs = await engine.handle(.end(at: time, sentAt: nil))
             for case .ended(let result) in outputs {
                 switch result {
                 case .landed(let flight):
@@ -85,6 +85,6 @@ struct ButtonService: Service {
             }
             return
         }
-        if let input = await clock.input(kind, at: instant) { await session.handle(input) }
+        if let input = await clock.input(kind, at: instant) { await engine.handle(input) }
     }
 }

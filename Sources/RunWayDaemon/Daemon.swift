@@ -3,6 +3,7 @@ import RunWayCore
 import RunWayHardware
 import RunWaySimulator
 import RunWayStore
+import RunWaySystem
 
 /// `runwayd`: the firmware process. It opens the logbook (closing flights a power cut left open),
 /// builds the pipeline, serves the control socket, tells systemd it is ready, and flies until
@@ -164,40 +165,27 @@ public enum Daemon {
         let barograph = BarographKeeper()
         let statusReporter = StatusReporter()
         statusReporter.report(StatusReporter.words(for: .idle(at: 0)))  // "waiting for GPS"
-        let session = LiveFlightSession(
-            logbook: logbook, source: "live",
-            report: { report in
-                switch report {
-                case .stored(.saved(let id)):
-                    log.log(.notice, "flight \(id) saved", fields: ["flight_id": "\(id)"])
-                    LandingMarker.mark(flight: id, beside: logbookPath)
-                case .stored(.notRecorded): log.log(.notice, "flight under 100 m: not recorded")
-                case .recordingFailed(let error):
-                    annunciator.fault(.storage, "recording paused: \(error.logDescription)")
-                case .storeFailed(let error, _, let until):
-                    annunciator.fault(
-                        .storage,
-                        "the flight could not be stored (\(error.logDescription)); raw log committed up to \(until.map(UTCTime.format) ?? "its start")"
-                    )
-                }
-            },
-            heard: {
-                annunciator.heard($0)
-                barometerPace.heard($0)
-                statusReporter.heard($0)
-            })
+        let streams = FlightStreams()
+        // The engine and every observer run on the engine's own thread (see `FlightEngine`).
+        let executor = ThreadExecutor(name: "flight engine")
+        let engine = FlightEngine(
+            on: executor,
+            observers: [
+                FlightRecorder(logbook: logbook, source: "live"), LandingLog(log: log, logbookPath: logbookPath),
+                annunciator, barometerPace, statusReporter, streams,
+            ])
         let boardClock = BoardClock()
         let simulated = options.board == .simulated
         // The simulated board's sensors carry GPS time themselves; the real board's time is the
         // time base's, and commands before the first fix are held.
         let gpsNow: @Sendable () async -> Double? = {
             guard simulated else { return await boardClock.gpsNow() }
-            let pfd = await session.pfd
+            let pfd = await engine.pfd
             return pfd.time > 0 ? pfd.time : nil
         }
         let powerSupply = config.battery.powerSupply
         var control = SessionControl(
-            session: session, defaultMission: config.mission,
+            engine: engine, defaultMission: config.mission,
             logbookDirectory: (logbookPath as NSString).deletingLastPathComponent, now: gpsNow,
             battery: { BatteryStatus.read(root: powerSupply).capacity.map(Double.init) },
             clock: simulated ? nil : boardClock, exportFinished: { annunciator.exportFinished(ok: $0) })
@@ -215,7 +203,7 @@ public enum Daemon {
                 BuzzerService(driver: buzzer, open: { SilentBuzzerLine() }, log: log),
                 SimulatedBoard(
                     scenario: Scenario.named.first { $0.name == options.scenario }?.scenario ?? .demoMission,
-                    speed: options.speed, session: session
+                    speed: options.speed, engine: engine
                 ) {
                     log.log(.notice, "simulated board: the scenario's sensors have ended")
                 },
@@ -231,16 +219,13 @@ public enum Daemon {
                     bus: config.i2cBus, address: config.i2cAddress,
                     simulated: options.simulate.contains(.barometer), pace: barometerPace,
                     barograph: barograph,
-                    session: session,
-                    clock: boardClock,
-                    annunciator: annunciator, log: log),
+                    engine: engine, clock: boardClock, log: log),
                 GPSService(
-                    endpoint: config.gpsd, session: session, clock: boardClock, annunciator: annunciator,
-                    log: log),
+                    endpoint: config.gpsd, engine: engine, clock: boardClock, log: log),
                 ButtonService(
                     roles: buttons.map(\.role),
                     open: { try GpiodButtonLines(chip: try GpiodChip(chip), buttons: buttons) },
-                    session: session, clock: boardClock, defaultMission: config.mission,
+                    engine: engine, clock: boardClock, defaultMission: config.mission,
                     annunciator: annunciator, log: log),
             ]
         }
@@ -249,14 +234,15 @@ public enum Daemon {
                 powerSupply: powerSupply, interval: config.battery.pollSeconds,
                 monitor: BatteryMonitor(
                     lowPercent: config.battery.lowPercent, criticalPercent: config.battery.criticalPercent),
-                session: session, now: gpsNow, annunciator: annunciator, log: log),
-            server, Broadcaster(session: session, server: server, control: control),
-            Notifier(session: session, log: log, readyWhen: { await server.ready() }, status: statusReporter),
+                engine: engine, now: gpsNow, log: log),
+            server, Broadcaster(streams: streams, server: server, control: control),
+            Notifier(engine: engine, log: log, readyWhen: { await server.ready() }, status: statusReporter),
         ]
         log.log(.info, "logbook \(logbookPath), control socket \(options.socketPath)")
         let ending = await ServiceGroup(services: services) { log.log(.info, $0) }.run()
         Systemd.notify("STOPPING=1")
-        await session.close()
+        await engine.close()
+        await executor.shutdown()
         log.log(.notice, "stopped (\(ending))")
         if case .serviceFailed = ending { return 1 }
         return 0

@@ -1,10 +1,10 @@
 import Foundation
 import RunWayCore
 
-/// Forwards the session's callouts, and its state at most once a second, to subscribers.
+/// Forwards the engine's callouts, and its state at most once a second, to subscribers.
 struct Broadcaster: Service {
     let name = "broadcaster"
-    let session: LiveFlightSession
+    let streams: FlightStreams
     let server: ControlServer
     let control: SessionControl
 
@@ -12,14 +12,14 @@ struct Broadcaster: Service {
     func run() async throws {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await callout in session.callouts {
+                for await callout in streams.callouts {
                     server.broadcast(ControlReply.event(callout: callout))
                 }
             }
             group.addTask {
                 let clock = ContinuousClock()
                 var last = clock.now - .seconds(2)
-                for await state in session.states where clock.now - last >= .seconds(1) {
+                for await state in streams.states where clock.now - last >= .seconds(1) {
                     last = clock.now
                     server.broadcast(ControlReply.event(state: state, board: await control.board()))
                 }
@@ -29,14 +29,14 @@ struct Broadcaster: Service {
     }
 }
 
-/// READY=1 once the daemon serves; WATCHDOG=1 only when the flight session's thread has
-/// answered since the last ping — a timer alone proves nothing, and a session stuck in a write
-/// or a loop must get the daemon restarted. (The session's progress is not counted in inputs: a
+/// READY=1 once the daemon serves; WATCHDOG=1 only when the flight engine's thread has
+/// answered since the last ping — a timer alone proves nothing, and an engine stuck in a write
+/// or a loop must get the daemon restarted. (The engine's progress is not counted in inputs: a
 /// board waiting for its first fix gets none and is not hung.) Without a watchdog it sleeps until
 /// shutdown; meanwhile it sends the STATUS= lines `StatusReporter` gathers as the flight changes.
 struct Notifier: Service {
     let name = "systemd notifier"
-    let session: LiveFlightSession
+    let engine: FlightEngine
     let log: DaemonLog
     /// Returns when the daemon can serve: READY=1 means the control socket answers.
     let readyWhen: @Sendable () async -> Void
@@ -66,7 +66,7 @@ struct Notifier: Service {
 
     private func feedTheWatchdog(every interval: Duration) async {
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-        let probe = SessionProbe(session: session)
+        let probe = EngineProbe(engine: engine)
         while !Task.isCancelled {
             probe.send()
             guard (try? await Sleeper.shared.sleep(for: seconds)) != nil else { return }
@@ -76,15 +76,15 @@ struct Notifier: Service {
 }
 
 /// STATUS= for `systemctl status`, sent when its words change ("waiting for GPS", "ready: GPS
-/// STRONG", "cruise 3.2 km"), from the session's outputs as they happen: no timer wakes an idle
+/// STRONG", "cruise 3.2 km"), from the engine's outputs as it hears them: no timer wakes an idle
 /// board for it.
-final class StatusReporter: @unchecked Sendable {
+final class StatusReporter: FlightObserver, @unchecked Sendable {
     // @unchecked Sendable: `last` is only touched while `lock` is held; the stream's
     // continuation is Sendable.
     private let lock = NSLock()
     private var last = ""
     /// The newest words not yet sent (the notifier sends them; a send never runs on the
-    /// session's thread).
+    /// engine's thread).
     let updates: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
 
@@ -103,7 +103,8 @@ final class StatusReporter: @unchecked Sendable {
         }
     }
 
-    func heard(_ outputs: [EngineOutput]) {
+    func engine(_ engine: isolated FlightEngine, told event: FlightEvent) {
+        guard case .flew(_, let outputs) = event else { return }
         for case .state(let pfd) in outputs.suffix(1) { report(Self.words(for: pfd)) }
     }
 
@@ -118,17 +119,17 @@ final class StatusReporter: @unchecked Sendable {
     func finish() { continuation.finish() }
 }
 
-/// A round trip through the session's thread, at most one outstanding: `send` queues a job on
-/// the session unless the last one is still waiting there (a hung session gets no pile of
+/// A round trip through the engine's thread, at most one outstanding: `send` queues a job on
+/// the engine unless the last one is still waiting there (a hung engine gets no pile of
 /// probes); `answered` says whether one came back since the last call.
-final class SessionProbe: @unchecked Sendable {
+final class EngineProbe: @unchecked Sendable {
     // @unchecked Sendable: `outstanding` and `came` are only touched while `lock` is held.
     private let lock = NSLock()
     private var outstanding = false
     private var came = false
-    let session: LiveFlightSession
+    let engine: FlightEngine
 
-    init(session: LiveFlightSession) { self.session = session }
+    init(engine: FlightEngine) { self.engine = engine }
 
     func send() {
         let start: Bool = lock.withLock {
@@ -138,7 +139,7 @@ final class SessionProbe: @unchecked Sendable {
         }
         guard start else { return }
         Task {
-            _ = await session.handled
+            _ = await engine.handled
             lock.withLock {
                 outstanding = false
                 came = true

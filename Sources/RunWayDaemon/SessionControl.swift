@@ -1,10 +1,11 @@
 import Foundation
 import RunWayCore
+import RunWayStore
 
-/// The runner's commands from the control socket, flown into the session as engine inputs at
+/// The runner's commands from the control socket, flown into the engine as inputs at
 /// the board's current time on the GPS axis; the reply says what happened.
 struct SessionControl: Sendable {
-    let session: LiveFlightSession
+    let engine: FlightEngine
     let defaultMission: Mission?
     let logbookDirectory: String?
     /// The board's GPS time now (nil before the first fix: commands wait for one).
@@ -20,13 +21,13 @@ struct SessionControl: Sendable {
     func board() async -> BoardStatus {
         return BoardStatus(
             batteryPercent: battery(), storageFreeBytes: logbookDirectory.flatMap(BoardStatus.freeBytes(in:)),
-            flightID: await session.flightID,
+            flightID: await engine.flightID,
             barometer: barograph?.snapshot(at: MonotonicInstant.now.seconds))
     }
 
     func answer(_ request: ControlRequest) async -> String {
         if case .status = request {
-            return ControlReply.ok([("status", ControlReply.status(await session.pfd, board: await board()))])
+            return ControlReply.ok([("status", ControlReply.status(await engine.pfd, board: await board()))])
         }
         if case .exportFinished(let ok) = request {
             exportFinished(ok)
@@ -46,8 +47,8 @@ struct SessionControl: Sendable {
         case .resume: input = .resume(at: time)
         case .stop(let sentAt): input = .end(at: time, sentAt: sentAt)
         }
-        let phaseBefore = await session.phase
-        let outputs = await session.handle(input)
+        let phaseBefore = await engine.phase
+        let outputs = await engine.handle(input)
         var fields: [(String, JSONValue)] = []
         for case .ended(let result) in outputs {
             switch result {
@@ -61,7 +62,7 @@ struct SessionControl: Sendable {
             case .notFlying: fields.append(("result", .string("not flying")))
             }
         }
-        let phase = await session.phase
+        let phase = await engine.phase
         if case .start = request, phaseBefore != .preflight && phaseBefore != .touchdown {
             fields.append(("result", .string("already \(phaseBefore.rawValue)")))
         }
@@ -70,7 +71,7 @@ struct SessionControl: Sendable {
 
     /// Before the first fix: a START (or a pause) is held and back-filled with its own time once
     /// the GPS gives one; a STOP calls off a held START (and says so), else has nothing to stop.
-    /// Nil once there is a fix: the request goes to the session.
+    /// Nil once there is a fix: the request goes to the engine.
     func beforeTheFirstFix(_ request: ControlRequest, clock: BoardClock) async -> String? {
         let preflight: (String, JSONValue) = ("phase", .string("preflight"))
         let kind: HeldInputs.Kind

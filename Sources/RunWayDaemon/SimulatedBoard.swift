@@ -2,23 +2,23 @@ import RunWayCore
 import RunWaySimulator
 
 /// The simulated board as a service: a built-in scenario's sensors (GPS, barometer, heart rate)
-/// flown into the session at `speed` simulated seconds per real second (nil: as fast as the
-/// session takes them). The buttons are the control socket's commands; when the scenario's
+/// flown into the engine at `speed` simulated seconds per real second (nil: as fast as the
+/// engine takes them). The buttons are the control socket's commands; when the scenario's
 /// sensors end, the board keeps the engine's time going with a tick a simulated second.
 public struct SimulatedBoard: Service {
     public let name = "simulated board"
     public let scenario: Scenario
     public let speed: Double?
-    let session: LiveFlightSession
+    let engine: FlightEngine
     let onSensorsEnded: @Sendable () -> Void
 
     public init(
-        scenario: Scenario, speed: Double?, session: LiveFlightSession,
+        scenario: Scenario, speed: Double?, engine: FlightEngine,
         onSensorsEnded: @escaping @Sendable () -> Void = {}
     ) {
         self.scenario = scenario
         self.speed = speed
-        self.session = session
+        self.engine = engine
         self.onSensorsEnded = onSensorsEnded
     }
 
@@ -43,7 +43,7 @@ public struct SimulatedBoard: Service {
             switch input {
             case .fix, .pressure, .body:
                 try await pace(input.time)
-                await session.handle(input)
+                await engine.handle(input)
                 last = input.time
             default:
                 continue  // the scenario's own button presses: here the socket presses them
@@ -53,7 +53,7 @@ public struct SimulatedBoard: Service {
         while true {
             last += 1
             try await pace(last)
-            await session.handle(.tick(last))
+            await engine.handle(.tick(last))
         }
     }
 }

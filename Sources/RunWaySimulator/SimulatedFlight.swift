@@ -1,4 +1,5 @@
 import RunWayCore
+import RunWaySystem
 
 /// A scenario flown through the engine, with what the runner heard and saw.
 public struct SimulatedFlight: Sendable {
@@ -13,45 +14,52 @@ public struct SimulatedFlight: Sendable {
 
     public var flight: Flight? { result.flight }
 
-    /// Flies `scenario` through a `FlightComputer`; `observe` sees every output as it happens.
+    /// Flies `scenario` through the `FlightEngine`, on this thread; `observe` sees every output as
+    /// it happens.
     public static func fly(
         _ scenario: Scenario, configuration: EngineConfiguration = EngineConfiguration(),
         observe: (EngineOutput) -> Void = { _ in }
     ) -> SimulatedFlight {
-        var runner = ScenarioRunner(scenario)
-        var computer = FlightComputer(configuration: configuration)
-        var callouts: [TimedCallout] = []
-        var early: [PFD] = []
-        var distances: [(elapsed: Double, distance: Double)] = []
-        var result = EndResult.notFlying
-        func take(_ outputs: [EngineOutput]) {
-            for output in outputs {
-                observe(output)
-                if case .callout(let callout) = output { callouts.append(callout) }
-            }
-        }
-        while let event = runner.next() {
-            switch event {
-            case .input(let input):
-                take(computer.handle(input))
-                if case .fix = input, computer.isFlying,
-                    input.time - scenario.rotateTime <= runner.speedLogSeconds
-                {
-                    early.append(computer.pfd)
+        let engine = FlightEngine(
+            computer: FlightComputer(configuration: configuration), on: CallerThreadExecutor())
+        // `assumeIsolated` runs its body at once on this thread, which is the engine's
+        // (`CallerThreadExecutor` checks it), so `observe` is called only here, synchronously.
+        nonisolated(unsafe) let observe = observe
+        return engine.assumeIsolated { engine in
+            var runner = ScenarioRunner(scenario)
+            var callouts: [TimedCallout] = []
+            var early: [PFD] = []
+            var distances: [(elapsed: Double, distance: Double)] = []
+            var result = EndResult.notFlying
+            func take(_ outputs: [EngineOutput]) {
+                for output in outputs {
+                    observe(output)
+                    if case .callout(let callout) = output { callouts.append(callout) }
                 }
-                // Distance moves only at counted fixes; between them the engine interpolates.
-                if case .fix = input, computer.isFlying, computer.pfd.distance != distances.last?.distance {
-                    distances.append((input.time - scenario.rotateTime, computer.pfd.distance))
-                }
-            case .end(let sentAt):
-                let (ended, outputs) = computer.end(sentAt: sentAt)
-                take(outputs)
-                result = ended
             }
+            while let event = runner.next() {
+                switch event {
+                case .input(let input):
+                    take(engine.handle(input))
+                    if case .fix = input, engine.isFlying,
+                        input.time - scenario.rotateTime <= runner.speedLogSeconds
+                    {
+                        early.append(engine.pfd)
+                    }
+                    // Distance moves only at counted fixes; between them the engine interpolates.
+                    if case .fix = input, engine.isFlying, engine.pfd.distance != distances.last?.distance {
+                        distances.append((input.time - scenario.rotateTime, engine.pfd.distance))
+                    }
+                case .end(let sentAt):
+                    let (ended, outputs) = engine.end(sentAt: sentAt)
+                    take(outputs)
+                    result = ended
+                }
+            }
+            return SimulatedFlight(
+                scenario: scenario, truth: runner.truth, result: result, callouts: callouts, earlyReadouts: early,
+                distanceLog: distances)
         }
-        return SimulatedFlight(
-            scenario: scenario, truth: runner.truth, result: result, callouts: callouts, earlyReadouts: early,
-            distanceLog: distances)
     }
 }
 

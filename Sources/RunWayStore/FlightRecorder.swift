@@ -7,9 +7,29 @@ import RunWayCore
 /// `fdatasync` of one 512-byte sector (at 1 Hz GPS) of the logbook's raw-log journal, so 900
 /// commits an hour write 0.47 MiB (`make bench`). A failed write (disk full when the full journal must
 /// move into SQLite, or no journal and SQLite is full) keeps the inputs in memory, is reported
-/// once through `onWriteFailure`, and everything is written at the next commit that succeeds.
+/// once through `onWriteFailure` (and, observing an engine, as `Report.recordingFailed`), and
+/// everything is written at the next commit that succeeds.
+///
+/// As a `FlightObserver` of the `FlightEngine` it is the pipeline's recording: a flight that
+/// began (`.began`) opens its row at its ROTATE time — not at the input's, which may come later,
+/// so a replay starts exactly where the live flight did; every input of a flight is recorded; a
+/// landed flight is stored, or removed when under 100 m; at `.closing` a flight in the air is
+/// committed and stays open, so a restart within the window continues it. What became of each
+/// flight is posted to the engine as a `Report`, which the buzzer, the log and the demo hear.
 public final class FlightRecorder {
+    /// What the recorder did beyond the engine's outputs: news the engine's observers hear.
+    public enum Report: FlightNews, Equatable {
+        /// The landed flight is in the logbook, or was not recorded (under 100 m).
+        case stored(Landing)
+        /// Storing the landed flight failed: the raw log is kept up to `committedUntil`.
+        case storeFailed(StoreError, flight: Flight, committedUntil: Double?)
+        /// Recording paused (a full card, a failed device): said once until a write succeeds.
+        case recordingFailed(StoreError)
+    }
+
     public let logbook: Logbook
+    /// What the logbook says the flights came from (`live`, `demo`, `fly FILE`).
+    public let source: String
     public let commitInterval: Double
     public private(set) var flightID: Int64?
     public private(set) var pending: [EngineInput] = []
@@ -18,19 +38,22 @@ public final class FlightRecorder {
     public private(set) var committedUntil: Double?
     private var lastCommit: Double = -.infinity
     private var failing = false
+    /// A write failure not yet posted to the engine observed.
+    private var unposted: StoreError?
     private let onWriteFailure: (StoreError) -> Void
 
     public init(
-        logbook: Logbook, commitInterval: Double = 4,
+        logbook: Logbook, source: String = "live", commitInterval: Double = 4,
         onWriteFailure: @escaping (StoreError) -> Void = { _ in }
     ) {
         self.logbook = logbook
+        self.source = source
         self.commitInterval = commitInterval
         self.onWriteFailure = onWriteFailure
     }
 
     /// The flight began (ROTATE at `time`).
-    public func begin(at time: Double, mission: Mission?, source: String = "live") throws(StoreError) {
+    public func begin(at time: Double, mission: Mission?) throws(StoreError) {
         flightID = try logbook.begin(startTime: time, mission: mission, source: source)
         lastCommit = time
         committedUntil = time
@@ -43,26 +66,6 @@ public final class FlightRecorder {
         lastCommit = time
         committedUntil = time
         pending.removeAll()
-    }
-
-    /// Records `input` after the engine has handled it: the first time the engine is flying, the
-    /// flight row is opened at the flight's ROTATE time with its mission — not at the input's
-    /// time, which may come later, so a replay starts exactly where the live flight did.
-    public func record(
-        _ input: EngineInput, flying: Bool, rotateTime: Double?, mission: Mission?, source: String = "live"
-    ) throws(StoreError) {
-        guard flying else { return }
-        if flightID == nil, let rotateTime { try begin(at: rotateTime, mission: mission, source: source) }
-        record(input)
-    }
-
-    /// `record(_:flying:rotateTime:mission:)` for an engine driven directly.
-    public func record(_ input: EngineInput, handledBy computer: FlightComputer, source: String = "live")
-        throws(StoreError)
-    {
-        try record(
-            input, flying: computer.isFlying, rotateTime: computer.rotateTime, mission: computer.mission,
-            source: source)
     }
 
     /// Records one input; commits when a commit is due.
@@ -88,7 +91,10 @@ public final class FlightRecorder {
             failing = false
             return true
         } catch {
-            if !failing { onWriteFailure(error) }
+            if !failing {
+                onWriteFailure(error)
+                unposted = error
+            }
             failing = true
             lastCommit = time  // try again one interval later, not on every input
             return false
@@ -122,5 +128,45 @@ public final class FlightRecorder {
         try logbook.finish(flight: id, with: flight)
         flightID = nil
         return .saved(id)
+    }
+}
+
+extension FlightRecorder: FlightObserver {
+    public func engine(_ engine: isolated FlightEngine, told event: FlightEvent) {
+        for report in take(event, after: engine.computer) { engine.post(report) }
+    }
+
+    /// What the recorder does with one event of the flight, `computer` being the engine as the
+    /// event left it; returns what it has to report. (The observer is this and nothing else; a
+    /// test may drive a recorder with it directly.)
+    public func take(_ event: FlightEvent, after computer: FlightComputer) -> [Report] {
+        var reports: [Report] = []
+        switch event {
+        case .flew(let input, let outputs):
+            for case .began(let rotate, _, let mission) in outputs {
+                do {
+                    try begin(at: rotate, mission: mission)
+                } catch {
+                    reports.append(.recordingFailed(error))
+                }
+            }
+            if computer.isFlying { record(input) }
+            for case .ended(.landed(let flight)) in outputs {
+                do {
+                    if let landing = try land(flight) { reports.append(.stored(landing)) }
+                } catch {
+                    reports.append(.storeFailed(error, flight: flight, committedUntil: committedUntil))
+                }
+            }
+        case .closing:
+            // Shutdown with a flight in the air: committed up to the last input, left open.
+            if computer.isFlying { commit(until: computer.now) }
+        case .news: break
+        }
+        if let failure = unposted {
+            unposted = nil
+            reports.append(.recordingFailed(failure))
+        }
+        return reports
     }
 }

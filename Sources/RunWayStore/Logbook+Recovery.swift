@@ -61,10 +61,15 @@ extension Logbook {
         start: Double, mission: Mission?, inputs: [EngineInput], configuration: EngineConfiguration,
         progress: ((Double) -> Void)? = nil
     ) -> FlightComputer {
-        var computer = FlightComputer(configuration: configuration)
-        _ = computer.handle(.start(at: start, mission: mission, countdown: false))
-        ReplayTicker.fly(inputs, into: &computer, progress: progress)
-        return computer
+        let engine = FlightEngine.replaying(FlightComputer(configuration: configuration))
+        // `assumeIsolated` runs its body at once on this thread, which is the engine's
+        // (`CallerThreadExecutor` checks it), so `progress` is called only here, synchronously.
+        nonisolated(unsafe) let progress = progress
+        return engine.assumeIsolated { engine in
+            engine.handle(.start(at: start, mission: mission, countdown: false))
+            engine.replay(inputs, progress: progress)
+            return engine.computer
+        }
     }
 
     /// A flight row's mission columns (no target pace: a free flight), each range-checked: a

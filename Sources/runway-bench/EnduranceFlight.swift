@@ -1,5 +1,6 @@
 import RunWayCore
 import RunWaySimulator
+import RunWayStore
 
 /// A 1 Hz endurance flight streamed from the simulator through the engine, nothing else held:
 /// what landed.
@@ -12,13 +13,15 @@ func streamedFlight(_ scenario: Scenario) -> Flight? {
     var runner = ScenarioRunner(scenario)
     runner.recordsDistance = false
     runner.speedLogSeconds = 0
-    var computer = FlightComputer()
-    var flight: Flight?
-    while let event = runner.next() {
-        switch event {
-        case .input(let input): _ = computer.handle(input)
-        case .end(let sentAt): flight = computer.end(sentAt: sentAt).result.flight
+    let engine = FlightEngine.replaying(FlightComputer())
+    return engine.assumeIsolated { engine in
+        var flight: Flight?
+        while let event = runner.next() {
+            switch event {
+            case .input(let input): engine.handle(input)
+            case .end(let sentAt): flight = engine.end(sentAt: sentAt).result.flight
+            }
         }
+        return flight
     }
-    return flight
 }

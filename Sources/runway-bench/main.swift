@@ -4,6 +4,7 @@ import RunWayCore
 import RunWayHardware
 import RunWaySimulator
 import RunWayStore
+import RunWaySystem
 
 /// Peak and current resident set size from /proc, in MiB.
 func memory() -> (peak: Double, current: Double) {
@@ -113,8 +114,9 @@ func costRun(_ scenario: Scenario) {
         "  \(scenario.name): \(fixCount) fixes, \(inputCount) inputs in all; computer \(format(best * 1000)) ms → "
             + "\(format(Double(fixCount) / best, 0)) fixes/s, \(format(best / Double(fixCount) * 1e9, 0)) ns per fix "
             + "(all inputs counted against the fixes)")
-    // Through the actor, one await per input, as the daemon will drive it.
-    let engine = FlightEngine()
+    // Through the actor on a thread of its own, one await per input, as runwayd drives it.
+    let executor = ThreadExecutor(name: "bench engine")
+    let engine = FlightEngine(on: executor)
     let semaphore = DispatchSemaphore(value: 0)
     let box = ResultBox()
     Task {
@@ -126,6 +128,7 @@ func costRun(_ scenario: Scenario) {
             }
         }
         box.value = seconds(clock.now - start)
+        await executor.shutdown()
         semaphore.signal()
     }
     semaphore.wait()
@@ -270,7 +273,8 @@ func gpsdPath() {
         endpoint: GPSDEndpoint(host: "127.0.0.1", port: port),
         policy: ReconnectPolicy(initial: 0.05, maximum: 0.05)
     ).start()
-    let engine = FlightEngine()
+    let executor = ThreadExecutor(name: "bench engine")
+    let engine = FlightEngine(on: executor)
     let box = ResultBox()
     let counter = ResultBox()
     let semaphore = DispatchSemaphore(value: 0)
@@ -368,13 +372,12 @@ func storageBudget(gpsRate: Double) {
         let logbook = try Logbook(path: path)
         if let failure = logbook.prepareJournal() { print("  no raw-log journal: \(failure)") }
         let setup = bytesWritten() - created
-        let recorder = FlightRecorder(logbook: logbook)
+        let engine = FlightEngine.replaying(FlightComputer(), observers: [FlightRecorder(logbook: logbook)])
         var scenario = Scenario.endurance(hours: 1, rate: gpsRate)
         scenario.barometer.rate = 2  // the board's BarometerSource reads every 0.5 s
         var runner = ScenarioRunner(scenario)
         runner.recordsDistance = false
         runner.speedLogSeconds = 0
-        var computer = FlightComputer()
         let before = bytesWritten()
         var commits = 0
         var flying = Double.nan
@@ -382,18 +385,27 @@ func storageBudget(gpsRate: Double) {
             switch event {
             case .input(let simulated):
                 let input = deliveredByTheBoard(simulated)
-                _ = computer.handle(input)
-                let pendingBefore = recorder.pending.count
-                try recorder.record(input, handledBy: computer)
-                if computer.isFlying, recorder.pending.count <= pendingBefore { commits += 1 }
+                let committed = engine.assumeIsolated { engine -> Bool in
+                    let pendingBefore = engine.recorder?.pending.count ?? 0
+                    engine.handle(input)
+                    return engine.isFlying && (engine.recorder?.pending.count ?? 0) <= pendingBefore
+                }
+                if committed { commits += 1 }
             case .end(let sentAt):
                 flying = bytesWritten() - before
-                if let flight = computer.end(sentAt: sentAt).result.flight { try recorder.land(flight) }
+                let stored = engine.assumeIsolated { engine -> Bool in
+                    _ = engine.end(sentAt: sentAt)
+                    return engine.flightID == nil
+                }
+                if !stored { print("  the flight could not be stored") }
             }
         }
         let during = bytesWritten() - before
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Double) ?? .nan
-        let sizes = (try? logbook.tableSizes()) ?? [:]
+        // The logbook went to the engine with its recorder: read it there (on this thread).
+        let (sizes, direct) = engine.assumeIsolated { engine in
+            ((try? engine.recorder?.logbook.tableSizes()) ?? [:], engine.recorder?.logbook.journalIsDirect)
+        }
         let tables = ["raw_log", "samples", "route_points", "splits"].map { "\($0) \(sizes[$0] ?? 0)" }
         print(
             "  \(commits) commits; written to storage while recording and landing: \(format(during / 1_048_576, 2)) MiB per hour "
@@ -404,10 +416,15 @@ func storageBudget(gpsRate: Double) {
         )
         print(
             "  once per logbook, before any flight: \(format(setup / 1_048_576, 2)) MiB (the raw-log journal, "
-                + "preallocated; commits \(logbook.journalIsDirect == true ? "bypass" : "go through") the page cache)"
+                + "preallocated; commits \(direct == true ? "bypass" : "go through") the page cache)"
         )
         print("  target: ≤ 2 MB (1.91 MiB) written per hour of running")
-        if gpsRate == 1 { try openingCost(path: path, logbook: logbook, hours: 100) }
+        if gpsRate == 1 {
+            try engine.assumeIsolated { engine in
+                guard let logbook = engine.recorder?.logbook else { return }
+                try openingCost(path: path, logbook: logbook, hours: 100)
+            }
+        }
     } catch {
         print("  no figure: \(error)")
     }

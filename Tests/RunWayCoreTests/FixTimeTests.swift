@@ -87,15 +87,15 @@ struct FixTimeTests {
         var damaged = clean
         damaged[200] = .fix(Track.fix(100 + Self.day, east: 300, speed: 3))
         damaged[401] = .pressure(PressureSample(time: Track.t0 + 1_000_000_000, pascals: 101_000))
-        func replay(_ inputs: [EngineInput]) -> Flight? {
+        func flown(_ inputs: [EngineInput]) -> Flight? {
             var computer = FlightComputer()
             computer.rotate()
-            ReplayTicker.fly(inputs, into: &computer)
+            replay(inputs, into: &computer)
             return computer.land()
         }
-        let expected = replay(
+        let expected = flown(
             clean.enumerated().filter { $0.offset != 200 && $0.offset != 401 }.map(\.element))
-        let flown = replay(damaged)
+        let flown = flown(damaged)
         #expect(flown?.elapsed == expected?.elapsed)
         #expect(flown?.samples.count == expected?.samples.count)
         #expect(abs((flown?.distance ?? 0) - (expected?.distance ?? 0)) < 1)

@@ -106,7 +106,7 @@ struct ReplayTickTests {
             for case .callout(let c) in live.handle(input) { heardLive.append(c) }
             last = input.time
         }
-        ReplayTicker.fly(inputs, into: &computer)
+        replay(inputs, into: &computer)
         let lost = heardLive.first { $0.callout == .signalLost }
         #expect(lost.map { $0.time - Track.t0 } == 68)
         #expect(live.land() == computer.land())

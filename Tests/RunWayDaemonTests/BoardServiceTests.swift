@@ -43,7 +43,7 @@ struct BoardServiceTests {
 
     /// A fix into the session as `GPSService` delivers it: judged by the board's clock first.
     static func feed(
-        _ fix: Fix, arrivedAt arrival: MonotonicInstant, clock: BoardClock, session: LiveFlightSession
+        _ fix: Fix, arrivedAt arrival: MonotonicInstant, clock: BoardClock, engine session: FlightEngine
     )
         async
     {
@@ -57,7 +57,7 @@ struct BoardServiceTests {
 
     /// Fixes at 10 Hz on a GPS axis `walkerOffset` ahead of the monotonic clock, walking north
     /// at 3 m/s, until cancelled.
-    static func walkNorth(clock: BoardClock, session: LiveFlightSession) -> Task<Void, Never> {
+    static func walkNorth(clock: BoardClock, engine session: FlightEngine) -> Task<Void, Never> {
         Task {
             var latitude = 37.5
             while !Task.isCancelled {
@@ -67,7 +67,7 @@ struct BoardServiceTests {
                     time: now.seconds + walkerOffset,
                     coordinate: Coordinate(latitude: latitude, longitude: 127),
                     horizontalAccuracy: 4, speed: 3)
-                await feed(fix, arrivedAt: now, clock: clock, session: session)
+                await feed(fix, arrivedAt: now, clock: clock, engine: session)
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
@@ -78,11 +78,12 @@ struct BoardServiceTests {
         let outputs = Outputs()
         let logged = Lines()
         let log = DaemonLog(toJournal: false) { logged.append($0) }
-        let session = LiveFlightSession(logbook: nil, heard: { outputs.append($0) })
+        let board = TestEngine(observers: [OutputTap { outputs.append($0) }])
+        let session = board.engine
         let clock = BoardClock()
         let driver = BuzzerDriver()
         let service = ButtonService(
-            roles: [.start, .pause, .end], open: { lines }, session: session, clock: clock,
+            roles: [.start, .pause, .end], open: { lines }, engine: session, clock: clock,
             defaultMission: nil,
             annunciator: Annunciator(driver: driver, log: log), log: log)
         let buttons = Task { try await service.run() }
@@ -97,7 +98,7 @@ struct BoardServiceTests {
         #expect(await session.phase == .preflight)
 
         let offset = Self.walkerOffset
-        let feeder = Self.walkNorth(clock: clock, session: session)
+        let feeder = Self.walkNorth(clock: clock, engine: session)
         defer { feeder.cancel() }
         try await Self.wait { await session.phase == .cruise }
         #expect(await session.phase == .cruise)
@@ -134,34 +135,36 @@ struct BoardServiceTests {
         // Cancellation stops the reader thread and returns.
         buttons.cancel()
         try await buttons.value
-        await session.close()
+        await board.close()
     }
 
     @Test func missingButtonLinesAreSaidAndTheServiceStaysUntilCancelled() async throws {
         let logged = Lines()
         let log = DaemonLog(toJournal: false) { logged.append($0) }
-        let session = LiveFlightSession(logbook: nil)
+        let board = TestEngine()
+        let session = board.engine
         let service = ButtonService(
             roles: [.start], open: { throw NoChip() },
-            session: session, clock: BoardClock(), defaultMission: nil,
+            engine: session, clock: BoardClock(), defaultMission: nil,
             annunciator: Annunciator(driver: BuzzerDriver(), log: log), log: log)
         let task = Task { try await service.run() }
         try await Task.sleep(for: .milliseconds(200))
         #expect(logged.all.contains { $0.contains("buttons: /dev/gpiochip9: no such GPIO chip") })
         task.cancel()
         try await task.value
-        await session.close()
+        await board.close()
     }
 
     /// WATCHDOG=1 only while the session's thread answers: a stall (a write that hangs) stops the
     /// pings, so systemd restarts the daemon; an idle board waiting for a fix is still fed. Judged
     /// by when each ping was sent against when the stall held the session's thread, so a test
     /// machine that delays this task cannot make it pass or fail.
-    @Test func theWatchdogIsNotFedWhileTheSessionStalls() async throws {
-        let session = LiveFlightSession(logbook: nil)
+    @Test func theWatchdogIsNotFedWhileTheEngineStalls() async throws {
+        let board = TestEngine()
+        let session = board.engine
         let sent = Stamped()
         let notifier = Notifier(
-            session: session, log: DaemonLog(toJournal: false) { _ in }, readyWhen: {},
+            engine: session, log: DaemonLog(toJournal: false) { _ in }, readyWhen: {},
             watchdogInterval: .milliseconds(100), notify: { sent.append($0) })
         let task = Task { try await notifier.run() }
         func pings(after time: Double = 0) -> Int {
@@ -179,7 +182,7 @@ struct BoardServiceTests {
         #expect(pings(after: ended) >= 3, "fed again after the stall")
         task.cancel()
         _ = try? await task.value
-        await session.close()
+        await board.close()
     }
 }
 
@@ -230,7 +233,7 @@ struct StatusReporterTests {
             (state(.cruise, .strong, 3_240), false),  // still 3.2 km
             (state(.cruise, .strong, 3_260), true),
         ] {
-            reporter.heard(outputs)
+            tell(reporter, outputs)
             if changes, let words = await updates.next() { sent.append(words) }
         }
         reporter.finish()
@@ -249,12 +252,12 @@ struct BarometerPaceTests {
             return [.callout(TimedCallout(.rotate, at: 0)), .state(pfd)]
         }
         #expect(pace.interval == 10)
-        pace.heard(state(.takeoff))
+        tell(pace, state(.takeoff))
         #expect(pace.interval == 0.5)
-        pace.heard(state(.cruise))
-        pace.heard([])  // outputs without a state change nothing
+        tell(pace, state(.cruise))
+        tell(pace, [])  // outputs without a state change nothing
         #expect(pace.interval == 0.5)
-        pace.heard(state(.touchdown))
+        tell(pace, state(.touchdown))
         #expect(pace.interval == 10)
     }
 }

@@ -247,11 +247,12 @@ struct EndWhileSocketSaturatedTests {
         let lines = ManualGPIOLines(buttons: 3)
         let logged = Lines()
         let log = DaemonLog(toJournal: false) { logged.append($0) }
-        let session = LiveFlightSession(logbook: nil)
+        let board = TestEngine()
+        let session = board.engine
         let clock = BoardClock()
         let buttons = Task {
             try await ButtonService(
-                roles: [.start, .pause, .end], open: { lines }, session: session, clock: clock,
+                roles: [.start, .pause, .end], open: { lines }, engine: session, clock: clock,
                 defaultMission: nil, annunciator: Annunciator(driver: BuzzerDriver(), log: log), log: log
             ).run()
         }
@@ -264,7 +265,7 @@ struct EndWhileSocketSaturatedTests {
         defer { socket.cancel() }
         await server.ready()
 
-        let feeder = BoardServiceTests.walkNorth(clock: clock, session: session)
+        let feeder = BoardServiceTests.walkNorth(clock: clock, engine: session)
         defer { feeder.cancel() }
         try await BoardServiceTests.wait { logged.all.contains { $0.contains("buttons: watching") } }
         lines.tap(0, holding: 0.5)
@@ -288,7 +289,7 @@ struct EndWhileSocketSaturatedTests {
         #expect(logged.all.contains { $0.contains("END held: landed") })
         buttons.cancel()
         try await buttons.value
-        await session.close()
+        await board.close()
     }
 }
 

@@ -9,9 +9,9 @@ import Testing
 /// button's) before that fix calls it off, says so, and no flight starts when the fix comes.
 @Suite("A START held for the first fix can be called off")
 struct HeldStartTests {
-    static func control(_ clock: BoardClock, _ session: LiveFlightSession) -> SessionControl {
+    static func control(_ clock: BoardClock, _ session: FlightEngine) -> SessionControl {
         SessionControl(
-            session: session, defaultMission: nil, logbookDirectory: nil, now: { await clock.gpsNow() },
+            engine: session, defaultMission: nil, logbookDirectory: nil, now: { await clock.gpsNow() },
             battery: { nil }, clock: clock)
     }
 
@@ -36,7 +36,8 @@ struct HeldStartTests {
 
     @Test func aStopBeforeTheFirstFixCancelsTheHeldStart() async throws {
         let clock = BoardClock()
-        let session = LiveFlightSession(logbook: nil)
+        let board = TestEngine()
+        let session = board.engine
         let control = Self.control(clock, session)
         let held = try Self.reply(await control.answer(.start(mission: nil)))
         #expect(held["result"] as? String == "held until the first fix")
@@ -46,14 +47,15 @@ struct HeldStartTests {
         #expect(stopped["phase"] as? String == "preflight")
         #expect(await Self.firstFix(clock).isEmpty, "the cancelled START came back at the first fix")
         #expect(await session.phase == .preflight)
-        await session.close()
+        await board.close()
     }
 
     /// The time line stands and the start-up decision runs (it may replay a flight for
     /// seconds) before the held START is handed over: a STOP meanwhile still calls it off.
     @Test func aStopWhileTheStartUpDecisionRunsCancelsTheHeldStart() async throws {
         let clock = BoardClock()
-        let session = LiveFlightSession(logbook: nil)
+        let board = TestEngine()
+        let session = board.engine
         let control = Self.control(clock, session)
         _ = try Self.reply(await control.answer(.start(mission: nil)))
         let arrival = MonotonicInstant.now.seconds
@@ -66,15 +68,16 @@ struct HeldStartTests {
         let stopped = try Self.reply(await control.answer(.stop(sentAt: nil)))
         #expect(stopped["result"] as? String == "held start cancelled", "\(stopped)")
         #expect(await clock.releaseHeld().isEmpty)
-        await session.close()
+        await board.close()
     }
 
     @Test func aStopWithNothingHeldIsNotFlying() async throws {
         let clock = BoardClock()
-        let session = LiveFlightSession(logbook: nil)
+        let board = TestEngine()
+        let session = board.engine
         let stopped = try Self.reply(await Self.control(clock, session).answer(.stop(sentAt: nil)))
         #expect(stopped["result"] as? String == "not flying")
-        await session.close()
+        await board.close()
     }
 
     /// What came before the START (a pressure reading) is kept; the START and what followed it
@@ -94,11 +97,12 @@ struct HeldStartTests {
 
     @Test func aHeldEndButtonBeforeTheFirstFixCancelsTheHeldStart() async throws {
         let clock = BoardClock()
-        let session = LiveFlightSession(logbook: nil)
+        let board = TestEngine()
+        let session = board.engine
         let logged = Lines()
         let log = DaemonLog(toJournal: false) { logged.append($0) }
         let service = ButtonService(
-            roles: [.start, .pause, .end], open: { throw NoChip() }, session: session, clock: clock,
+            roles: [.start, .pause, .end], open: { throw NoChip() }, engine: session, clock: clock,
             defaultMission: nil, annunciator: Annunciator(driver: BuzzerDriver(), log: log), log: log)
         let now = MonotonicInstant.now.seconds
         await service.handle(.short(.start, at: now))
@@ -106,6 +110,6 @@ struct HeldStartTests {
         #expect(logged.all.contains { $0.contains("held START cancelled") }, "\(logged.all)")
         #expect(await Self.firstFix(clock).isEmpty)
         #expect(await session.phase == .preflight)
-        await session.close()
+        await board.close()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import RunWayCLI
 import RunWayCore
 import RunWayHardware
+import RunWaySystem
 import RunWayTestSupport
 import Testing
 
@@ -131,7 +132,8 @@ struct GPSDClientTests {
         let port = try GPSFake.freePort()
         let client = GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), policy: Self.fast)
             .start()
-        let engine = FlightEngine()
+        let executor = ThreadExecutor(name: "test engine")
+        let engine = FlightEngine(on: executor)
         let feeder = Task {
             var started = false
             var log: [GPSEvent] = []
@@ -164,6 +166,7 @@ struct GPSDClientTests {
         #expect(log.filter { $0 == .connected }.count >= 2)
         #expect(await engine.phase == .cruise)
         #expect(await engine.pfd.distance > distanceAtCut + 200)
+        await executor.shutdown()
         try? FileManager.default.removeItem(atPath: first)
         try? FileManager.default.removeItem(atPath: second)
     }

@@ -76,8 +76,7 @@ struct CardSoakTests {
         for event in events {
             switch event {
             case .input(let input):
-                _ = computer.handle(input)
-                try recorder.record(input, handledBy: computer)
+                _ = recorder.take(.flew(input, computer.handle(input)), after: computer)
                 count += 1
                 if count == fillAt {  // the card fills: SQLite can grow no more
                     let pages = try logbook.database.query("PRAGMA page_count").first?.first?.int ?? 0

@@ -197,8 +197,7 @@ struct FlightJournalTests {
             for event in ScenarioRunner.events(for: scenario).events {
                 switch event {
                 case .input(let input):
-                    _ = computer.handle(input)
-                    try recorder.record(input, handledBy: computer)
+                    _ = recorder.take(.flew(input, computer.handle(input)), after: computer)
                 case .end(let sentAt):
                     flight = computer.end(sentAt: sentAt).result.flight
                 }

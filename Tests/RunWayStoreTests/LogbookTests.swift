@@ -22,8 +22,7 @@ func record(_ scenario: Scenario, into logbook: Logbook, stopAfter: Int? = nil) 
     for event in ScenarioRunner.events(for: scenario).events {
         switch event {
         case .input(let input):
-            _ = computer.handle(input)
-            try recorder.record(input, handledBy: computer)
+            _ = recorder.take(.flew(input, computer.handle(input)), after: computer)
             if computer.isFlying {
                 seen.append(input)
                 count += 1
@@ -425,8 +424,7 @@ struct RecorderStartTests {
             .start(at: press, mission: nil, countdown: true), .tick(press + 1), .tick(press + 2),
             .pressure(PressureSample(time: press + 3.4, pascals: 101_325)),  // first input after ROTATE
         ] {
-            _ = computer.handle(input)
-            try recorder.record(input, handledBy: computer)
+            _ = recorder.take(.flew(input, computer.handle(input)), after: computer)
         }
         let id = try #require(recorder.flightID)
         #expect(
