@@ -2,16 +2,14 @@ import Foundation
 import RunWayCore
 import RunWayHardware
 import RunWayStore
+import Synchronization
 
 /// Everything the runner hears: the engine's outputs (through `Annunciation`), the board's faults
 /// and the recorder's failures (news the engine's observers hear), the END hold's confirmation
 /// and the export's end — each fault also a log line. It only queues patterns on the
 /// `BuzzerDriver`, never waits, so it may be called on the engine's thread and from any other.
-final class Annunciator: FlightObserver, @unchecked Sendable {
-    // @unchecked Sendable: `annunciation` is only touched while `lock` is held; the driver and
-    // the log are Sendable.
-    private let lock = NSLock()
-    private var annunciation = Annunciation()
+final class Annunciator: FlightObserver, Sendable {
+    private let annunciation = Mutex(Annunciation())
     let driver: BuzzerDriver
     private let log: DaemonLog
 
@@ -40,7 +38,7 @@ final class Annunciator: FlightObserver, @unchecked Sendable {
     }
 
     func heard(_ outputs: [EngineOutput]) {
-        let sounds = lock.withLock { annunciation.sounds(for: outputs) }
+        let sounds = annunciation.withLock { $0.sounds(for: outputs) }
         for sound in sounds {
             log.log(.debug, "sound: \(sound.name)")
             driver.play(sound.pattern, urgent: sound.urgent)

@@ -1,5 +1,6 @@
 import Foundation
 import RunWayCore
+import Synchronization
 
 /// Forwards the engine's callouts, and its state at most once a second, to subscribers.
 struct Broadcaster: Service {
@@ -78,11 +79,8 @@ struct Notifier: Service {
 /// STATUS= for `systemctl status`, sent when its words change ("waiting for GPS", "ready: GPS
 /// STRONG", "cruise 3.2 km"), from the engine's outputs as it hears them: no timer wakes an idle
 /// board for it.
-final class StatusReporter: FlightObserver, @unchecked Sendable {
-    // @unchecked Sendable: `last` is only touched while `lock` is held; the stream's
-    // continuation is Sendable.
-    private let lock = NSLock()
-    private var last = ""
+final class StatusReporter: FlightObserver, Sendable {
+    private let last = Mutex("")
     /// The newest words not yet sent (the notifier sends them; a send never runs on the
     /// engine's thread).
     let updates: AsyncStream<String>
@@ -109,7 +107,7 @@ final class StatusReporter: FlightObserver, @unchecked Sendable {
     }
 
     func report(_ words: String) {
-        let changed: Bool = lock.withLock {
+        let changed: Bool = last.withLock { last in
             defer { last = words }
             return last != words
         }
@@ -122,35 +120,36 @@ final class StatusReporter: FlightObserver, @unchecked Sendable {
 /// A round trip through the engine's thread, at most one outstanding: `send` queues a job on
 /// the engine unless the last one is still waiting there (a hung engine gets no pile of
 /// probes); `answered` says whether one came back since the last call.
-final class EngineProbe: @unchecked Sendable {
-    // @unchecked Sendable: `outstanding` and `came` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var outstanding = false
-    private var came = false
+final class EngineProbe: Sendable {
+    private struct State {
+        var outstanding = false
+        var came = false
+    }
+    private let state = Mutex(State())
     let engine: FlightEngine
 
     init(engine: FlightEngine) { self.engine = engine }
 
     func send() {
-        let start: Bool = lock.withLock {
-            if outstanding { return false }
-            outstanding = true
+        let start: Bool = state.withLock { state in
+            if state.outstanding { return false }
+            state.outstanding = true
             return true
         }
         guard start else { return }
         Task {
             _ = await engine.handled
-            lock.withLock {
-                outstanding = false
-                came = true
+            state.withLock { state in
+                state.outstanding = false
+                state.came = true
             }
         }
     }
 
     func answered() -> Bool {
-        lock.withLock {
-            defer { came = false }
-            return came
+        state.withLock { state in
+            defer { state.came = false }
+            return state.came
         }
     }
 }
