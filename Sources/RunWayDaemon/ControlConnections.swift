@@ -251,16 +251,17 @@ struct ControlConnections {
         guard fd >= 0 else { return }
         ControlServer.makeNonBlocking(fd)
         if clients.count >= limits.maxClients {
+            // Counted before the client is told, so whoever reads the reply sees the count.
             guard let victim = victim(at: clock.now) else {
+                server.shared.withLock { $0.counters.refusedBusy += 1 }
                 send(ControlReply.refused("busy: \(limits.maxClients) clients already"), to: fd)
                 close(fd)
-                server.shared.withLock { $0.counters.refusedBusy += 1 }
                 return
             }
+            server.shared.withLock { $0.counters.evicted += 1 }
             send(
                 ControlReply.refused("closed to make room: all \(limits.maxClients) slots were held"),
                 to: clients[victim]!.fd)
-            server.shared.withLock { $0.counters.evicted += 1 }
             drop(victim, reason: "client \(victim) closed to make room for a new one (all slots held)")
         }
         let now = clock.now
