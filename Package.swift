@@ -22,7 +22,8 @@ let package = Package(
         // threads and executors (see docs/ARCHITECTURE.md).
         .target(name: "RunWaySystem", dependencies: ["CLinux"], swiftSettings: strict),
         // The control socket's typed contract, imported by both `runway` and `runwayd`.
-        .target(name: "RunWayControl", dependencies: ["RunWayCore"], swiftSettings: strict),
+        // (RunWayHardware for the configuration's button and gpsd types.)
+        .target(name: "RunWayControl", dependencies: ["RunWayCore", "RunWayHardware"], swiftSettings: strict),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // libi2c-dev ships no pkg-config file: the modulemap links -li2c itself.
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
@@ -64,7 +65,7 @@ let package = Package(
             name: "runway-bench",
             dependencies: [
                 "RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore", "RunWayDaemon",
-                "RunWayExport",
+                "RunWayExport", "RunWayControl",
             ],
             swiftSettings: strict),
         .executableTarget(name: "runway-fuzz", dependencies: ["RunWayCLI"], swiftSettings: strict),
@@ -74,7 +75,7 @@ let package = Package(
             name: "RunWayDaemonTests",
             dependencies: [
                 "RunWayDaemon", "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWayCLI",
-                "RunWayTestSupport",
+                "RunWayTestSupport", "RunWayControl",
             ],
             swiftSettings: strict),
         .testTarget(name: "RunWaySystemTests", dependencies: ["RunWaySystem"], swiftSettings: strict),
@@ -105,7 +106,7 @@ let package = Package(
             name: "RunWayCLITests",
             dependencies: [
                 "RunWayCLI", "RunWayCore", "RunWaySimulator", "RunWayStore", "RunWayHardware",
-                "RunWayTestSupport",
+                "RunWayTestSupport", "RunWayControl",
             ],
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),

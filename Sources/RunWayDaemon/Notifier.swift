@@ -1,4 +1,5 @@
 import Foundation
+import RunWayControl
 import RunWayCore
 
 /// Forwards the session's callouts, and its state at most once a second, to subscribers.
@@ -13,7 +14,7 @@ struct Broadcaster: Service {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await callout in session.callouts {
-                    server.broadcast(ControlReply.event(callout: callout))
+                    server.broadcast(ControlEvent(callout: callout).line)
                 }
             }
             group.addTask {
@@ -21,7 +22,7 @@ struct Broadcaster: Service {
                 var last = clock.now - .seconds(2)
                 for await state in session.states where clock.now - last >= .seconds(1) {
                     last = clock.now
-                    server.broadcast(ControlReply.event(state: state, board: await control.board()))
+                    server.broadcast(ControlEvent(state: state, board: await control.board()).line)
                 }
             }
             await group.waitForAll()

@@ -4,6 +4,7 @@ import RunWayHardware
 import Synchronization
 import Testing
 
+@testable import RunWayControl
 @testable import RunWayDaemon
 
 /// Holds the handler until the test opens it: requests then queue behind the one being answered.
