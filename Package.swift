@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "RunWaySystem", dependencies: ["CLinux"], swiftSettings: strict),
         // The control socket's typed contract, imported by both `runway` and `runwayd`.
         // (RunWayHardware for the configuration's button and gpsd types.)
-        .target(name: "RunWayControl", dependencies: ["RunWayCore", "RunWayHardware"], swiftSettings: strict),
+        .target(
+            name: "RunWayControl", dependencies: ["RunWayCore", "RunWayHardware"], swiftSettings: strict),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // libi2c-dev ships no pkg-config file: the modulemap links -li2c itself.
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),

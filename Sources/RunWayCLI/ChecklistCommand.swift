@@ -75,10 +75,10 @@ enum ChecklistCommand {
     static func fromDaemon(_ s: ControlStatus, battery: BatteryStatus, storage: Result<Double, CLIError>)
         -> Checklist
     {
-        let signal = s[.gpsSignal].flatMap(SignalQuality.init(rawValue:)) ?? .noSignal
+        let signal = s.text(.gpsSignal).flatMap(SignalQuality.init(rawValue:)) ?? .noSignal
         let barometer: Checklist.Barometer
-        switch s[.barometer] {
-        case "ok": barometer = .daemon(answering: true, pascals: s[.pressure])
+        switch s.text(.barometer) {
+        case "ok": barometer = .daemon(answering: true, pascals: s.number(.pressure))
         case "missing": barometer = .daemon(answering: false, pascals: nil)
         default:
             barometer = .failed(
@@ -86,15 +86,16 @@ enum ChecklistCommand {
             )
         }
         var weather: Barograph.Reading?
-        if let word = s[.pressureTendency], let tendency = Barograph.Tendency(rawValue: word),
-            let change = s[.pressureChangePer3h], let span = s[.barographSpan]
+        if let word = s.text(.pressureTendency), let tendency = Barograph.Tendency(rawValue: word),
+            let change = s.number(.pressureChangePer3h), let span = s.number(.barographSpan)
         {
             weather = Barograph.Reading(tendency: tendency, changePer3h: change, span: span)
         }
         var list = Checklist(
             gps: .daemon(signal), barometer: barometer, weather: weather,
-            battery: s[.batteryPercent].map { BatteryStatus(capacity: Int($0), state: battery.state) } ?? battery,
-            storage: s[.storageFreeBytes].map { .success($0) } ?? storage)
+            battery: s.number(.batteryPercent).map { BatteryStatus(capacity: Int($0), state: battery.state) }
+                ?? battery,
+            storage: s.number(.storageFreeBytes).map { .success($0) } ?? storage)
         list.weatherMissing = "runwayd's barograph needs an hour of readings between runs"
         return list
     }

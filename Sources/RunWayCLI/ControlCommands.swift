@@ -73,7 +73,8 @@ public enum ControlCommands {
         console.out(json ? render(status.json) : line(status))
         guard watch else { return 0 }
         let client = try connect(socket, timeout: 0)
-        guard case .ok(let subscribed)? = try? client.request(.subscribe), subscribed.subscribed == true else {
+        guard case .ok(let subscribed)? = try? client.request(.subscribe), subscribed.subscribed == true
+        else {
             throw CLIError("runwayd did not take the subscription")
         }
         while let event = client.nextEvent() {
@@ -92,15 +93,15 @@ public enum ControlCommands {
     static func render(_ object: JSONValue) -> String { object.foundationSortedRendering() }
 
     static func line(_ s: ControlStatus) -> String {
-        let phase = (s[.phase] ?? "?").uppercased()
-        let distance = s[.distance].map { "\(FlightReport.km($0)) km" } ?? "--"
-        let pace = Pace.format(s[.pace])
-        let altitude = s[.altitude].map { String(format: "%.1f m", $0) } ?? "--"
-        let battery = s[.batteryPercent].map { "\(Int($0)) %" } ?? "--"
-        let storage = s[.storageFreeBytes].map { String(format: "%.1f GB", $0 / 1e9) } ?? "--"
-        let paused = s.paused == true ? "  PAUSED (\(s[.pauseReason] ?? ""))" : ""
-        return "\(phase)  \(distance)  \(pace) /km  ALT \(altitude)  \(s[.gpws] ?? "")  "
-            + "GPS \(s[.gpsSignal] ?? "?")  battery \(battery)  storage \(storage)\(paused)"
+        let phase = (s.text(.phase) ?? "?").uppercased()
+        let distance = s.number(.distance).map { "\(FlightReport.km($0)) km" } ?? "--"
+        let pace = Pace.format(s.number(.pace))
+        let altitude = s.number(.altitude).map { String(format: "%.1f m", $0) } ?? "--"
+        let battery = s.number(.batteryPercent).map { "\(Int($0)) %" } ?? "--"
+        let storage = s.number(.storageFreeBytes).map { String(format: "%.1f GB", $0 / 1e9) } ?? "--"
+        let paused = s.flag(.paused) == true ? "  PAUSED (\(s.text(.pauseReason) ?? ""))" : ""
+        return "\(phase)  \(distance)  \(pace) /km  ALT \(altitude)  \(s.text(.gpws) ?? "")  "
+            + "GPS \(s.text(.gpsSignal) ?? "?")  battery \(battery)  storage \(storage)\(paused)"
     }
 
     /// `runway export-finished RESULT`: tells runwayd a USB export ended so the buzzer says so.

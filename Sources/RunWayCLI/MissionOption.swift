@@ -35,7 +35,8 @@ public enum MissionOption {
                 }
                 pace = seconds
             case "deviation":
-                guard let seconds = MissionRule.deviation(.text(value)), deviationRange.contains(seconds) else {
+                guard let seconds = MissionRule.deviation(.text(value)), deviationRange.contains(seconds)
+                else {
                     throw .usage("--mission: deviation \"\(value)\" is not 1–120 seconds per km (e.g. 15)")
                 }
                 deviation = seconds
@@ -56,7 +57,8 @@ public enum MissionOption {
             throw .usage("--mission needs pace and distance (e.g. pace=5:30,deviation=15,distance=5000)")
         }
         do {
-            return try Mission(checkedPace: pace, deviation: deviation ?? MissionRule.defaultDeviation, distance: distance)
+            return try Mission(
+                checkedPace: pace, deviation: deviation ?? MissionRule.defaultDeviation, distance: distance)
         } catch {
             throw .usage("--mission: \(error)")
         }

@@ -28,7 +28,10 @@ public enum ControlRefusal: Error, Sendable, Equatable, CustomStringConvertible 
         (.tooLong, "request longer than 64 KiB"),
         (.noGPSTimeYet, "no GPS time yet: wait for the first fix (runway status shows the signal)"),
         (.notACommand, "not a command"),
-        (.overloaded, "runwayd is busy with earlier requests that have not finished; try again in a few seconds"),
+        (
+            .overloaded,
+            "runwayd is busy with earlier requests that have not finished; try again in a few seconds"
+        ),
     ]
 
     /// The sentence `runway` prints after "runwayd refused: ".
@@ -57,7 +60,9 @@ public enum ControlRefusal: Error, Sendable, Equatable, CustomStringConvertible 
             self = .notCompleted(seconds: n)
         } else if let n = Self.number(in: message, between: "busy: ", and: " clients already") {
             self = .full(clients: n)
-        } else if let n = Self.number(in: message, between: "closed to make room: all ", and: " slots were held") {
+        } else if let n = Self.number(
+            in: message, between: "closed to make room: all ", and: " slots were held")
+        {
             self = .madeRoom(slots: n)
         } else if let n = Self.number(
             in: message, between: "runwayd is busy (writing the logbook) and did not answer within ",

@@ -117,7 +117,8 @@ public enum ControlRequest: Sendable, Equatable {
                         )
                     ]
                 } ?? [])
-        case .stop(let sentAt): Self.command("stop", sentAt.map { [("sent_at", .string(UTCTime.format($0)))] } ?? [])
+        case .stop(let sentAt):
+            Self.command("stop", sentAt.map { [("sent_at", .string(UTCTime.format($0)))] } ?? [])
         case .exportFinished(let ok): Self.command("export-finished", [("ok", .bool(ok))])
         }
     }

@@ -28,8 +28,10 @@ public enum ControlResponse: Sendable, Equatable {
             fields = [("ok", .bool(false))]
             if let message = refusal.wireMessage { fields.append(("error", .string(message))) }
         }
-        return JSONValue.object(fields + [("protocol_version", .number(Double(ControlContract.protocolVersion)))])
-            .rendered()
+        return JSONValue.object(
+            fields + [("protocol_version", .number(Double(ControlContract.protocolVersion)))]
+        )
+        .rendered()
     }
 }
 
@@ -136,19 +138,27 @@ public enum ControlReply {
     /// stand-in servers); runwayd's own replies are `ControlResponse.ok(ControlOutcome)`.
     public static func ok(_ fields: [(String, JSONValue)] = []) -> String {
         JSONValue.object(
-            [("ok", .bool(true))] + fields + [("protocol_version", .number(Double(ControlContract.protocolVersion)))]
+            [("ok", .bool(true))] + fields + [
+                ("protocol_version", .number(Double(ControlContract.protocolVersion)))
+            ]
         ).rendered()
     }
 
     /// `{"ok":false,"error":message,"protocol_version":1}`, the sentence exactly as given.
-    public static func refused(_ message: String) -> String { ControlResponse.refused(.invalid(message)).line }
+    public static func refused(_ message: String) -> String {
+        ControlResponse.refused(.invalid(message)).line
+    }
 
     public static func refused(_ refusal: ControlRefusal) -> String { ControlResponse.refused(refusal).line }
 
     /// The live state: the PFD and the board.
-    public static func status(_ pfd: PFD, board: BoardStatus) -> JSONValue { ControlStatus(pfd, board: board).json }
+    public static func status(_ pfd: PFD, board: BoardStatus) -> JSONValue {
+        ControlStatus(pfd, board: board).json
+    }
 
-    public static func event(state pfd: PFD, board: BoardStatus) -> String { ControlEvent(state: pfd, board: board).line }
+    public static func event(state pfd: PFD, board: BoardStatus) -> String {
+        ControlEvent(state: pfd, board: board).line
+    }
 
     public static func event(callout: TimedCallout) -> String { ControlEvent(callout: callout).line }
 }

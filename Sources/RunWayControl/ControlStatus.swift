@@ -8,32 +8,30 @@ public struct ControlStatus: Sendable, Equatable {
     /// The object's members, in the daemon's order.
     public var json: JSONValue
 
-    /// The status object as runwayd builds it (`Tests/Fixtures/control/reply-status-*`).
+    /// The status object as runwayd builds it (`Tests/Fixtures/control/reply-status-*`), each
+    /// field named by its `Field` case: one list of names for both ends.
     public init(_ pfd: PFD, board: BoardStatus) {
+        func n(_ field: Field, _ value: Double?, _ places: Int) -> (String, JSONValue) {
+            (field.rawValue, .number(value, places: places))
+        }
+        func t(_ field: Field, _ value: String?) -> (String, JSONValue) {
+            (field.rawValue, value.map { .string($0) } ?? .null)
+        }
+        let barometer = board.barometer
         json = .object([
-            ("time", pfd.time > 0 ? .string(UTCTime.format(pfd.time)) : .null),
-            ("phase", .string(pfd.phase.rawValue)),
-            ("distance_m", .number(pfd.distance, places: 1)),
-            ("elapsed_s", .number(pfd.elapsed, places: 1)),
-            ("moving_s", .number(pfd.movingTime, places: 1)),
-            ("pace_s_per_km", .number(pfd.pace, places: 1)),
-            ("altitude_m", .number(pfd.altitude, places: 1)),
-            ("heading_deg", .number(pfd.heading, places: 0)),
-            ("gpws", .string(pfd.gpws.rawValue)),
-            ("paused", .bool(pfd.pauseReason != nil)),
-            ("pause_reason", pfd.pauseReason.map { .string($0.rawValue) } ?? .null),
-            ("gps_signal", .string(pfd.signal.rawValue)),
-            ("heart_rate", .number(pfd.heartRate, places: 0)),
-            ("cadence", .number(pfd.cadence, places: 0)),
-            ("splits", .number(Double(pfd.completedSplits))),
-            ("battery_percent", .number(board.batteryPercent, places: 0)),
-            ("storage_free_bytes", .number(board.storageFreeBytes, places: 0)),
-            ("flight_id", board.flightID.map { .number(Double($0)) } ?? .null),
-            ("barometer", board.barometer.map { .string($0.answering ? "ok" : "missing") } ?? .null),
-            ("pressure_pa", .number(board.barometer?.pascals, places: 0)),
-            ("pressure_tendency", board.barometer?.weather.map { .string($0.tendency.rawValue) } ?? .null),
-            ("pressure_change_pa_3h", .number(board.barometer?.weather?.changePer3h, places: 0)),
-            ("barograph_s", .number(board.barometer?.weather?.span, places: 0)),
+            t(.time, pfd.time > 0 ? UTCTime.format(pfd.time) : nil), t(.phase, pfd.phase.rawValue),
+            n(.distance, pfd.distance, 1), n(.elapsed, pfd.elapsed, 1), n(.moving, pfd.movingTime, 1),
+            n(.pace, pfd.pace, 1), n(.altitude, pfd.altitude, 1), n(.heading, pfd.heading, 0),
+            t(.gpws, pfd.gpws.rawValue), (Field.paused.rawValue, .bool(pfd.pauseReason != nil)),
+            t(.pauseReason, pfd.pauseReason?.rawValue), t(.gpsSignal, pfd.signal.rawValue),
+            n(.heartRate, pfd.heartRate, 0), n(.cadence, pfd.cadence, 0),
+            n(.splits, Double(pfd.completedSplits), 0),
+            n(.batteryPercent, board.batteryPercent, 0), n(.storageFreeBytes, board.storageFreeBytes, 0),
+            n(.flightID, board.flightID.map(Double.init), 0),
+            t(.barometer, barometer.map { $0.answering ? "ok" : "missing" }),
+            n(.pressure, barometer?.pascals, 0), t(.pressureTendency, barometer?.weather?.tendency.rawValue),
+            n(.pressureChangePer3h, barometer?.weather?.changePer3h, 0),
+            n(.barographSpan, barometer?.weather?.span, 0),
         ])
     }
 
@@ -43,24 +41,41 @@ public struct ControlStatus: Sendable, Equatable {
         self.json = json
     }
 
-    /// The status's numbers, by their wire names.
-    public enum Number: String, Sendable {
-        case distance = "distance_m", elapsed = "elapsed_s", moving = "moving_s", pace = "pace_s_per_km"
-        case altitude = "altitude_m", heading = "heading_deg", heartRate = "heart_rate", cadence, splits
-        case batteryPercent = "battery_percent", storageFreeBytes = "storage_free_bytes", flightID = "flight_id"
-        case pressure = "pressure_pa", pressureChangePer3h = "pressure_change_pa_3h", barographSpan = "barograph_s"
-    }
-
-    /// The status's words, by their wire names. `barometer` is `ok`, `missing`, or nil (runwayd
-    /// has read no barometer yet).
-    public enum Text: String, Sendable {
-        case time, phase, gpws, pauseReason = "pause_reason", gpsSignal = "gps_signal", barometer
+    /// The status's fields by their wire names, in the order runwayd writes them: the
+    /// contract's list (added to, never renamed). `barometer` is `ok`, `missing`, or null
+    /// (runwayd has read no barometer yet).
+    public enum Field: String, Sendable, CaseIterable {
+        case time
+        case phase
+        case distance = "distance_m"
+        case elapsed = "elapsed_s"
+        case moving = "moving_s"
+        case pace = "pace_s_per_km"
+        case altitude = "altitude_m"
+        case heading = "heading_deg"
+        case gpws
+        case paused
+        case pauseReason = "pause_reason"
+        case gpsSignal = "gps_signal"
+        case heartRate = "heart_rate"
+        case cadence
+        case splits
+        case batteryPercent = "battery_percent"
+        case storageFreeBytes = "storage_free_bytes"
+        case flightID = "flight_id"
+        case barometer
+        case pressure = "pressure_pa"
         case pressureTendency = "pressure_tendency"
+        case pressureChangePer3h = "pressure_change_pa_3h"
+        case barographSpan = "barograph_s"
     }
 
-    public subscript(_ field: Number) -> Double? { json[field.rawValue]?.numberValue }
-    public subscript(_ field: Text) -> String? { json[field.rawValue]?.stringValue }
-    public var paused: Bool? { json["paused"]?.boolValue }
+    /// A number field; nil when missing, null or not a number.
+    public func number(_ field: Field) -> Double? { json[field.rawValue]?.numberValue }
+    /// A text field; nil when missing, null or not a string.
+    public func text(_ field: Field) -> String? { json[field.rawValue]?.stringValue }
+    /// A true/false field; nil when missing, null or not JSON true or false.
+    public func flag(_ field: Field) -> Bool? { json[field.rawValue]?.boolValue }
 }
 
 /// A line runwayd sends a subscriber: the state at most once a second, and every callout.

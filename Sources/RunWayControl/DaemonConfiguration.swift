@@ -256,9 +256,11 @@ struct Reader {
             throw paceEntry.fail("a pace as M:SS per km from 2:00 to 20:00, e.g. \"5:30\"")
         }
         let deviation =
-            try entries["deviation"]?.target(MissionRule.deviation, "seconds per km 1–120", in: Mission.deviationRange)
+            try entries["deviation"]?.target(
+                MissionRule.deviation, "seconds per km 1–120", in: Mission.deviationRange)
             ?? MissionRule.defaultDeviation
-        let distance = try distanceEntry.target(MissionRule.distance, "metres 100–500000", in: Mission.distanceRange)
+        let distance = try distanceEntry.target(
+            MissionRule.distance, "metres 100–500000", in: Mission.distanceRange)
         do {
             return try Mission(checkedPace: pace, deviation: deviation, distance: distance)
         } catch {
@@ -270,7 +272,9 @@ struct Reader {
     func target(_ rule: (MissionRule.Given) -> Double?, _ expected: String, in range: ClosedRange<Double>)
         throws(Problem) -> Double
     {
-        guard let given = MissionRule.Given(value), let n = rule(given), range.contains(n) else { throw fail(expected) }
+        guard let given = MissionRule.Given(value), let n = rule(given), range.contains(n) else {
+            throw fail(expected)
+        }
         return n
     }
 }

@@ -38,7 +38,8 @@ public enum MissionRule {
     public static func deviation(_ given: Given) -> Double? {
         switch given {
         case .number(let n): return n
-        case .text(let text): return DecimalText.number(text.hasSuffix("s") ? text.dropLast() : Substring(text))
+        case .text(let text):
+            return DecimalText.number(text.hasSuffix("s") ? text.dropLast() : Substring(text))
         }
     }
 

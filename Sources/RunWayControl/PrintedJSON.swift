@@ -55,7 +55,8 @@ extension JSONValue {
         let unique = members.filter { seen.insert($0.0).inserted }
         return unique.sorted { a, b in
             a.0.compare(
-                b.0, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.0.startIndex..<a.0.endIndex,
+                b.0, options: [.numeric, .caseInsensitive, .forcedOrdering],
+                range: a.0.startIndex..<a.0.endIndex,
                 locale: NSLocale.system) == .orderedAscending
         }
     }

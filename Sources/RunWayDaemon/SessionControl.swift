@@ -27,7 +27,9 @@ struct SessionControl: Sendable {
 
     func answer(_ request: ControlRequest) async -> String {
         if case .status = request {
-            return ControlResponse.ok(ControlOutcome(status: ControlStatus(await session.pfd, board: await board()))).line
+            return ControlResponse.ok(
+                ControlOutcome(status: ControlStatus(await session.pfd, board: await board()))
+            ).line
         }
         if case .exportFinished(let ok) = request {
             exportFinished(ok)

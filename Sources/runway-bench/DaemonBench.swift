@@ -220,7 +220,7 @@ struct DaemonBench {
         let window = 60.0
         let wakeUps = Self.contextSwitches(pid: daemon.processIdentifier, over: window)
         let last = ProcessSample(pid: daemon.processIdentifier)
-        let phase = status(socket)?[.phase] ?? "?"
+        let phase = status(socket)?.text(.phase) ?? "?"
         print(
             "  a 1 Hz run in real time (GPS 1 Hz, barometer 2 Hz, recording; \(phase)): "
                 + "\(format((last.cpu - first.cpu) / window * 3600, 1)) CPU s per hour, "
@@ -248,7 +248,7 @@ struct DaemonBench {
         var unchanged = 0
         while unchanged < 3, clock.now - began < .seconds(900) {
             sleep(1)
-            let elapsed = status(socket)?[.elapsed] ?? 0
+            let elapsed = status(socket)?.number(.elapsed) ?? 0
             rows.append((elapsed / 3600, ProcessSample(pid: daemon.processIdentifier)))
             unchanged = elapsed == lastElapsed ? unchanged + 1 : 0
             lastElapsed = elapsed

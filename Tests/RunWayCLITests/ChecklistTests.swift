@@ -66,7 +66,9 @@ struct ChecklistTests {
     }
 
     /// runwayd's status object, as its reply carries it.
-    static func status(_ json: String) -> ControlStatus { ControlStatus(json: try! JSONValue.parse(Array(json.utf8)))! }
+    static func status(_ json: String) -> ControlStatus {
+        ControlStatus(json: try! JSONValue.parse(Array(json.utf8)))!
+    }
 
     @Test func runwaydsStatusIsReadLineByLine() {
         let status = Self.status(
@@ -90,12 +92,14 @@ struct ChecklistTests {
             items["STORAGE"]?.verdict == .notOK && items["STORAGE"]?.detail.contains("about 2 hours") == true)
         #expect(!list.ready)
         let lost = ChecklistCommand.fromDaemon(
-            Self.status(#"{"gps_signal": "STRONG", "barometer": "missing"}"#), battery: BatteryStatus(capacity: 90),
+            Self.status(#"{"gps_signal": "STRONG", "barometer": "missing"}"#),
+            battery: BatteryStatus(capacity: 90),
             storage: .success(1e12))
         #expect(lost.barometerItem.verdict == .notOK && lost.gpsItem.verdict == .ok)
         // No gauge is said, not failed on.
         #expect(lost.batteryItem.verdict == .ok)
-        let noGauge = ChecklistCommand.fromDaemon(Self.status("{}"), battery: BatteryStatus(), storage: .success(1e12))
+        let noGauge = ChecklistCommand.fromDaemon(
+            Self.status("{}"), battery: BatteryStatus(), storage: .success(1e12))
         #expect(noGauge.batteryItem.verdict == .unknown && noGauge.batteryItem.required == false)
     }
 

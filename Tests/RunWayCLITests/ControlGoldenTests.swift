@@ -65,10 +65,13 @@ struct ControlGoldenTests {
     /// Foundation's key order and number forms, for objects a newer daemon might send.
     @Test func theJSONSerializationFormIsKept() throws {
         let object = try JSONValue.parse(
-            Array(#"{"b":1e21,"a_b":2.5e-05,"a-b":-0.0,"A":"x/y","a10":9007199254740993,"a9":[1,{"z":null,"Y":true}]}"#.utf8))
+            Array(
+                #"{"b":1e21,"a_b":2.5e-05,"a-b":-0.0,"A":"x/y","a10":9007199254740993,"a9":[1,{"z":null,"Y":true}]}"#
+                    .utf8))
         #expect(
             object.foundationSortedRendering()
-                == #"{"A":"x\/y","a_b":2.5e-05,"a-b":-0,"a9":[1,{"Y":true,"z":null}],"a10":9007199254740992,"b":1e+21}"#)
+                == #"{"A":"x\/y","a_b":2.5e-05,"a-b":-0,"a9":[1,{"Y":true,"z":null}],"a10":9007199254740992,"b":1e+21}"#
+        )
         // Escapes as JSONSerialization wrote them (checked against it): `\/`, `\b`, `\f`, `\u00XX`.
         let text = try JSONValue.parse(Array(#"{"s":"a/b\\c\"d\n\t\r\b\f\u0001\u001f\u007f é"}"#.utf8))
         #expect(text.foundationSortedRendering() == #"{"s":"a\/b\\c\"d\n\t\r\b\f\u0001\u001f\#u{7F} é"}"#)

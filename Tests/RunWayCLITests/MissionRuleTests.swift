@@ -15,7 +15,9 @@ struct MissionRuleTests {
     }
 
     static func started(_ mission: String) throws(ControlRequest.Refusal) -> Mission? {
-        guard case .start(let m) = try ControlRequest.parse(Array(#"{"command":"start","mission":\#(mission)}"#.utf8))
+        guard
+            case .start(let m) = try ControlRequest.parse(
+                Array(#"{"command":"start","mission":\#(mission)}"#.utf8))
         else { return nil }
         return m
     }
@@ -27,9 +29,18 @@ struct MissionRuleTests {
         ("pace=5:30,distance=5000", #"{"pace":"5:30","distance":5000}"#, 330, 15, 5000),
         ("pace=5:30,distance=5000", #"{"pace":"5:30","distance":"5000"}"#, 330, 15, 5000),
         ("pace=5:30,distance=5000m", #"{"pace":"5:30","distance":"5000m"}"#, 330, 15, 5000),
-        ("pace=5:30,deviation=15s,distance=5.2km", #"{"pace":"5:30","deviation":"15s","distance":"5.2km"}"#, 330, 15, 5200),
-        ("pace=12:05,deviation=7.5,distance=10KM", #"{"pace":"12:05","deviation":7.5,"distance":"10KM"}"#, 725, 7.5, 10_000),
-        ("pace=4:00,deviation=20,distance=42195", #"{"pace":"4:00","deviation":"20","distance":42195}"#, 240, 20, 42_195),
+        (
+            "pace=5:30,deviation=15s,distance=5.2km",
+            #"{"pace":"5:30","deviation":"15s","distance":"5.2km"}"#, 330, 15, 5200
+        ),
+        (
+            "pace=12:05,deviation=7.5,distance=10KM", #"{"pace":"12:05","deviation":7.5,"distance":"10KM"}"#,
+            725, 7.5, 10_000
+        ),
+        (
+            "pace=4:00,deviation=20,distance=42195", #"{"pace":"4:00","deviation":"20","distance":42195}"#,
+            240, 20, 42_195
+        ),
     ]
 
     @Test(arguments: forms)
@@ -47,9 +58,18 @@ struct MissionRuleTests {
         (#"{"pace":"5:30","distance":"50m"}"#, #"mission.distance: expected metres 100–500000, got "50m""#),
         (#"{"pace":"5:30","distance":"1e3"}"#, #"mission.distance: expected metres 100–500000, got "1e3""#),
         (#"{"pace":"5:30","distance":true}"#, "mission.distance: expected metres 100–500000, got true"),
-        (#"{"pace":"5:30","deviation":"15m","distance":5000}"#, #"mission.deviation: expected seconds per km 1–120, got "15m""#),
-        (#"{"pace":"5:30","deviation":null,"distance":5000}"#, "mission.deviation: expected seconds per km 1–120, got null"),
-        (#"{"pace":330,"distance":5000}"#, "mission.pace: expected a pace as M:SS per km, e.g. \"5:30\", got 330"),
+        (
+            #"{"pace":"5:30","deviation":"15m","distance":5000}"#,
+            #"mission.deviation: expected seconds per km 1–120, got "15m""#
+        ),
+        (
+            #"{"pace":"5:30","deviation":null,"distance":5000}"#,
+            "mission.deviation: expected seconds per km 1–120, got null"
+        ),
+        (
+            #"{"pace":330,"distance":5000}"#,
+            "mission.pace: expected a pace as M:SS per km, e.g. \"5:30\", got 330"
+        ),
     ])
     func whatNoReaderTookIsStillRefused(_ json: String, _ message: String) {
         #expect(throws: DaemonConfiguration.Problem.self) { try Self.configured(json) }
@@ -62,7 +82,10 @@ struct MissionRuleTests {
     }
 
     @Test func theOptionStillRefusesWhatItRefused() {
-        for text in ["pace=5:30,distance=5 km", "pace=5:30,distance=50m", "pace=330,distance=5000", "pace=5:30,deviation=15m,distance=5000"] {
+        for text in [
+            "pace=5:30,distance=5 km", "pace=5:30,distance=50m", "pace=330,distance=5000",
+            "pace=5:30,deviation=15m,distance=5000",
+        ] {
             #expect(throws: CLIError.self, "\(text)") { try MissionOption.parse(text) }
         }
     }

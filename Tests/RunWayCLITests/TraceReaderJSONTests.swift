@@ -41,10 +41,22 @@ struct TraceReaderJSONTests {
     /// writes them; a list or an object is now written as compact JSON (it was Swift's
     /// description, whose dictionary order changed from run to run).
     @Test func diagnosticsSayTheValueAsBefore() {
-        #expect(Self.read(Self.tpv + #","speed":null}"#).problems == ["speed <null> is not a number — treated as unknown"])
-        #expect(Self.read(Self.tpv + #","eph":"3/4"}"#).problems == [#"eph "3/4" is not a number — treated as unknown"#])
-        #expect(Self.read(Self.tpv + #","track":[1,2]}"#).problems == ["track [1,2] is not a number — treated as unknown"])
-        #expect(Self.read(Self.tpv + #","track":{"a":1}}"#).problems == [#"track {"a":1} is not a number — treated as unknown"#])
+        #expect(
+            Self.read(Self.tpv + #","speed":null}"#).problems == [
+                "speed <null> is not a number — treated as unknown"
+            ])
+        #expect(
+            Self.read(Self.tpv + #","eph":"3/4"}"#).problems == [
+                #"eph "3/4" is not a number — treated as unknown"#
+            ])
+        #expect(
+            Self.read(Self.tpv + #","track":[1,2]}"#).problems == [
+                "track [1,2] is not a number — treated as unknown"
+            ])
+        #expect(
+            Self.read(Self.tpv + #","track":{"a":1}}"#).problems == [
+                #"track {"a":1} is not a number — treated as unknown"#
+            ])
         let mode = #"{"class":"TPV","mode":3.5,"time":"2026-10-03T07:00:00Z","lat":47,"lon":8}"#
         #expect(Self.read(mode).problems == ["mode 3.5 is not a number — line skipped"])
         let time = #"{"class":"TPV","mode":3,"time":null,"lat":47,"lon":8}"#

@@ -34,9 +34,11 @@ enum Golden {
             answering: true, pascals: 101_296.7,
             weather: Barograph.Reading(tendency: .falling, changePer3h: -180.4, span: 7200)))
     static let missingBarometer = BoardStatus(
-        batteryPercent: 4, storageFreeBytes: 1.5e12, barometer: .init(answering: false, pascals: nil, weather: nil))
+        batteryPercent: 4, storageFreeBytes: 1.5e12,
+        barometer: .init(answering: false, pascals: nil, weather: nil))
     static let statuses: [(String, PFD, BoardStatus)] = [
-        ("cruise", cruise, board), ("paused", paused, missingBarometer), ("idle", .idle(at: 0), BoardStatus()),
+        ("cruise", cruise, board), ("paused", paused, missingBarometer),
+        ("idle", .idle(at: 0), BoardStatus()),
     ]
 }
 
@@ -44,14 +46,18 @@ enum Golden {
 struct RequestContractTests {
     static let requests: [(String, ControlRequest)] = [
         ("status", .status), ("start", .start(mission: nil)),
-        ("start-mission", .start(mission: Mission(targetPace: 330, allowedDeviation: 15, targetDistance: 5000))),
+        (
+            "start-mission",
+            .start(mission: Mission(targetPace: 330, allowedDeviation: 15, targetDistance: 5000))
+        ),
         (
             "start-mission-fractional",
             .start(mission: Mission(targetPace: 725, allowedDeviation: 7.5, targetDistance: 5200))
         ),
         ("pause", .pause), ("resume", .resume), ("stop", .stop(sentAt: nil)),
         ("stop-sent-at", .stop(sentAt: UTCTime.parse("2026-10-03T07:30:00Z"))), ("subscribe", .subscribe),
-        ("export-finished-ok", .exportFinished(ok: true)), ("export-finished-failed", .exportFinished(ok: false)),
+        ("export-finished-ok", .exportFinished(ok: true)),
+        ("export-finished-failed", .exportFinished(ok: false)),
     ]
 
     @Test(arguments: requests)
@@ -66,9 +72,13 @@ struct RequestContractTests {
     /// A newer client's field is ignored when it says it is newer; without that, a field this
     /// version does not know is still refused (a typo is never silently dropped).
     @Test func aNewerClientsFieldsAreTolerated() throws {
-        let newer = #"{"command":"stop","protocol_version":2,"reason":"button","sent_at":"2026-10-03T07:30:00Z"}"#
-        #expect(try ControlRequest.parse(Array(newer.utf8)) == .stop(sentAt: UTCTime.parse("2026-10-03T07:30:00Z")))
-        #expect(try ControlRequest.parse(Array(#"{"command":"status","protocol_version":1}"#.utf8)) == .status)
+        let newer =
+            #"{"command":"stop","protocol_version":2,"reason":"button","sent_at":"2026-10-03T07:30:00Z"}"#
+        #expect(
+            try ControlRequest.parse(Array(newer.utf8))
+                == .stop(sentAt: UTCTime.parse("2026-10-03T07:30:00Z")))
+        #expect(
+            try ControlRequest.parse(Array(#"{"command":"status","protocol_version":1}"#.utf8)) == .status)
         for line in [#"{"command":"status","x":1}"#, #"{"command":"status","protocol_version":1,"x":1}"#] {
             #expect(throws: ControlRequest.Refusal(message: #""x" does not go with "status""#)) {
                 try ControlRequest.parse(Array(line.utf8))
@@ -76,7 +86,8 @@ struct RequestContractTests {
         }
         // Still strict about what it knows: a newer client's bad mission is refused.
         #expect(throws: ControlRequest.Refusal.self) {
-            try ControlRequest.parse(Array(#"{"command":"start","protocol_version":2,"mission":{"pace":"9"}}"#.utf8))
+            try ControlRequest.parse(
+                Array(#"{"command":"start","protocol_version":2,"mission":{"pace":"9"}}"#.utf8))
         }
     }
 }
@@ -94,7 +105,8 @@ struct ReplyContractTests {
         ("held-start-cancelled", ControlOutcome(result: .heldStartCancelled, phase: "preflight")),
         ("held-not-flying", ControlOutcome(result: .notFlying, phase: "preflight")),
         ("held-until-first-fix", ControlOutcome(result: .heldUntilFirstFix, phase: "preflight")),
-        ("export-done", ControlOutcome(result: .exportDone)), ("export-failed", ControlOutcome(result: .exportFailed)),
+        ("export-done", ControlOutcome(result: .exportDone)),
+        ("export-failed", ControlOutcome(result: .exportFailed)),
         ("subscribed", ControlOutcome(subscribed: true)),
     ]
 
@@ -104,14 +116,19 @@ struct ReplyContractTests {
         #expect(ControlResponse.ok(outcome).line == golden)
         let read = try #require(ControlResponse(line: Array(golden.utf8)))
         #expect(read.line == golden)
-        guard case .ok(let back) = read else { Issue.record("\(name) read as a refusal"); return }
-        #expect(back.result == outcome.result && back.phase == outcome.phase && back.recorded == outcome.recorded)
+        guard case .ok(let back) = read else {
+            Issue.record("\(name) read as a refusal")
+            return
+        }
+        #expect(
+            back.result == outcome.result && back.phase == outcome.phase && back.recorded == outcome.recorded)
         #expect(back.protocolVersion == ControlContract.protocolVersion)
     }
 
     static let refusals: [(String, ControlRefusal)] = [
         ("no-gps-time", .noGPSTimeYet), ("not-a-command", .notACommand), ("too-long", .tooLong),
-        ("not-completed", .notCompleted(seconds: 10)), ("full", .full(clients: 8)), ("made-room", .madeRoom(slots: 8)),
+        ("not-completed", .notCompleted(seconds: 10)), ("full", .full(clients: 8)),
+        ("made-room", .madeRoom(slots: 8)),
         ("deadline", .busy(seconds: 3)), ("overloaded", .overloaded),
         ("parse", .invalid(#""x" does not go with "status""#)),
         ("mission", .invalid(#"mission.distance: expected metres 100–500000, got "fast""#)),
@@ -119,7 +136,8 @@ struct ReplyContractTests {
         (
             "control-character",
             .invalid(
-                "unknown command \"st\u{1}op\" (status, start, pause, resume, stop, subscribe, export-finished)")
+                "unknown command \"st\u{1}op\" (status, start, pause, resume, stop, subscribe, export-finished)"
+            )
         ),
     ]
 
@@ -139,7 +157,9 @@ struct ReplyContractTests {
                 return "accepted"
             } catch { return error.message }
         }
-        #expect(ControlReply.refused(refusal(#"{"command":"status","x":1}"#)) == (try Golden.text("reply-refused-parse.json")))
+        #expect(
+            ControlReply.refused(refusal(#"{"command":"status","x":1}"#))
+                == (try Golden.text("reply-refused-parse.json")))
         #expect(
             ControlReply.refused(refusal(#"{"command":"status","command":"stop"}"#))
                 == (try Golden.text("reply-refused-duplicate.json")))
@@ -165,7 +185,8 @@ struct ReplyContractTests {
 
     @Test func calloutEventsAreTheirGoldenLines() throws {
         let split = TimedCallout(.split(order: 3, pace: 318), at: UTCTime.parse("2026-10-03T07:40:00Z")!)
-        let error = TimedCallout(.error("logbook /var/lib/runway full"), at: UTCTime.parse("2026-10-03T07:41:00Z")! + 0.25)
+        let error = TimedCallout(
+            .error("logbook /var/lib/runway full"), at: UTCTime.parse("2026-10-03T07:41:00Z")! + 0.25)
         for (name, callout) in [("split", split), ("error", error)] {
             let golden = try Golden.text("event-callout-\(name).json")
             #expect(ControlEvent(callout: callout).line == golden)
@@ -175,18 +196,26 @@ struct ReplyContractTests {
 
     /// A newer daemon's extra fields are read past, and kept for `--json`.
     @Test func aNewerDaemonsFieldsAreTolerated() throws {
-        let line = #"{"ok":true,"result":"landed","distance_m":5000,"lap":3,"phase":"touchdown","protocol_version":7}"#
-        guard case .ok(let outcome)? = ControlResponse(line: Array(line.utf8)) else { Issue.record("refused"); return }
+        let line =
+            #"{"ok":true,"result":"landed","distance_m":5000,"lap":3,"phase":"touchdown","protocol_version":7}"#
+        guard case .ok(let outcome)? = ControlResponse(line: Array(line.utf8)) else {
+            Issue.record("refused")
+            return
+        }
         #expect(outcome.result == .landed && outcome.distance == 5000 && outcome.protocolVersion == 7)
         // A daemon from before the version field: the same reply, no version.
-        guard case .ok(let older)? = ControlResponse(line: Array(#"{"ok":true,"phase":"cruise"}"#.utf8)) else {
+        guard case .ok(let older)? = ControlResponse(line: Array(#"{"ok":true,"phase":"cruise"}"#.utf8))
+        else {
             Issue.record("refused")
             return
         }
         #expect(older.phase == "cruise" && older.protocolVersion == nil)
         let status = #"{"ok":true,"status":{"phase":"cruise","vo2":51,"distance_m":12}}"#
-        guard case .ok(let reply)? = ControlResponse(line: Array(status.utf8)) else { Issue.record("refused"); return }
-        #expect(reply.status?[.distance] == 12 && reply.status?.json["vo2"] == .number(51))
+        guard case .ok(let reply)? = ControlResponse(line: Array(status.utf8)) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(reply.status?.number(.distance) == 12 && reply.status?.json["vo2"] == .number(51))
         let event = try #require(ControlEvent(line: Array(#"{"event":"lap","lap":3}"#.utf8)))
         #expect(event.kind == .other)
     }
