@@ -1,8 +1,8 @@
 import Foundation
+import RunWayControl
 import RunWayCore
 import Testing
 
-@testable import RunWayControl
 @testable import RunWayDaemon
 
 /// The configuration is outside input too: a number past its range, a key given twice or a path

@@ -1,8 +1,8 @@
 import Foundation
+import RunWayControl
 import RunWayCore
 import Testing
 
-@testable import RunWayControl
 @testable import RunWayDaemon
 
 /// What a client sends is read once, exactly: a key given twice, a number where a boolean

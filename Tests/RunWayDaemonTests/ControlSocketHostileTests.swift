@@ -1,10 +1,10 @@
 import Foundation
+import RunWayControl
 import RunWayCore
 import RunWayHardware
 import Synchronization
 import Testing
 
-@testable import RunWayControl
 @testable import RunWayDaemon
 
 /// Holds the handler until the test opens it: requests then queue behind the one being answered.
