@@ -74,13 +74,16 @@ public enum ControlRefusal: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// The whole number between `prefix` and `suffix` when `text` is exactly that, digits only.
+    /// The whole number between `prefix` and `suffix` when `text` is exactly that.
     private static func number(in text: String, between prefix: String, and suffix: String) -> Int? {
         guard text.hasPrefix(prefix), text.hasSuffix(suffix), text.count > prefix.count + suffix.count else {
             return nil
         }
         let digits = text.dropFirst(prefix.count).dropLast(suffix.count)
-        guard digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        // Written as the daemon writes a number (no leading zero), so the case says the same words.
+        guard digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            digits.count == 1 || digits.first != "0"
+        else { return nil }
         return Int(digits)
     }
 }

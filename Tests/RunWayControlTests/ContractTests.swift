@@ -233,5 +233,7 @@ struct ReplyContractTests {
         #expect(ControlResult(text: "lap saved") == .other("lap saved"))
         #expect(ControlResult(text: "already ") == .other("already "))
         #expect(ControlRefusal(message: "busy: 08x clients already") == .invalid("busy: 08x clients already"))
+        #expect(ControlRefusal(message: "busy: 08 clients already") == .invalid("busy: 08 clients already"))
+        #expect(ControlRefusal(message: "busy: 0 clients already") == .full(clients: 0))
     }
 }
