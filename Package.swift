@@ -22,7 +22,9 @@ let package = Package(
         // threads and executors (see docs/ARCHITECTURE.md).
         .target(name: "RunWaySystem", dependencies: ["CLinux"], swiftSettings: strict),
         // The control socket's typed contract, imported by both `runway` and `runwayd`.
-        .target(name: "RunWayControl", dependencies: ["RunWayCore"], swiftSettings: strict),
+        // (RunWayHardware for the configuration's button and gpsd types.)
+        .target(
+            name: "RunWayControl", dependencies: ["RunWayCore", "RunWayHardware"], swiftSettings: strict),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // libi2c-dev ships no pkg-config file: the modulemap links -li2c itself.
         .systemLibrary(name: "CI2C", providers: [.apt(["libi2c-dev"])]),
@@ -47,8 +49,8 @@ let package = Package(
         .target(
             name: "RunWayCLI",
             dependencies: [
-                "RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore", "RunWayDaemon",
-                "RunWayExport", "RunWaySystem", "RunWayControl",
+                "RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore", "RunWayExport", "RunWaySystem",
+                "RunWayControl",
             ],
             swiftSettings: strict),
         .target(
@@ -64,7 +66,7 @@ let package = Package(
             name: "runway-bench",
             dependencies: [
                 "RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore", "RunWayDaemon",
-                "RunWayExport", "RunWaySystem",
+                "RunWayExport", "RunWaySystem", "RunWayControl",
             ],
             swiftSettings: strict),
         .executableTarget(name: "runway-fuzz", dependencies: ["RunWayCLI"], swiftSettings: strict),
@@ -74,7 +76,7 @@ let package = Package(
             name: "RunWayDaemonTests",
             dependencies: [
                 "RunWayDaemon", "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWayCLI",
-                "RunWaySystem", "RunWayTestSupport",
+                "RunWaySystem", "RunWayControl", "RunWayTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(name: "RunWaySystemTests", dependencies: ["RunWaySystem"], swiftSettings: strict),
@@ -105,7 +107,7 @@ let package = Package(
             name: "RunWayCLITests",
             dependencies: [
                 "RunWayCLI", "RunWayCore", "RunWaySimulator", "RunWayStore", "RunWayHardware",
-                "RunWayTestSupport",
+                "RunWayTestSupport", "RunWayControl",
             ],
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),

@@ -1,6 +1,6 @@
 import Foundation
+import RunWayControl
 import RunWayCore
-import RunWayDaemon
 import RunWayHardware
 
 /// `runway checklist`: reads what the takeoff checklist judges — from runwayd when it runs (it
@@ -63,23 +63,22 @@ enum ChecklistCommand {
         return list.ready ? 0 : 1
     }
 
-    /// runwayd's status object, or nil when it does not answer.
-    static func daemonStatus(_ socket: String) -> [String: Any]? {
+    /// runwayd's status, or nil when it does not answer.
+    static func daemonStatus(_ socket: String) -> ControlStatus? {
         guard FileManager.default.fileExists(atPath: socket),
             let client = try? ControlClient(path: socket, timeout: 2),
-            let reply = try? client.request(#"{"command":"status"}"#)
+            case .ok(let reply)? = try? client.request(.status)
         else { return nil }
-        return reply["status"] as? [String: Any]
+        return reply.status
     }
 
-    static func fromDaemon(_ s: [String: Any], battery: BatteryStatus, storage: Result<Double, CLIError>)
+    static func fromDaemon(_ s: ControlStatus, battery: BatteryStatus, storage: Result<Double, CLIError>)
         -> Checklist
     {
-        func number(_ key: String) -> Double? { s[key] as? Double ?? (s[key] as? Int).map(Double.init) }
-        let signal = (s["gps_signal"] as? String).flatMap(SignalQuality.init(rawValue:)) ?? .noSignal
+        let signal = s.text(.gpsSignal).flatMap(SignalQuality.init(rawValue:)) ?? .noSignal
         let barometer: Checklist.Barometer
-        switch s["barometer"] as? String {
-        case "ok": barometer = .daemon(answering: true, pascals: number("pressure_pa"))
+        switch s.text(.barometer) {
+        case "ok": barometer = .daemon(answering: true, pascals: s.number(.pressure))
         case "missing": barometer = .daemon(answering: false, pascals: nil)
         default:
             barometer = .failed(
@@ -87,16 +86,16 @@ enum ChecklistCommand {
             )
         }
         var weather: Barograph.Reading?
-        if let word = s["pressure_tendency"] as? String, let tendency = Barograph.Tendency(rawValue: word),
-            let change = number("pressure_change_pa_3h"), let span = number("barograph_s")
+        if let word = s.text(.pressureTendency), let tendency = Barograph.Tendency(rawValue: word),
+            let change = s.number(.pressureChangePer3h), let span = s.number(.barographSpan)
         {
             weather = Barograph.Reading(tendency: tendency, changePer3h: change, span: span)
         }
         var list = Checklist(
             gps: .daemon(signal), barometer: barometer, weather: weather,
-            battery: number("battery_percent").map { BatteryStatus(capacity: Int($0), state: battery.state) }
+            battery: s.number(.batteryPercent).map { BatteryStatus(capacity: Int($0), state: battery.state) }
                 ?? battery,
-            storage: number("storage_free_bytes").map { .success($0) } ?? storage)
+            storage: s.number(.storageFreeBytes).map { .success($0) } ?? storage)
         list.weatherMissing = "runwayd's barograph needs an hour of readings between runs"
         return list
     }

@@ -1,6 +1,6 @@
 import Foundation
+import RunWayControl
 import RunWayCore
-import RunWayDaemon
 import RunWayExport
 import RunWayStore
 

@@ -1,6 +1,6 @@
 import Foundation
+import RunWayControl
 import RunWayCore
-import RunWayDaemon
 
 /// The parsers that take bytes from outside, as fuzz targets: `make fuzz` drives each with
 /// libFuzzer, and the test suite replays the seed corpus and every input that once failed. An

@@ -1,6 +1,6 @@
 import Foundation
+import RunWayControl
 import RunWayCore
-import RunWayDaemon
 
 /// The time zone a command shows local times in (SPEC "Export over USB": the configured zone,
 /// else the system's). In order: `--tz Region/City`, `--utc-offset ±H[:MM]`, the configuration's

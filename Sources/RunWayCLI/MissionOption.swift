@@ -1,7 +1,9 @@
+import RunWayControl
 import RunWayCore
 
 /// `--mission pace=5:30,deviation=15,distance=5000`: only what a runner means is accepted, and a
-/// refusal names the key, what was given and what is expected.
+/// refusal names the key, what was given and what is expected. Each value is read by
+/// `MissionRule`, the configuration's and the control socket's rule too.
 public enum MissionOption {
     /// The ranges are the mission's own (`Mission.paceRange` etc.: one place for every reader).
     public static let paceRange = Mission.paceRange
@@ -25,7 +27,7 @@ public enum MissionOption {
             guard seen.insert(key).inserted else { throw .usage("--mission: \(key) is given twice") }
             switch key {
             case "pace":
-                guard let seconds = parsePace(value) else {
+                guard let seconds = MissionRule.pace(.text(value)) else {
                     throw .usage("--mission: pace \"\(value)\" is not M:SS per km (e.g. 5:30)")
                 }
                 guard paceRange.contains(seconds) else {
@@ -33,13 +35,13 @@ public enum MissionOption {
                 }
                 pace = seconds
             case "deviation":
-                let digits = value.hasSuffix("s") ? String(value.dropLast()) : value
-                guard let seconds = DecimalText.number(digits), deviationRange.contains(seconds) else {
+                guard let seconds = MissionRule.deviation(.text(value)), deviationRange.contains(seconds)
+                else {
                     throw .usage("--mission: deviation \"\(value)\" is not 1–120 seconds per km (e.g. 15)")
                 }
                 deviation = seconds
             case "distance":
-                guard let metres = parseDistance(value) else {
+                guard let metres = MissionRule.distance(.text(value)) else {
                     throw .usage(
                         "--mission: distance \"\(value)\" is not metres or km (e.g. 5000, 5000m or 5km)")
                 }
@@ -55,20 +57,10 @@ public enum MissionOption {
             throw .usage("--mission needs pace and distance (e.g. pace=5:30,deviation=15,distance=5000)")
         }
         do {
-            return try Mission(checkedPace: pace, deviation: deviation ?? 15, distance: distance)
+            return try Mission(
+                checkedPace: pace, deviation: deviation ?? MissionRule.defaultDeviation, distance: distance)
         } catch {
             throw .usage("--mission: \(error)")
         }
-    }
-
-    /// `M:SS` (seconds 00–59, two digits); nil for anything else.
-    static func parsePace(_ text: String) -> Double? { Mission.pace(parsing: text) }
-
-    /// `5000`, `5000m`, `5km`, `5.2km`: decimal metres or kilometres.
-    static func parseDistance(_ text: String) -> Double? {
-        let lower = text.lowercased()
-        if lower.hasSuffix("km") { return DecimalText.number(lower.dropLast(2)).map { $0 * 1000 } }
-        if lower.hasSuffix("m") { return DecimalText.number(lower.dropLast()) }
-        return DecimalText.number(lower)
     }
 }

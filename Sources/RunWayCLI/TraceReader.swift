@@ -38,14 +38,13 @@ public enum TraceReader {
         if trimmed.isEmpty || trimmed.hasPrefix("$") || trimmed.hasPrefix("!") || trimmed.hasPrefix("#") {
             return nil
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8))) as? [String: Any]
-        else {
+        guard let object = json(trimmed) else {
             problem("not a JSON object — line skipped")
             return nil
         }
-        guard object["class"] as? String == "TPV" else { return nil }
+        guard object["class"]?.stringValue == "TPV" else { return nil }
         guard let timeValue = object["time"] else { return nil }
-        guard let timeText = timeValue as? String, let time = UTCTime.parse(timeText) else {
+        guard let timeText = timeValue.stringValue, let time = UTCTime.parse(timeText) else {
             problem("time \(describe(timeValue)) is not an ISO-8601 UTC time — line skipped")
             return nil
         }
@@ -108,22 +107,30 @@ public enum TraceReader {
         return result.reversed()
     }
 
-    /// A JSON number: not a string, and not `true`/`false` (Foundation bridges those to
-    /// NSNumber too; their type code is `c`). Infinite values (`1e400`) are not numbers.
-    static func number(_ value: Any) -> Double? {
-        guard !(value is String), let n = value as? NSNumber, String(cString: n.objCType) != "c" else {
-            return nil
-        }
-        let double = n.doubleValue
-        return double.isFinite ? double : nil
+    /// A line as a JSON object, read by the strict parser every outside JSON goes through
+    /// (`JSONValue.parse`); nil for anything else. It takes what gpsd writes exactly as
+    /// `JSONSerialization` did; of what gpsd never writes it refuses a key given twice (which
+    /// `lat` is meant?) and a trailing comma, and the line is skipped. A byte-order mark (an
+    /// editor's, before a file's first line) is skipped, as it was.
+    static func json(_ line: String) -> JSONValue? {
+        var bytes = Array(line.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        guard let value = try? JSONValue.parse(bytes), case .object = value else { return nil }
+        return value
     }
 
-    static func describe(_ value: Any) -> String {
-        if let s = value as? String { return "\"\(s)\"" }
-        if let n = value as? NSNumber, String(cString: n.objCType) == "c" {
-            return n.boolValue ? "true" : "false"
+    /// A JSON number: not a string, not `true`/`false`. (The parser refuses `1e400`: no value
+    /// is infinite.)
+    static func number(_ value: JSONValue) -> Double? { value.numberValue.flatMap { $0.isFinite ? $0 : nil } }
+
+    /// A value in a diagnostic, as the reader always wrote it: a string in quotes as it is,
+    /// `<null>` for null; lists and objects as compact JSON.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let s): "\"\(s)\""
+        case .null: "<null>"
+        default: value.rendered()
         }
-        return "\(value)"
     }
 
     // MARK: Pressure CSV

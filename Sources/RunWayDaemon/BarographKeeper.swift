@@ -1,3 +1,4 @@
+import RunWayControl
 import RunWayCore
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import RunWayControl
 
 /// The control socket's thread: its clients, what each has sent, and the rules that keep any one
 /// of them from holding the daemon (`ControlServer`'s list). Lives on that thread alone; what it

@@ -1,3 +1,4 @@
+import RunWayControl
 import Synchronization
 
 /// The control socket's requests are answered one at a time, in the order they came, and most

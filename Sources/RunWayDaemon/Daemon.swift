@@ -1,4 +1,5 @@
 import Foundation
+import RunWayControl
 import RunWayCore
 import RunWayHardware
 import RunWaySimulator

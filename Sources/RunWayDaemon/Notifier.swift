@@ -1,4 +1,5 @@
 import Foundation
+import RunWayControl
 import RunWayCore
 import Synchronization
 
@@ -14,7 +15,7 @@ struct Broadcaster: Service {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await callout in streams.callouts {
-                    server.broadcast(ControlReply.event(callout: callout))
+                    server.broadcast(ControlEvent(callout: callout).line)
                 }
             }
             group.addTask {
@@ -22,7 +23,7 @@ struct Broadcaster: Service {
                 var last = clock.now - .seconds(2)
                 for await state in streams.states where clock.now - last >= .seconds(1) {
                     last = clock.now
-                    server.broadcast(ControlReply.event(state: state, board: await control.board()))
+                    server.broadcast(ControlEvent(state: state, board: await control.board()).line)
                 }
             }
             await group.waitForAll()

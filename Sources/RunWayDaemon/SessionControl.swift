@@ -1,4 +1,5 @@
 import Foundation
+import RunWayControl
 import RunWayCore
 import RunWayStore
 
@@ -27,20 +28,21 @@ struct SessionControl: Sendable {
 
     func answer(_ request: ControlRequest) async -> String {
         if case .status = request {
-            return ControlReply.ok([("status", ControlReply.status(await engine.pfd, board: await board()))])
+            return ControlResponse.ok(
+                ControlOutcome(status: ControlStatus(await engine.pfd, board: await board()))
+            ).line
         }
         if case .exportFinished(let ok) = request {
             exportFinished(ok)
-            return ControlReply.ok([("result", .string(ok ? "export done" : "export failed"))])
+            return ControlResponse.ok(ControlOutcome(result: ok ? .exportDone : .exportFailed)).line
         }
         if let clock, let reply = await beforeTheFirstFix(request, clock: clock) { return reply }
         guard let time = await now() else {
-            return ControlReply.refused(
-                "no GPS time yet: wait for the first fix (runway status shows the signal)")
+            return ControlResponse.refused(.noGPSTimeYet).line
         }
         let input: EngineInput
         switch request {
-        case .status, .subscribe, .exportFinished: return ControlReply.refused("not a command")
+        case .status, .subscribe, .exportFinished: return ControlResponse.refused(.notACommand).line
         case .start(let mission):
             input = .start(at: time, mission: mission ?? defaultMission, countdown: true)
         case .pause: input = .pause(at: time)
@@ -49,31 +51,33 @@ struct SessionControl: Sendable {
         }
         let phaseBefore = await engine.phase
         let outputs = await engine.handle(input)
-        var fields: [(String, JSONValue)] = []
+        var outcome = ControlOutcome()
         for case .ended(let result) in outputs {
             switch result {
             case .landed(let flight):
-                fields += [
-                    ("result", .string("landed")), ("distance_m", .number(flight.distance, places: 1)),
-                    ("recorded", .bool(flight.status == .recorded)),
-                ]
-            case .abandonedTakeoff: fields.append(("result", .string("takeoff abandoned")))
-            case .ignoredStale: fields.append(("result", .string("ignored: sent before this flight started")))
-            case .notFlying: fields.append(("result", .string("not flying")))
+                outcome.result = .landed
+                outcome.distance = flight.distance
+                outcome.recorded = flight.status == .recorded
+            case .abandonedTakeoff: outcome.result = .takeoffAbandoned
+            case .ignoredStale: outcome.result = .ignoredStale
+            case .notFlying: outcome.result = .notFlying
             }
         }
         let phase = await engine.phase
         if case .start = request, phaseBefore != .preflight && phaseBefore != .touchdown {
-            fields.append(("result", .string("already \(phaseBefore.rawValue)")))
+            outcome.result = .already(phaseBefore.rawValue)
         }
-        return ControlReply.ok(fields + [("phase", .string(phase.rawValue))])
+        outcome.phase = phase.rawValue
+        return ControlResponse.ok(outcome).line
     }
 
     /// Before the first fix: a START (or a pause) is held and back-filled with its own time once
     /// the GPS gives one; a STOP calls off a held START (and says so), else has nothing to stop.
     /// Nil once there is a fix: the request goes to the engine.
     func beforeTheFirstFix(_ request: ControlRequest, clock: BoardClock) async -> String? {
-        let preflight: (String, JSONValue) = ("phase", .string("preflight"))
+        func preflight(_ result: ControlResult) -> String {
+            ControlResponse.ok(ControlOutcome(result: result, phase: FlightPhase.preflight.rawValue)).line
+        }
         let kind: HeldInputs.Kind
         switch request {
         case .status, .subscribe, .exportFinished: return nil
@@ -81,14 +85,14 @@ struct SessionControl: Sendable {
             switch await clock.end(at: .now) {
             case .time: return nil
             case .cancelledHeldStart:
-                return ControlReply.ok([("result", .string("held start cancelled")), preflight])
-            case .nothingHeld: return ControlReply.ok([("result", .string("not flying")), preflight])
+                return preflight(.heldStartCancelled)
+            case .nothingHeld: return preflight(.notFlying)
             }
         case .start(let mission): kind = .start(mission: mission ?? defaultMission, countdown: true)
         case .pause: kind = .pause
         case .resume: kind = .resume
         }
         guard await clock.input(kind, at: .now) == nil else { return nil }
-        return ControlReply.ok([("result", .string("held until the first fix")), preflight])
+        return preflight(.heldUntilFirstFix)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RunWayDaemon
+import RunWayControl
 
 // MARK: - (f) runwayd as a process: start → READY, idle wake-ups, CPU per hour, memory over 24 h
 
@@ -95,18 +95,15 @@ struct DaemonBench {
         process.waitUntilExit()
     }
 
-    func status(_ socket: String) -> [String: Any]? {
-        (try? ControlClient(path: socket).request(#"{"command":"status"}"#))?["status"] as? [String: Any]
+    func status(_ socket: String) -> ControlStatus? {
+        guard case .ok(let reply)? = try? ControlClient(path: socket).request(.status) else { return nil }
+        return reply.status
     }
 
     func start(_ socket: String) {
         // The simulated board has GPS time once its first fix is flown.
         for _ in 0..<200 {
-            if let reply = try? ControlClient(path: socket).request(#"{"command":"start"}"#),
-                reply["ok"] as? Bool == true
-            {
-                return
-            }
+            if case .ok? = try? ControlClient(path: socket).request(.start(mission: nil)) { return }
             usleep(50_000)
         }
     }
@@ -223,7 +220,7 @@ struct DaemonBench {
         let window = 60.0
         let wakeUps = Self.contextSwitches(pid: daemon.processIdentifier, over: window)
         let last = ProcessSample(pid: daemon.processIdentifier)
-        let phase = status(socket)?["phase"] as? String ?? "?"
+        let phase = status(socket)?.text(.phase) ?? "?"
         print(
             "  a 1 Hz run in real time (GPS 1 Hz, barometer 2 Hz, recording; \(phase)): "
                 + "\(format((last.cpu - first.cpu) / window * 3600, 1)) CPU s per hour, "
@@ -251,14 +248,14 @@ struct DaemonBench {
         var unchanged = 0
         while unchanged < 3, clock.now - began < .seconds(900) {
             sleep(1)
-            let elapsed = status(socket)?["elapsed_s"] as? Double ?? 0
+            let elapsed = status(socket)?.number(.elapsed) ?? 0
             rows.append((elapsed / 3600, ProcessSample(pid: daemon.processIdentifier)))
             unchanged = elapsed == lastElapsed ? unchanged + 1 : 0
             lastElapsed = elapsed
             if elapsed >= 24 * 3600 { break }
         }
         let flown = seconds(clock.now - began)
-        let reply = try? ControlClient(path: socket, timeout: 120).request(#"{"command":"stop"}"#)
+        let reply = try? ControlClient(path: socket, timeout: 120).request(.stop(sentAt: nil))
         let landed = ProcessSample(pid: daemon.processIdentifier)
         func at(_ hours: Double) -> ProcessSample? { rows.first { $0.hours >= hours }?.sample }
         let marks = [1.0, 6, 12, 18, 24].compactMap { h in
@@ -266,10 +263,16 @@ struct DaemonBench {
         }
         print(
             "  a 24-hour 10 Hz run (\(format(lastElapsed / 3600, 1)) h flown in \(format(flown, 0)) s, then landed: "
-                + "\(reply?["result"] as? String ?? "no reply")); RSS MiB by flight time: \(marks.joined(separator: ", "))"
+                + "\(reply.flatMap(Self.result) ?? "no reply")); RSS MiB by flight time: \(marks.joined(separator: ", "))"
         )
         print(
             "  peak RSS \(format(landed.peakRSS, 1)) MiB (landing included); the process's own memory at the end "
                 + "\(format(landed.anonymous, 1)) MiB; goal ≤ 25 MB, flat after the first hour")
+    }
+
+    /// What a command came to, or nil for a refusal.
+    static func result(_ reply: ControlResponse) -> String? {
+        guard case .ok(let outcome) = reply else { return nil }
+        return outcome.result?.text
     }
 }

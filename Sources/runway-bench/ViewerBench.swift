@@ -88,14 +88,14 @@ struct ViewerBench {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0,
-            let times = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let logbookMs = times["logbook_ms"] as? Double, let fdrMs = times["fdr_ms"] as? Double
+            let times = try? JSONValue.parse(data),
+            let logbookMs = times["logbook_ms"]?.numberValue, let fdrMs = times["fdr_ms"]?.numberValue
         else {
             print("  browser: no figure (is chromium installed? scripts/install-deps.sh test)")
             return
         }
         print(
-            "  Chromium (headless, file://): logbook of \(times["rows"] as? Int ?? 0) flights drawn in "
+            "  Chromium (headless, file://): logbook of \(times["rows"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0) flights drawn in "
                 + "\(format(logbookMs, 0)) ms; the 24-hour flight's FDR drawn in \(format(fdrMs, 0)) ms "
                 + "(from navigation, data file loaded)")
         print("  target: ≤ 1000 ms each")

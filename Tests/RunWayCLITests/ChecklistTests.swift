@@ -1,6 +1,6 @@
 import Foundation
+import RunWayControl
 import RunWayCore
-import RunWayDaemon
 import RunWayHardware
 import Testing
 
@@ -65,13 +65,16 @@ struct ChecklistTests {
         #expect(result.stdout.contains("STORAGE     NOT OK  /nonexistent/dir cannot be read"))
     }
 
+    /// runwayd's status object, as its reply carries it.
+    static func status(_ json: String) -> ControlStatus {
+        ControlStatus(json: try! JSONValue.parse(Array(json.utf8)))!
+    }
+
     @Test func runwaydsStatusIsReadLineByLine() {
-        let status: [String: Any] = [
-            "gps_signal": "WEAK", "barometer": "ok", "pressure_pa": 100_110.0,
-            "pressure_tendency": "falling fast",
-            "pressure_change_pa_3h": -420.0, "barograph_s": 7200.0, "battery_percent": 64.0,
-            "storage_free_bytes": 5e6,
-        ]
+        let status = Self.status(
+            #"{"gps_signal": "WEAK", "barometer": "ok", "pressure_pa": 100110.0, "pressure_tendency": "falling fast", "#
+                + #""pressure_change_pa_3h": -420.0, "barograph_s": 7200.0, "battery_percent": 64.0, "#
+                + #""storage_free_bytes": 5e6}"#)
         let list = ChecklistCommand.fromDaemon(status, battery: BatteryStatus(), storage: .success(1e12))
         let items = Dictionary(uniqueKeysWithValues: list.items.map { ($0.name, $0) })
         #expect(items["GPS SIGNAL"]?.verdict == .notOK && items["GPS SIGNAL"]?.detail == "WEAK (runwayd)")
@@ -89,12 +92,14 @@ struct ChecklistTests {
             items["STORAGE"]?.verdict == .notOK && items["STORAGE"]?.detail.contains("about 2 hours") == true)
         #expect(!list.ready)
         let lost = ChecklistCommand.fromDaemon(
-            ["gps_signal": "STRONG", "barometer": "missing"], battery: BatteryStatus(capacity: 90),
+            Self.status(#"{"gps_signal": "STRONG", "barometer": "missing"}"#),
+            battery: BatteryStatus(capacity: 90),
             storage: .success(1e12))
         #expect(lost.barometerItem.verdict == .notOK && lost.gpsItem.verdict == .ok)
         // No gauge is said, not failed on.
         #expect(lost.batteryItem.verdict == .ok)
-        let noGauge = ChecklistCommand.fromDaemon([:], battery: BatteryStatus(), storage: .success(1e12))
+        let noGauge = ChecklistCommand.fromDaemon(
+            Self.status("{}"), battery: BatteryStatus(), storage: .success(1e12))
         #expect(noGauge.batteryItem.verdict == .unknown && noGauge.batteryItem.required == false)
     }
 

@@ -183,10 +183,10 @@ struct ReportCheckParityTests {
         for line in Self.lines {
             // What libgps would hand the live client for this line (it parses JSON itself;
             // a field of the wrong type is left unset, as NaN).
-            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
-            func n(_ key: String) -> Double? { object[key].flatMap(TraceReader.number) }
+            let object = TraceReader.json(line)
+            func n(_ key: String) -> Double? { object?[key].flatMap(TraceReader.number) }
             let report = GPSReport(
-                time: (object["time"] as? String).flatMap(UTCTime.parse), mode: Int(n("mode") ?? 0),
+                time: object?["time"]?.stringValue.flatMap(UTCTime.parse), mode: Int(n("mode") ?? 0),
                 latitude: n("lat"), longitude: n("lon"), eph: n("eph"), speed: n("speed"))
             if case .fix(let fix, _) = filter.admit(report) { live.append(fix) }
         }

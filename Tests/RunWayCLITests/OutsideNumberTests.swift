@@ -1,6 +1,6 @@
 import Foundation
+import RunWayControl
 import RunWayCore
-import RunWayDaemon
 import Testing
 
 @testable import RunWayCLI
@@ -50,22 +50,24 @@ struct OutsideNumberTests {
 @Suite("Replies from runwayd: true is true, each key once")
 struct ControlReplyReadingTests {
     @Test func okMustBeJSONTrue() throws {
-        let yes = try #require(ControlClient.object(line: Array(#"{"ok":true,"phase":"cruise"}"#.utf8)))
-        #expect(try ControlCommands.checked(yes)["phase"] as? String == "cruise")
+        let yes = try #require(ControlResponse(line: Array(#"{"ok":true,"phase":"cruise"}"#.utf8)))
+        #expect(try ControlCommands.checked(yes).phase == "cruise")
         for value in ["1", "1.0", "\"true\"", "null"] {
-            let reply = try #require(ControlClient.object(line: Array(#"{"ok":\#(value)}"#.utf8)))
+            let reply = try #require(ControlResponse(line: Array(#"{"ok":\#(value)}"#.utf8)))
             #expect(throws: CLIError.self, "ok: \(value)") { try ControlCommands.checked(reply) }
         }
     }
 
     @Test func aKeyGivenTwiceIsNoReply() {
-        #expect(ControlClient.object(line: Array(#"{"ok":false,"ok":true}"#.utf8)) == nil)
+        #expect(ControlResponse(line: Array(#"{"ok":false,"ok":true}"#.utf8)) == nil)
     }
 
     @Test func numbersStillReadAsNumbers() throws {
-        let reply = try #require(
-            ControlClient.object(line: Array(#"{"ok":true,"distance_m":5000,"x":[1,null]}"#.utf8)))
-        #expect(reply["distance_m"] as? Double == 5000)
-        #expect(ControlCommands.render(reply) == #"{"distance_m":5000,"ok":true,"x":[1,null]}"#)
+        let line = #"{"ok":true,"distance_m":5000,"x":[1,null]}"#
+        let reply = try #require(ControlResponse(line: Array(line.utf8)))
+        #expect(try ControlCommands.checked(reply).distance == 5000)
+        #expect(
+            ControlCommands.render(try JSONValue.parse(Array(line.utf8)))
+                == #"{"distance_m":5000,"ok":true,"x":[1,null]}"#)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RunWayDaemon
+import RunWayControl
 import RunWayHardware
 
 extension RunWayCommand {

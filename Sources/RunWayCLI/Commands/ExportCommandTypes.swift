@@ -1,5 +1,3 @@
-import RunWayDaemon
-
 extension RunWayCommand {
     /// `runway export`.
     struct Export: Subcommand {

@@ -1,4 +1,4 @@
-import RunWayDaemon
+import RunWayControl
 
 extension CommandDeclaration.Option {
     /// `--logbook FILE`, defaulting to the configuration's.

@@ -1,4 +1,5 @@
-import RunWayDaemon
+import RunWayControl
+import RunWayCore
 
 /// Option values read as what they mean, each refusal naming the option.
 extension ParsedArguments {

@@ -22,7 +22,7 @@ public enum DecimalText {
         return Int(n)
     }
 
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

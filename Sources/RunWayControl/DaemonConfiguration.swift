@@ -242,7 +242,8 @@ struct Reader {
         return battery
     }
 
-    /// `{"pace": "5:30", "deviation": 15, "distance": 5000}` with the `--mission` option's ranges.
+    /// `{"pace": "5:30", "deviation": 15, "distance": 5000}` (or `"15s"`, `"5km"`): the
+    /// `--mission` option's rule and ranges (`MissionRule`).
     func mission() throws(Problem) -> Mission {
         let entries = try object(known: ["pace", "deviation", "distance"])
         guard let paceEntry = entries["pace"], let distanceEntry = entries["distance"] else {
@@ -251,16 +252,29 @@ struct Reader {
                 message: "a mission needs pace and distance, e.g. {\"pace\": \"5:30\", \"distance\": 5000}")
         }
         let paceText = try paceEntry.string("a pace as M:SS per km, e.g. \"5:30\"")
-        guard let pace = Mission.pace(parsing: paceText), Mission.paceRange.contains(pace) else {
+        guard let pace = MissionRule.pace(.text(paceText)), Mission.paceRange.contains(pace) else {
             throw paceEntry.fail("a pace as M:SS per km from 2:00 to 20:00, e.g. \"5:30\"")
         }
         let deviation =
-            try entries["deviation"]?.number("seconds per km 1–120", in: Mission.deviationRange) ?? 15
-        let distance = try distanceEntry.number("metres 100–500000", in: Mission.distanceRange)
+            try entries["deviation"]?.target(
+                MissionRule.deviation, "seconds per km 1–120", in: Mission.deviationRange)
+            ?? MissionRule.defaultDeviation
+        let distance = try distanceEntry.target(
+            MissionRule.distance, "metres 100–500000", in: Mission.distanceRange)
         do {
             return try Mission(checkedPace: pace, deviation: deviation, distance: distance)
         } catch {
             throw Problem(path: path, message: "\(error)")
         }
+    }
+
+    /// A mission target read by `rule` from a JSON number or its text, inside `range`.
+    func target(_ rule: (MissionRule.Given) -> Double?, _ expected: String, in range: ClosedRange<Double>)
+        throws(Problem) -> Double
+    {
+        guard let given = MissionRule.Given(value), let n = rule(given), range.contains(n) else {
+            throw fail(expected)
+        }
+        return n
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import RunWayCore
 
 /// The control socket's client side (`runway status`, `start`, `pause`, `resume`, `stop`): one
-/// request, one reply line — or, subscribed, a line per event.
+/// request, one typed reply — or, subscribed, an event per line.
 public final class ControlClient {
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case cannotConnect(path: String, errno: Int32)
@@ -52,41 +52,29 @@ public final class ControlClient {
 
     deinit { close(fd) }
 
-    /// Sends one request line and returns the reply's JSON object.
-    public func request(_ json: String) throws(Failure) -> [String: Any] {
-        let bytes = Array((json + "\n").utf8)
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard let object = nextObject() else { throw .noReply(path: path) }
-        return object
+    /// Sends one request and returns runwayd's reply.
+    public func request(_ request: ControlRequest) throws(Failure) -> ControlResponse {
+        send(request.line)
+        guard let reply = nextLine().flatMap(ControlResponse.init(line:)) else { throw .noReply(path: path) }
+        return reply
     }
 
-    /// A reply line as an object, read strictly (`JSONValue.parse`: a key twice is no reply):
-    /// `true`/`false` become `Bool`, numbers `Double`, `null` `NSNull`, so `"ok": 1` is no
-    /// `Bool` and never reads as a yes.
-    public static func object(line: [UInt8]) -> [String: Any]? {
-        guard let value = try? JSONValue.parse(line) else { return nil }
-        return foundation(value) as? [String: Any]
+    /// The next event after a `subscribe`; nil when the daemon closed or went quiet past the
+    /// timeout. A line that is no JSON object ends the stream too, as it always has.
+    public func nextEvent() -> ControlEvent? { nextLine().flatMap(ControlEvent.init(line:)) }
+
+    private func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    static func foundation(_ value: JSONValue) -> Any {
-        switch value {
-        case .null: NSNull()
-        case .bool(let b): b
-        case .number(let n): n
-        case .string(let s): s
-        case .array(let items): items.map(foundation)
-        case .object(let members):
-            Dictionary(members.map { ($0.0, foundation($0.1)) }, uniquingKeysWith: { first, _ in first })
-        }
-    }
-
-    /// The next line as a JSON object; nil when the daemon closed or went quiet past the timeout.
-    public func nextObject() -> [String: Any]? {
+    /// The next line, without its newline; nil when the daemon closed or went quiet.
+    private func nextLine() -> [UInt8]? {
         while true {
             if let newline = buffer.firstIndex(of: 10) {
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                return Self.object(line: line)
+                return line
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = recv(fd, &chunk, chunk.count, 0)
