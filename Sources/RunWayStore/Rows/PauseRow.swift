@@ -1,0 +1,34 @@
+import RunWayCore
+
+/// A flight's pause, as `pauses` holds it (schema 4; a flight stored before has none here).
+struct PauseRow: FlightChildRow {
+    enum Column: String, FlightChildColumn {
+        static let table = "pauses"
+        case flight = "flight_id", start = "start_elapsed_s", end = "end_elapsed_s", reason
+    }
+
+    var flight: Int64
+    var pause: PauseInterval
+
+    static let kind = "pause"
+    static let insertSQL = Column.insert()
+    static let selectSQL = Column.select(
+        Array(Column.allCases.dropFirst()), "WHERE \(Column.flight) = ? ORDER BY \(Column.start)")
+
+    func value(_ column: Column) -> SQLValue {
+        switch column {
+        case .flight: .integer(flight)
+        case .start: .real(pause.start)
+        case .end: .real(pause.end)
+        case .reason: .text(pause.reason.rawValue)
+        }
+    }
+
+    /// A reason this build does not know reads as `manual`.
+    static func decode(_ r: LogbookRow) throws(StoreError) -> PauseInterval? {
+        PauseInterval(
+            start: try r.number(Column.start, in: LogbookRow.duration),
+            end: try r.number(Column.end, in: LogbookRow.duration),
+            reason: r[Column.reason].string.flatMap(PauseReason.init(rawValue:)) ?? .manual)
+    }
+}

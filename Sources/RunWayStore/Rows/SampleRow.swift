@@ -1,0 +1,43 @@
+import RunWayCore
+
+/// A flight's FDR sample, as `samples` holds it.
+struct SampleRow: FlightChildRow {
+    enum Column: String, FlightChildColumn {
+        static let table = "samples"
+        case flight = "flight_id", elapsed = "elapsed_s", distance = "distance_m", pace
+        case heartRate = "heart_rate", cadence, altitude, heading, paused
+    }
+
+    var flight: Int64
+    var sample: FDRSample
+
+    static let kind = "sample"
+    static let insertSQL = Column.insert()
+    static let selectSQL = Column.select(
+        Array(Column.allCases.dropFirst()), "WHERE \(Column.flight) = ? ORDER BY \(Column.elapsed)")
+
+    func value(_ column: Column) -> SQLValue {
+        switch column {
+        case .flight: .integer(flight)
+        case .elapsed: .real(sample.elapsed)
+        case .distance: .real(sample.distance)
+        case .pace: Logbook.value(sample.pace)
+        case .heartRate: Logbook.value(sample.heartRate)
+        case .cadence: Logbook.value(sample.cadence)
+        case .altitude: Logbook.value(sample.altitude)
+        case .heading: Logbook.value(sample.heading)
+        case .paused: .integer(sample.paused ? 1 : 0)
+        }
+    }
+
+    static func decode(_ r: LogbookRow) throws(StoreError) -> FDRSample? {
+        FDRSample(
+            elapsed: try r.number(Column.elapsed, in: LogbookRow.duration),
+            distance: try r.number(Column.distance, in: LogbookRow.distance),
+            pace: r.optional(Column.pace, in: LogbookRow.pace),
+            heartRate: r.optional(Column.heartRate, in: LogbookRow.heartRate),
+            cadence: r.optional(Column.cadence, in: LogbookRow.cadence),
+            altitude: r.optional(Column.altitude, in: LogbookRow.altitude),
+            heading: r.optional(Column.heading, in: LogbookRow.heading), paused: r[Column.paused].int == 1)
+    }
+}
