@@ -84,10 +84,10 @@ extension Logbook {
     /// A flight's rows of one derived table, in order (`more` binds after its id); a row with an
     /// impossible value is left out, said in `log` as a `kind`.
     func stored<R: FlightChildRow>(
-        _: R.Type, flight id: Int64, _ more: [SQLValue] = [], kind: String = R.kind, log: DamageLog
+        _: R.Type, flight id: Int64, _ more: [SQLValue] = [], kind: String = R.statements.kind, log: DamageLog
     ) throws(StoreError) -> [R.Value] {
         var values: [R.Value] = []
-        for row in try database.query(R.selectSQL, [.integer(id)] + more) {
+        for row in try database.query(R.statements.select, [.integer(id)] + more) {
             let r = LogbookRow(row, path: path, flight: id, kind: kind, log: log)
             if let value = r.reading({ () throws(StoreError) in try R.decode(r) }) ?? nil { values.append(value) }
         }
@@ -130,6 +130,6 @@ private struct StoredParts: FlightParts {
         Route(
             points: try logbook.stored(
                 RoutePointRow.self, flight: flight, [.integer(simplified ? 1 : 0)],
-                kind: simplified ? RoutePointRow.simplifiedKind : RoutePointRow.kind, log: log))
+                kind: simplified ? RoutePointRow.simplifiedKind : RoutePointRow.statements.kind, log: log))
     }
 }

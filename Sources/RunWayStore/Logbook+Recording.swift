@@ -31,29 +31,29 @@ extension Logbook {
         let final = status ?? (flight.status == .tooShort ? .tooShort : .finished)
         try absorbJournal()  // the raw log first: a cut before the derived data means recovery
         try database.transaction { () throws(StoreError) in
-            for table in Tables.derived {
-                try database.query(table.deleteFlight, [.integer(id)])
+            for delete in Tables.derivedDeletes {
+                try database.query(delete, [.integer(id)])
             }
             let summary = FlightRow(
                 status: final, startTime: flight.startTime, mission: flight.mission, landed: flight)
             try database.query(FlightRow.landSQL, summary.values(FlightRow.landing) + [.integer(id)])
             for split in flight.splits {
-                try database.query(SplitRow.insertSQL, SplitRow(flight: id, split: split).values())
+                try database.query(SplitRow.statements.insert, SplitRow(split: split).values(flight: id))
             }
             for sample in flight.samples {
-                try database.query(SampleRow.insertSQL, SampleRow(flight: id, sample: sample).values())
+                try database.query(SampleRow.statements.insert, SampleRow(sample: sample).values(flight: id))
             }
             for (simplified, route) in [(false, flight.route), (true, flight.simplifiedRoute)] {
                 for (seq, point) in route.points.enumerated() {
-                    let row = RoutePointRow(flight: id, simplified: simplified, seq: seq, point: point)
-                    try database.query(RoutePointRow.insertSQL, row.values())
+                    let row = RoutePointRow(simplified: simplified, seq: seq, point: point)
+                    try database.query(RoutePointRow.statements.insert, row.values(flight: id))
                 }
             }
             for pause in flight.pauses {
-                try database.query(PauseRow.insertSQL, PauseRow(flight: id, pause: pause).values())
+                try database.query(PauseRow.statements.insert, PauseRow(pause: pause).values(flight: id))
             }
             for alert in flight.alerts {
-                try database.query(AlertRow.insertSQL, AlertRow(flight: id, alert: alert).values())
+                try database.query(AlertRow.statements.insert, AlertRow(alert: alert).values(flight: id))
             }
         }
     }

@@ -94,7 +94,7 @@ extension Logbook {
                     let copy = try begin(startTime: start, mission: mission, source: source)
                     for var batch in batches.rows {
                         batch.flight = copy
-                        try database.query(RawLogRow.insertSQL, RawLogRow(record: batch).values())
+                        try database.query(RawLogRow.statements.insert, RawLogRow(record: batch).values)
                     }
                     let kept: LogbookStatus =
                         flight.status == .tooShort
@@ -132,7 +132,7 @@ extension Logbook {
     private func readableBatches(flight id: Int64, journal: [FlightJournal.Record]) -> (
         rows: [FlightJournal.Record], complete: Bool
     ) {
-        let (rows, failure) = database.readableRows(RawLogRow.selectSQL, [.integer(id)])
+        let (rows, failure) = database.readableRows(RawLogRow.statements.select, [.integer(id)])
         var batches: [FlightJournal.Record] = []
         for row in rows {
             guard let batch = RawLogRow.decode(row, flight: id),

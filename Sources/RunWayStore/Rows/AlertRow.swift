@@ -2,23 +2,18 @@ import RunWayCore
 
 /// A flight's alert episode, as `alerts` holds it (read back in the order written).
 struct AlertRow: FlightChildRow {
-    enum Column: String, FlightChildColumn {
-        static let table = "alerts"
-        case flight = "flight_id", kind, startElapsed = "start_elapsed_s", endElapsed = "end_elapsed_s"
-        case latitude = "lat", longitude = "lon"
-    }
-
-    var flight: Int64
     var alert: AlertEpisode
 
-    static let kind = "alert"
-    static let insertSQL = Column.insert()
-    static let selectSQL = Column.select(
-        Array(Column.allCases.dropFirst()), "WHERE \(Column.flight) = ? ORDER BY rowid")
+    enum Column: String, FlightChildColumn {
+        static let table = "alerts"
+        case kind, startElapsed = "start_elapsed_s", endElapsed = "end_elapsed_s", latitude = "lat"
+        case longitude = "lon"
+    }
+
+    static let statements = FlightChildTable<Column>(kind: "alert", orderBy: "rowid")
 
     func value(_ column: Column) -> SQLValue {
         switch column {
-        case .flight: .integer(flight)
         case .kind: .text(alert.kind.rawValue)
         case .startElapsed: .real(alert.startElapsed)
         case .endElapsed: Logbook.value(alert.endElapsed)

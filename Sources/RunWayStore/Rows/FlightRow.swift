@@ -2,7 +2,7 @@ import RunWayCore
 
 /// A flight's summary, as `flights` holds it: opened at ROTATE (its start, mission and source),
 /// completed at touchdown (the landed flight's derived summary).
-struct FlightRow: TableRow {
+struct FlightRow {
     enum Column: String, TableColumn {
         static let table = "flights"
         case id, status, targetPace = "target_pace", allowedDeviation = "allowed_deviation"
@@ -55,6 +55,9 @@ struct FlightRow: TableRow {
         case .altitudeMaximum: Logbook.value(landed?.elevation?.maximum)
         }
     }
+
+    /// The values `columns` bind, in their order.
+    func values(_ columns: [Column]) -> [SQLValue] { columns.map(value) }
 
     // What is written when.
 

@@ -2,22 +2,17 @@ import RunWayCore
 
 /// A flight's pause, as `pauses` holds it (schema 4; a flight stored before has none here).
 struct PauseRow: FlightChildRow {
-    enum Column: String, FlightChildColumn {
-        static let table = "pauses"
-        case flight = "flight_id", start = "start_elapsed_s", end = "end_elapsed_s", reason
-    }
-
-    var flight: Int64
     var pause: PauseInterval
 
-    static let kind = "pause"
-    static let insertSQL = Column.insert()
-    static let selectSQL = Column.select(
-        Array(Column.allCases.dropFirst()), "WHERE \(Column.flight) = ? ORDER BY \(Column.start)")
+    enum Column: String, FlightChildColumn {
+        static let table = "pauses"
+        case start = "start_elapsed_s", end = "end_elapsed_s", reason
+    }
+
+    static let statements = FlightChildTable<Column>(kind: "pause", order: .start)
 
     func value(_ column: Column) -> SQLValue {
         switch column {
-        case .flight: .integer(flight)
         case .start: .real(pause.start)
         case .end: .real(pause.end)
         case .reason: .text(pause.reason.rawValue)

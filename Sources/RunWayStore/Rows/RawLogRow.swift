@@ -1,25 +1,24 @@
 /// One commit of a flight's raw sensor log, as `raw_log` holds it: the journal's record.
-struct RawLogRow: TableRow {
-    enum Column: String, FlightChildColumn {
-        static let table = "raw_log"
-        case flight = "flight_id", seq, until, inputs
-    }
-
+struct RawLogRow: FlightChildEncoding {
     var record: FlightJournal.Record
 
-    static let insertSQL = Column.insert()
-    /// A flight's commits in order, inputs and all.
-    static let selectSQL = Column.select(
-        Array(Column.allCases.dropFirst()), "WHERE \(Column.flight) = ? ORDER BY \(Column.seq)")
+    enum Column: String, FlightChildColumn {
+        static let table = "raw_log"
+        case seq, until, inputs
+    }
+
+    static let statements = FlightChildTable<Column>(kind: "raw log commit", order: .seq)
 
     func value(_ column: Column) -> SQLValue {
         switch column {
-        case .flight: .integer(record.flight)
         case .seq: .integer(record.seq)
         case .until: .real(record.until)
         case .inputs: .text(record.inputs)
         }
     }
+
+    /// The values of the row, its flight's id first.
+    var values: [SQLValue] { values(flight: record.flight) }
 
     /// The commit of flight `id` that `row` holds; nil when a value of it does not read.
     static func decode(_ row: Row, flight id: Int64) -> FlightJournal.Record? {

@@ -2,28 +2,23 @@ import RunWayCore
 
 /// A point of a flight's full or simplified route, as `route_points` holds it.
 struct RoutePointRow: FlightChildRow {
-    enum Column: String, FlightChildColumn {
-        static let table = "route_points"
-        case flight = "flight_id", simplified, seq, elapsed = "elapsed_s", latitude = "lat", longitude = "lon"
-    }
-
-    var flight: Int64
     var simplified: Bool
     /// Its place in the route, from 0.
     var seq: Int
     var point: RoutePoint
 
-    static let kind = "route point"
+    enum Column: String, FlightChildColumn {
+        static let table = "route_points"
+        case simplified, seq, elapsed = "elapsed_s", latitude = "lat", longitude = "lon"
+    }
+
+    /// A flight's full route (`simplified` bound 0) or its simplified one (1).
+    static let statements = FlightChildTable<Column>(
+        kind: "route point", reading: [.elapsed, .latitude, .longitude], filter: [.simplified], order: .seq)
     static let simplifiedKind = "simplified route point"
-    static let insertSQL = Column.insert()
-    /// A flight's full route (`simplified = 0`) or its simplified one (1), the second parameter.
-    static let selectSQL = Column.select(
-        [.elapsed, .latitude, .longitude],
-        "WHERE \(Column.flight) = ? AND \(Column.simplified) = ? ORDER BY \(Column.seq)")
 
     func value(_ column: Column) -> SQLValue {
         switch column {
-        case .flight: .integer(flight)
         case .simplified: .integer(simplified ? 1 : 0)
         case .seq: .integer(Int64(seq))
         case .elapsed: .real(point.elapsed)

@@ -2,23 +2,18 @@ import RunWayCore
 
 /// A flight's FDR sample, as `samples` holds it.
 struct SampleRow: FlightChildRow {
-    enum Column: String, FlightChildColumn {
-        static let table = "samples"
-        case flight = "flight_id", elapsed = "elapsed_s", distance = "distance_m", pace
-        case heartRate = "heart_rate", cadence, altitude, heading, paused
-    }
-
-    var flight: Int64
     var sample: FDRSample
 
-    static let kind = "sample"
-    static let insertSQL = Column.insert()
-    static let selectSQL = Column.select(
-        Array(Column.allCases.dropFirst()), "WHERE \(Column.flight) = ? ORDER BY \(Column.elapsed)")
+    enum Column: String, FlightChildColumn {
+        static let table = "samples"
+        case elapsed = "elapsed_s", distance = "distance_m", pace, heartRate = "heart_rate", cadence, altitude
+        case heading, paused
+    }
+
+    static let statements = FlightChildTable<Column>(kind: "sample", order: .elapsed)
 
     func value(_ column: Column) -> SQLValue {
         switch column {
-        case .flight: .integer(flight)
         case .elapsed: .real(sample.elapsed)
         case .distance: .real(sample.distance)
         case .pace: Logbook.value(sample.pace)

@@ -2,24 +2,18 @@ import RunWayCore
 
 /// A flight's split, as `splits` holds it.
 struct SplitRow: FlightChildRow {
-    enum Column: String, FlightChildColumn {
-        static let table = "splits"
-        case flight = "flight_id", order = "ord", distance = "distance_m", movingDuration = "moving_s"
-        case elapsedDuration = "elapsed_s", elapsedEnd = "elapsed_end_s", heartRate = "heart_rate", cadence
-        case elevationGain = "elevation_gain_m"
-    }
-
-    var flight: Int64
     var split: Split
 
-    static let kind = "split"
-    static let insertSQL = Column.insert()
-    static let selectSQL = Column.select(
-        Array(Column.allCases.dropFirst()), "WHERE \(Column.flight) = ? ORDER BY \(Column.order)")
+    enum Column: String, FlightChildColumn {
+        static let table = "splits"
+        case order = "ord", distance = "distance_m", movingDuration = "moving_s", elapsedDuration = "elapsed_s"
+        case elapsedEnd = "elapsed_end_s", heartRate = "heart_rate", cadence, elevationGain = "elevation_gain_m"
+    }
+
+    static let statements = FlightChildTable<Column>(kind: "split", order: .order)
 
     func value(_ column: Column) -> SQLValue {
         switch column {
-        case .flight: .integer(flight)
         case .order: .integer(Int64(split.order))
         case .distance: .real(split.distance)
         case .movingDuration: .real(split.movingDuration)

@@ -9,25 +9,29 @@ protocol TableColumn: RawRepresentable<String>, CaseIterable, CustomStringConver
 where AllCases == [Self] {
     /// The table's name.
     static var table: String { get }
+    /// Every column's name, in the schema's order.
+    static var names: [String] { get }
 }
 
 extension TableColumn {
     var description: String { rawValue }
 
-    /// The column names, in order.
     static var names: [String] { allCases.map(\.rawValue) }
 
     /// `a, b, c`
     static func list(_ columns: [Self]) -> String { columns.map(\.rawValue).joined(separator: ", ") }
 
-    /// `INSERT INTO table (a, b) VALUES (?, ?)`
-    static func insert(_ columns: [Self] = allCases) -> String {
-        "INSERT INTO \(table) (\(list(columns))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-    }
-
     /// `SELECT a, b FROM table` and then `rest` (its WHERE, ORDER BY).
     static func select(_ columns: [Self], _ rest: String) -> String {
         "SELECT \(list(columns)) FROM \(table) \(rest)"
+    }
+
+    /// `INSERT INTO table (a, b) VALUES (?, ?)`
+    static func insert(_ columns: [Self]) -> String { insert(names: columns.map(\.rawValue)) }
+
+    static func insert(names: [String]) -> String {
+        let places = names.map { _ in "?" }.joined(separator: ", ")
+        return "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(places))"
     }
 
     /// `UPDATE table SET a = ?, b = ? WHERE key = ?`
@@ -36,35 +40,57 @@ extension TableColumn {
     }
 }
 
-/// The columns of a table whose rows belong to one flight (`flight_id`, deleted with it).
-protocol FlightChildColumn: TableColumn {
-    static var flight: Self { get }
-}
+/// The columns of a table whose rows belong to one flight, after its first column: the flight's
+/// id, named here once for them all (the rows are deleted with their flight).
+protocol FlightChildColumn: TableColumn {}
 
 extension FlightChildColumn {
-    /// `DELETE FROM table WHERE flight_id = ?`
-    static var deleteFlight: String { "DELETE FROM \(table) WHERE \(flight) = ?" }
+    static var flightKey: String { "flight_id" }
+    static var names: [String] { [flightKey] + allCases.map(\.rawValue) }
 }
 
-/// A table's row type: its columns, and the value each binds when the row is written.
-protocol TableRow {
-    associatedtype Column: TableColumn
+/// The statements of a table of a flight's rows, made once from its columns.
+struct FlightChildTable<Column: FlightChildColumn>: Sendable {
+    /// What one row is, in words, for the damage said about it ("sample").
+    let kind: String
+    /// One row, every column, the flight's id first.
+    let insert: String
+    /// A flight's rows in order, by its id and then `filter`'s values.
+    let select: String
+    /// Every row of a flight.
+    let delete: String
+
+    init(kind: String, reading: [Column] = Column.allCases, filter: [Column] = [], order: Column) {
+        self.init(kind: kind, reading: reading, filter: filter, orderBy: order.rawValue)
+    }
+
+    init(kind: String, reading: [Column] = Column.allCases, filter: [Column] = [], orderBy order: String) {
+        self.kind = kind
+        insert = Column.insert(names: Column.names)
+        let keys = [Column.flightKey] + filter.map(\.rawValue)
+        select = Column.select(
+            reading, "WHERE \(keys.map { "\($0) = ?" }.joined(separator: " AND ")) ORDER BY \(order)")
+        delete = "DELETE FROM \(Column.table) WHERE \(Column.flightKey) = ?"
+    }
+}
+
+/// How a row of a flight's table binds when it is written.
+protocol FlightChildEncoding {
+    associatedtype Column: FlightChildColumn
+    static var statements: FlightChildTable<Column> { get }
+    /// The value `column` binds (the flight's id binds before them all).
     func value(_ column: Column) -> SQLValue
 }
 
-extension TableRow {
-    /// The values `columns` bind, in their order.
-    func values(_ columns: [Column] = Column.allCases) -> [SQLValue] { columns.map(value) }
+extension FlightChildEncoding {
+    /// The values of the row of flight `id`, in `statements.insert`'s order.
+    func values(flight id: Int64) -> [SQLValue] { [.integer(id)] + Column.allCases.map(value) }
 }
 
 /// The row type of a table of a flight's derived rows (samples, splits, …): read back all of a
 /// flight's at once, each checked as `LogbookRow` checks a value.
-protocol FlightChildRow: TableRow where Column: FlightChildColumn {
+protocol FlightChildRow: FlightChildEncoding {
     associatedtype Value
-    /// What one row is, in words, for the damage said about it ("sample").
-    static var kind: String { get }
-    /// A flight's rows, in order: `flight_id = ?` is its first parameter.
-    static var selectSQL: String { get }
     /// The row's value; nil when it is to be passed over without a word (an alert of a kind
     /// this build does not know). Throws when a required value is impossible: the row is left out.
     static func decode(_ r: LogbookRow) throws(StoreError) -> Value?
@@ -79,8 +105,11 @@ enum Tables {
         ]
     }
 
-    /// The tables of a flight's derived data, which touchdown writes afresh.
-    static var derived: [any FlightChildColumn.Type] {
-        [SplitRow.Column.self, SampleRow.Column.self, RoutePointRow.Column.self, AlertRow.Column.self, PauseRow.Column.self]
+    /// The statements that delete a flight's derived data, which touchdown writes afresh.
+    static var derivedDeletes: [String] {
+        [
+            SplitRow.statements.delete, SampleRow.statements.delete, RoutePointRow.statements.delete,
+            AlertRow.statements.delete, PauseRow.statements.delete,
+        ]
     }
 }
