@@ -52,11 +52,11 @@ extension Logbook {
     /// Rows per table, for the bench and a maintainer's look at a logbook's size.
     public func tableSizes() throws(StoreError) -> [String: Int] {
         var sizes: [String: Int] = [:]
-        let tables: [any TableColumn.Type] = [
-            FlightRow.Column.self, SplitRow.Column.self, SampleRow.Column.self, RoutePointRow.Column.self,
-            AlertRow.Column.self, RawLogRow.Column.self,
+        let tables = [
+            FlightRow.table, SplitRow.statements.table, SampleRow.statements.table,
+            RoutePointRow.statements.table, AlertRow.statements.table, RawLogRow.statements.table,
         ]
-        for table in tables.map({ $0.table }) {
+        for table in tables {
             sizes[table] = try database.query("SELECT COUNT(*) AS n FROM \(table)").first?["n"].int ?? 0
         }
         return sizes

@@ -89,7 +89,9 @@ extension Logbook {
         var values: [R.Value] = []
         for row in try database.query(R.statements.select, [.integer(id)] + more) {
             let r = LogbookRow(row, path: path, flight: id, kind: kind, log: log)
-            if let value = r.reading({ () throws(StoreError) in try R.decode(r) }) ?? nil { values.append(value) }
+            if let value = r.reading({ () throws(StoreError) in try R.decode(r) }) ?? nil {
+                values.append(value)
+            }
         }
         return values
     }
@@ -121,10 +123,18 @@ private struct StoredParts: FlightParts {
     let flight: Int64
     let log: DamageLog
 
-    func samples() throws(StoreError) -> [FDRSample] { try logbook.stored(SampleRow.self, flight: flight, log: log) }
-    func pauses() throws(StoreError) -> [PauseInterval] { try logbook.stored(PauseRow.self, flight: flight, log: log) }
-    func splits() throws(StoreError) -> [Split] { try logbook.stored(SplitRow.self, flight: flight, log: log) }
-    func alerts() throws(StoreError) -> [AlertEpisode] { try logbook.stored(AlertRow.self, flight: flight, log: log) }
+    func samples() throws(StoreError) -> [FDRSample] {
+        try logbook.stored(SampleRow.self, flight: flight, log: log)
+    }
+    func pauses() throws(StoreError) -> [PauseInterval] {
+        try logbook.stored(PauseRow.self, flight: flight, log: log)
+    }
+    func splits() throws(StoreError) -> [Split] {
+        try logbook.stored(SplitRow.self, flight: flight, log: log)
+    }
+    func alerts() throws(StoreError) -> [AlertEpisode] {
+        try logbook.stored(AlertRow.self, flight: flight, log: log)
+    }
 
     func route(simplified: Bool) throws(StoreError) -> Route {
         Route(

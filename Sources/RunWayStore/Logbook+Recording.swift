@@ -18,7 +18,8 @@ extension Logbook {
         try requireWritable()
         try database.query(
             FlightRow.openSQL,
-            FlightRow(status: .flying, startTime: startTime, mission: mission, source: source).values(FlightRow.opened))
+            FlightRow(status: .flying, startTime: startTime, mission: mission, source: source).values(
+                FlightRow.opened))
         return database.lastInsertID
     }
 

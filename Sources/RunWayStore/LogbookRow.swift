@@ -72,20 +72,21 @@ struct LogbookRow {
 
     // The same, by a table description's column (its name is the column's one spelling).
 
-    subscript(column: some TableColumn) -> SQLValue { row[column.rawValue] }
+    subscript(column: some TableColumn) -> SQLValue { row[column.name] }
 
-    func number(_ column: some TableColumn, in range: ClosedRange<Double> = any) throws(StoreError) -> Double {
-        try number(column.rawValue, in: range)
+    func number(_ column: some TableColumn, in range: ClosedRange<Double> = any) throws(StoreError) -> Double
+    {
+        try number(column.name, in: range)
     }
 
     func optional(_ column: some TableColumn, in range: ClosedRange<Double> = any) -> Double? {
-        optional(column.rawValue, in: range)
+        optional(column.name, in: range)
     }
 
-    func integer(_ column: some TableColumn) throws(StoreError) -> Int64 { try integer(column.rawValue) }
+    func integer(_ column: some TableColumn) throws(StoreError) -> Int64 { try integer(column.name) }
 
     func required<T>(_ column: some TableColumn, _ parse: (SQLValue) -> T?) throws(StoreError) -> T {
-        try required(column.rawValue, parse)
+        try required(column.name, parse)
     }
 
     /// Writes down what the value of `column` cost.

@@ -29,11 +29,9 @@ struct RowDescriptionTests {
         try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
         let migrated = try Logbook(path: path)
         for logbook in [fresh, migrated] {
-            #expect(Set(Tables.all.map { $0.table }) == (try tables(in: logbook.database)))
-            for description in Tables.all {
-                #expect(
-                    description.names == (try liveColumns(description.table, in: logbook.database)),
-                    "\(description.table)")
+            #expect(Set(Tables.all.map(\.table)) == (try tables(in: logbook.database)))
+            for (table, columns) in Tables.all {
+                #expect(columns == (try liveColumns(table, in: logbook.database)), "\(table)")
             }
         }
     }
@@ -123,7 +121,8 @@ struct RowDescriptionTests {
     @Test func aRawLogCommitRoundTrips() throws {
         let (logbook, id) = try logbookWithAFlight()
         let records = (1...3).map {
-            FlightJournal.Record(flight: id, seq: Int64($0), until: 1_000 + Double($0) * 4, inputs: "line \($0)\n")
+            FlightJournal.Record(
+                flight: id, seq: Int64($0), until: 1_000 + Double($0) * 4, inputs: "line \($0)\n")
         }
         for record in records {
             try logbook.database.query(RawLogRow.statements.insert, RawLogRow(record: record).values)

@@ -4,19 +4,22 @@ import RunWayCore
 struct AlertRow: FlightChildRow {
     var alert: AlertEpisode
 
-    enum Column: String, FlightChildColumn {
-        static let table = "alerts"
-        case kind, startElapsed = "start_elapsed_s", endElapsed = "end_elapsed_s", latitude = "lat"
-        case longitude = "lon"
+    enum Column: FlightChildColumn {
+        case kind, start, end, latitude, longitude
+
+        static let spelled: [Self: String] = [
+            .kind: "kind", .start: "start_elapsed_s", .end: "end_elapsed_s", .latitude: "lat",
+            .longitude: "lon",
+        ]
     }
 
-    static let statements = FlightChildTable<Column>(kind: "alert", orderBy: "rowid")
+    static let statements = FlightChildTable<Column>("alerts", kind: "alert", orderBy: "rowid")
 
     func value(_ column: Column) -> SQLValue {
         switch column {
         case .kind: .text(alert.kind.rawValue)
-        case .startElapsed: .real(alert.startElapsed)
-        case .endElapsed: Logbook.value(alert.endElapsed)
+        case .start: .real(alert.startElapsed)
+        case .end: Logbook.value(alert.endElapsed)
         case .latitude: Logbook.value(alert.coordinate?.latitude)
         case .longitude: Logbook.value(alert.coordinate?.longitude)
         }
@@ -30,7 +33,7 @@ struct AlertRow: FlightChildRow {
             r.optional(Column.longitude, in: -180...180).map { Coordinate(latitude: lat, longitude: $0) }
         }
         return AlertEpisode(
-            kind: kind, startElapsed: try r.number(Column.startElapsed, in: LogbookRow.duration),
-            endElapsed: r.optional(Column.endElapsed, in: LogbookRow.duration), coordinate: coordinate)
+            kind: kind, startElapsed: try r.number(Column.start, in: LogbookRow.duration),
+            endElapsed: r.optional(Column.end, in: LogbookRow.duration), coordinate: coordinate)
     }
 }

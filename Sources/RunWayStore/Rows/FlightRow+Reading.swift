@@ -13,7 +13,7 @@ protocol FlightParts {
 /// How a `flights` row reads back, each value checked as `LogbookRow` checks it.
 extension FlightRow {
     /// The row's id (the rowid: always an integer).
-    static func id(_ row: Row) -> Int64? { row[Column.id.rawValue].int.map(Int64.init) }
+    static func id(_ row: Row) -> Int64? { row[Column.id.name].int.map(Int64.init) }
 
     /// Its status; one that does not read makes the summary damaged.
     static func status(_ r: LogbookRow) throws(StoreError) -> LogbookStatus {
@@ -44,7 +44,9 @@ extension FlightRow {
 
     /// The flight as stored: its summary `r` and its derived rows from `parts`. An impossible
     /// required summary value throws; an impossible optional one reads as missing.
-    static func flight(_ r: LogbookRow, engineVersion: Int, parts: some FlightParts) throws(StoreError) -> Flight {
+    static func flight(_ r: LogbookRow, engineVersion: Int, parts: some FlightParts) throws(StoreError)
+        -> Flight
+    {
         let start = try r.number(Column.startTime, in: LogbookRow.time)
         let distance = try r.number(Column.distance, in: LogbookRow.distance)
         let elapsed = try r.number(Column.elapsed, in: LogbookRow.duration)

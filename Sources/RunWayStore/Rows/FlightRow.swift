@@ -3,15 +3,21 @@ import RunWayCore
 /// A flight's summary, as `flights` holds it: opened at ROTATE (its start, mission and source),
 /// completed at touchdown (the landed flight's derived summary).
 struct FlightRow {
-    enum Column: String, TableColumn {
-        static let table = "flights"
-        case id, status, targetPace = "target_pace", allowedDeviation = "allowed_deviation"
-        case targetDistance = "target_distance", startTime = "start_time", endTime = "end_time"
-        case distance = "distance_m", elapsed = "elapsed_s", movingTime = "moving_s"
-        case droppedTail = "dropped_tail_m", averageHeartRate = "avg_heart_rate", averageCadence = "avg_cadence"
-        case source, replaces, engineVersion = "engine_version", elevationSource = "elevation_source"
-        case elevationLoss = "elevation_loss_m", altitudeMinimum = "altitude_min_m"
-        case altitudeMaximum = "altitude_max_m"
+    enum Column: TableColumn {
+        case id, status, targetPace, allowedDeviation, targetDistance, startTime, endTime, distance, elapsed,
+            movingTime, droppedTail, averageHeartRate, averageCadence, source, replaces, engineVersion,
+            elevationSource, elevationLoss, altitudeMinimum, altitudeMaximum
+
+        static let spelled: [Self: String] = [
+            .id: "id", .status: "status", .targetPace: "target_pace", .allowedDeviation: "allowed_deviation",
+            .targetDistance: "target_distance", .startTime: "start_time", .endTime: "end_time",
+            .distance: "distance_m", .elapsed: "elapsed_s", .movingTime: "moving_s",
+            .droppedTail: "dropped_tail_m", .averageHeartRate: "avg_heart_rate",
+            .averageCadence: "avg_cadence", .source: "source", .replaces: "replaces",
+            .engineVersion: "engine_version", .elevationSource: "elevation_source",
+            .elevationLoss: "elevation_loss_m", .altitudeMinimum: "altitude_min_m",
+            .altitudeMaximum: "altitude_max_m",
+        ]
     }
 
     /// Nil until SQLite numbers the row.
@@ -28,6 +34,7 @@ struct FlightRow {
     /// The engine whose rules computed the derived data: this build's.
     var engineVersion = Schema.engineVersion
 
+    static let table = "flights"
     /// What a flight's row is, in words, for the damage said about it.
     static let kind = "summary"
 
@@ -62,23 +69,25 @@ struct FlightRow {
     // What is written when.
 
     /// At ROTATE: a new row (`landed` is nil).
-    static let opened: [Column] = [.status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source]
-    static let openSQL = Column.insert(opened)
+    static let opened: [Column] = [
+        .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source,
+    ]
+    static let openSQL = SQL.insert(into: table, opened.map(\.name))
     /// At touchdown: the row's summary, start and mission included, by its id (the last parameter).
     static let landing: [Column] = [
         .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .endTime, .distance, .elapsed,
         .movingTime, .droppedTail, .averageHeartRate, .averageCadence, .engineVersion, .elevationSource,
         .elevationLoss, .altitudeMinimum, .altitudeMaximum,
     ]
-    static let landSQL = Column.update(landing, where: .id)
+    static let landSQL = SQL.update(table, landing.map(\.name), where: Column.id.name)
 
     /// A flight, and with it (`ON DELETE CASCADE`) everything recorded for it.
-    static let deleteSQL = "DELETE FROM \(Column.table) WHERE \(Column.id) = ?"
+    static let deleteSQL = SQL.delete(from: table, where: Column.id.name)
 
     // What is read.
 
     /// One flight, whole, by its id.
-    static let readSQL = Column.select(Array(Column.allCases.dropFirst()), "WHERE \(Column.id) = ?")
+    static let readSQL = SQL.select(Array(Column.names.dropFirst()), from: table, "WHERE \(Column.id) = ?")
     /// The name the listing gives a flight's newest reprocessed copy.
     static let supersededBy = "superseded_by"
     /// The logbook's lines, most recent first, each with the newest landed flight reprocessed from it.
@@ -86,14 +95,17 @@ struct FlightRow {
         typealias C = Column
         let listed: [C] = [.id, .status, .startTime, .distance, .elapsed, .movingTime, .replaces]
         return "SELECT \(listed.map { "f.\($0)" }.joined(separator: ", ")), "
-            + "(SELECT MAX(n.\(C.id)) FROM \(C.table) n WHERE n.\(C.replaces) = f.\(C.id) AND n.\(C.status) != 'flying') "
-            + "AS \(supersededBy) FROM \(C.table) f ORDER BY f.\(C.startTime) DESC, f.\(C.id) DESC"
+            + "(SELECT MAX(n.\(C.id)) FROM \(table) n WHERE n.\(C.replaces) = f.\(C.id) AND n.\(C.status) != 'flying') "
+            + "AS \(supersededBy) FROM \(table) f ORDER BY f.\(C.startTime) DESC, f.\(C.id) DESC"
     }()
     /// What a salvage takes from each flight before flying it again: start, mission and source.
-    static let salvageSQL = Column.select(
-        [.id, .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source], "ORDER BY \(Column.id)")
+    static let salvageSQL = SQL.select(
+        [Column.id, .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source].map(
+            \.name),
+        from: table, "ORDER BY \(Column.id)")
     /// A landed flight that took off at the bound time, to the millisecond.
-    static let sameRunSQL = Column.select(
-        [.id],
-        "WHERE abs(\(Column.startTime) - ?) < 0.0005 AND \(Column.status) != 'flying' ORDER BY \(Column.id) LIMIT 1")
+    static let sameRunSQL = SQL.select(
+        [Column.id.name], from: table,
+        "WHERE abs(\(Column.startTime) - ?) < 0.0005 AND \(Column.status) != 'flying' ORDER BY \(Column.id) LIMIT 1"
+    )
 }

@@ -4,12 +4,15 @@ import RunWayCore
 struct PauseRow: FlightChildRow {
     var pause: PauseInterval
 
-    enum Column: String, FlightChildColumn {
-        static let table = "pauses"
-        case start = "start_elapsed_s", end = "end_elapsed_s", reason
+    enum Column: FlightChildColumn {
+        case start, end, reason
+
+        static let spelled: [Self: String] = [
+            .start: "start_elapsed_s", .end: "end_elapsed_s", .reason: "reason",
+        ]
     }
 
-    static let statements = FlightChildTable<Column>(kind: "pause", order: .start)
+    static let statements = FlightChildTable<Column>("pauses", kind: "pause", order: .start)
 
     func value(_ column: Column) -> SQLValue {
         switch column {

@@ -2,12 +2,13 @@
 struct RawLogRow: FlightChildEncoding {
     var record: FlightJournal.Record
 
-    enum Column: String, FlightChildColumn {
-        static let table = "raw_log"
+    enum Column: FlightChildColumn {
         case seq, until, inputs
+
+        static let spelled: [Self: String] = [.seq: "seq", .until: "until", .inputs: "inputs"]
     }
 
-    static let statements = FlightChildTable<Column>(kind: "raw log commit", order: .seq)
+    static let statements = FlightChildTable<Column>("raw_log", kind: "raw log commit", order: .seq)
 
     func value(_ column: Column) -> SQLValue {
         switch column {
@@ -22,8 +23,8 @@ struct RawLogRow: FlightChildEncoding {
 
     /// The commit of flight `id` that `row` holds; nil when a value of it does not read.
     static func decode(_ row: Row, flight id: Int64) -> FlightJournal.Record? {
-        guard let seq = row[Column.seq.rawValue].int.map(Int64.init),
-            let until = row[Column.until.rawValue].double, let inputs = row[Column.inputs.rawValue].string
+        guard let seq = row[Column.seq.name].int.map(Int64.init),
+            let until = row[Column.until.name].double, let inputs = row[Column.inputs.name].string
         else { return nil }
         return FlightJournal.Record(flight: id, seq: seq, until: until, inputs: inputs)
     }

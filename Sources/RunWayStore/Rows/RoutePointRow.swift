@@ -2,19 +2,24 @@ import RunWayCore
 
 /// A point of a flight's full or simplified route, as `route_points` holds it.
 struct RoutePointRow: FlightChildRow {
+    enum Column: FlightChildColumn {
+        case simplified, seq, elapsed, latitude, longitude
+
+        static let spelled: [Self: String] = [
+            .simplified: "simplified", .seq: "seq", .elapsed: "elapsed_s", .latitude: "lat",
+            .longitude: "lon",
+        ]
+    }
+
     var simplified: Bool
     /// Its place in the route, from 0.
     var seq: Int
     var point: RoutePoint
 
-    enum Column: String, FlightChildColumn {
-        static let table = "route_points"
-        case simplified, seq, elapsed = "elapsed_s", latitude = "lat", longitude = "lon"
-    }
-
     /// A flight's full route (`simplified` bound 0) or its simplified one (1).
     static let statements = FlightChildTable<Column>(
-        kind: "route point", reading: [.elapsed, .latitude, .longitude], filter: [.simplified], order: .seq)
+        "route_points", kind: "route point", reading: [.elapsed, .latitude, .longitude],
+        filter: [.simplified], order: .seq)
     static let simplifiedKind = "simplified route point"
 
     func value(_ column: Column) -> SQLValue {

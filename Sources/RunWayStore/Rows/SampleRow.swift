@@ -4,13 +4,16 @@ import RunWayCore
 struct SampleRow: FlightChildRow {
     var sample: FDRSample
 
-    enum Column: String, FlightChildColumn {
-        static let table = "samples"
-        case elapsed = "elapsed_s", distance = "distance_m", pace, heartRate = "heart_rate", cadence, altitude
-        case heading, paused
+    enum Column: FlightChildColumn {
+        case elapsed, distance, pace, heartRate, cadence, altitude, heading, paused
+
+        static let spelled: [Self: String] = [
+            .elapsed: "elapsed_s", .distance: "distance_m", .pace: "pace", .heartRate: "heart_rate",
+            .cadence: "cadence", .altitude: "altitude", .heading: "heading", .paused: "paused",
+        ]
     }
 
-    static let statements = FlightChildTable<Column>(kind: "sample", order: .elapsed)
+    static let statements = FlightChildTable<Column>("samples", kind: "sample", order: .elapsed)
 
     func value(_ column: Column) -> SQLValue {
         switch column {

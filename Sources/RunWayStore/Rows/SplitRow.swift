@@ -4,13 +4,17 @@ import RunWayCore
 struct SplitRow: FlightChildRow {
     var split: Split
 
-    enum Column: String, FlightChildColumn {
-        static let table = "splits"
-        case order = "ord", distance = "distance_m", movingDuration = "moving_s", elapsedDuration = "elapsed_s"
-        case elapsedEnd = "elapsed_end_s", heartRate = "heart_rate", cadence, elevationGain = "elevation_gain_m"
+    enum Column: FlightChildColumn {
+        case order, distance, movingDuration, elapsedDuration, elapsedEnd, heartRate, cadence, elevationGain
+
+        static let spelled: [Self: String] = [
+            .order: "ord", .distance: "distance_m", .movingDuration: "moving_s",
+            .elapsedDuration: "elapsed_s", .elapsedEnd: "elapsed_end_s", .heartRate: "heart_rate",
+            .cadence: "cadence", .elevationGain: "elevation_gain_m",
+        ]
     }
 
-    static let statements = FlightChildTable<Column>(kind: "split", order: .order)
+    static let statements = FlightChildTable<Column>("splits", kind: "split", order: .order)
 
     func value(_ column: Column) -> SQLValue {
         switch column {

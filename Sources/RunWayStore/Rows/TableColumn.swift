@@ -1,107 +1,66 @@
-/// A table's columns, each named once, in the order the schema as migrated has them (a test
-/// holds them to `PRAGMA table_info`). The SQL that writes and reads the table is made from them,
-/// so a column's name is spelled in its description and in the schema's history, nowhere else.
-/// Interpolated into SQL, a column is its name.
+/// A table's columns, in the order the schema as migrated has them, each spelled once (`spelled`;
+/// a test holds them to `PRAGMA table_info`). The SQL that writes and reads the table is made
+/// from them, so a column's name is written in its description and in the schema's history,
+/// nowhere else. Interpolated into SQL, a column is its name.
 ///
 /// A table's row type pairs its columns with how a value binds to them (`value(_:)`, GRDB's
 /// `encode(to:)`) and how a read row becomes the value (its `decode`, GRDB's `init(row:)`).
-protocol TableColumn: RawRepresentable<String>, CaseIterable, CustomStringConvertible, Sendable
-where AllCases == [Self] {
-    /// The table's name.
-    static var table: String { get }
+protocol TableColumn: CaseIterable, Hashable, CustomStringConvertible, Sendable where AllCases == [Self] {
+    /// Each column's name in SQL.
+    static var spelled: [Self: String] { get }
     /// Every column's name, in the schema's order.
     static var names: [String] { get }
 }
 
 extension TableColumn {
-    var description: String { rawValue }
+    /// The column's name in SQL.
+    var name: String {
+        guard let name = Self.spelled[self] else { preconditionFailure("no name for the column \(self)") }
+        return name
+    }
 
-    static var names: [String] { allCases.map(\.rawValue) }
+    var description: String { name }
+
+    static var names: [String] { allCases.map(\.name) }
 
     /// `a, b, c`
-    static func list(_ columns: [Self]) -> String { columns.map(\.rawValue).joined(separator: ", ") }
+    static func list(_ columns: [Self]) -> String { columns.map(\.name).joined(separator: ", ") }
+}
 
+/// The statements made from a table's columns.
+enum SQL {
     /// `SELECT a, b FROM table` and then `rest` (its WHERE, ORDER BY).
-    static func select(_ columns: [Self], _ rest: String) -> String {
-        "SELECT \(list(columns)) FROM \(table) \(rest)"
+    static func select(_ columns: [String], from table: String, _ rest: String) -> String {
+        "SELECT \(columns.joined(separator: ", ")) FROM \(table) \(rest)"
     }
 
     /// `INSERT INTO table (a, b) VALUES (?, ?)`
-    static func insert(_ columns: [Self]) -> String { insert(names: columns.map(\.rawValue)) }
-
-    static func insert(names: [String]) -> String {
-        let places = names.map { _ in "?" }.joined(separator: ", ")
-        return "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(places))"
+    static func insert(into table: String, _ columns: [String]) -> String {
+        let places = columns.map { _ in "?" }.joined(separator: ", ")
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(places))"
     }
 
     /// `UPDATE table SET a = ?, b = ? WHERE key = ?`
-    static func update(_ columns: [Self], where key: Self) -> String {
+    static func update(_ table: String, _ columns: [String], where key: String) -> String {
         "UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) = ?"
     }
-}
 
-/// The columns of a table whose rows belong to one flight, after its first column: the flight's
-/// id, named here once for them all (the rows are deleted with their flight).
-protocol FlightChildColumn: TableColumn {}
-
-extension FlightChildColumn {
-    static var flightKey: String { "flight_id" }
-    static var names: [String] { [flightKey] + allCases.map(\.rawValue) }
-}
-
-/// The statements of a table of a flight's rows, made once from its columns.
-struct FlightChildTable<Column: FlightChildColumn>: Sendable {
-    /// What one row is, in words, for the damage said about it ("sample").
-    let kind: String
-    /// One row, every column, the flight's id first.
-    let insert: String
-    /// A flight's rows in order, by its id and then `filter`'s values.
-    let select: String
-    /// Every row of a flight.
-    let delete: String
-
-    init(kind: String, reading: [Column] = Column.allCases, filter: [Column] = [], order: Column) {
-        self.init(kind: kind, reading: reading, filter: filter, orderBy: order.rawValue)
-    }
-
-    init(kind: String, reading: [Column] = Column.allCases, filter: [Column] = [], orderBy order: String) {
-        self.kind = kind
-        insert = Column.insert(names: Column.names)
-        let keys = [Column.flightKey] + filter.map(\.rawValue)
-        select = Column.select(
-            reading, "WHERE \(keys.map { "\($0) = ?" }.joined(separator: " AND ")) ORDER BY \(order)")
-        delete = "DELETE FROM \(Column.table) WHERE \(Column.flightKey) = ?"
+    /// `DELETE FROM table WHERE key = ?`
+    static func delete(from table: String, where key: String) -> String {
+        "DELETE FROM \(table) WHERE \(key) = ?"
     }
 }
 
-/// How a row of a flight's table binds when it is written.
-protocol FlightChildEncoding {
-    associatedtype Column: FlightChildColumn
-    static var statements: FlightChildTable<Column> { get }
-    /// The value `column` binds (the flight's id binds before them all).
-    func value(_ column: Column) -> SQLValue
-}
-
-extension FlightChildEncoding {
-    /// The values of the row of flight `id`, in `statements.insert`'s order.
-    func values(flight id: Int64) -> [SQLValue] { [.integer(id)] + Column.allCases.map(value) }
-}
-
-/// The row type of a table of a flight's derived rows (samples, splits, …): read back all of a
-/// flight's at once, each checked as `LogbookRow` checks a value.
-protocol FlightChildRow: FlightChildEncoding {
-    associatedtype Value
-    /// The row's value; nil when it is to be passed over without a word (an alert of a kind
-    /// this build does not know). Throws when a required value is impossible: the row is left out.
-    static func decode(_ r: LogbookRow) throws(StoreError) -> Value?
-}
-
-/// Every table's description, in the schema's order.
+/// Every table's description, in the schema's order: its name and its columns'.
 enum Tables {
-    static var all: [any TableColumn.Type] {
+    static var all: [(table: String, columns: [String])] {
         [
-            FlightRow.Column.self, SplitRow.Column.self, SampleRow.Column.self, RoutePointRow.Column.self,
-            AlertRow.Column.self, RawLogRow.Column.self, PauseRow.Column.self,
+            (FlightRow.table, FlightRow.Column.names), (SplitRow.statements.table, SplitRow.Column.names),
+            (SampleRow.statements.table, SampleRow.Column.names),
+            (RoutePointRow.statements.table, RoutePointRow.Column.names),
+            (AlertRow.statements.table, AlertRow.Column.names),
+            (RawLogRow.statements.table, RawLogRow.Column.names),
+            (PauseRow.statements.table, PauseRow.Column.names),
         ]
     }
 
