@@ -72,14 +72,14 @@ struct FlightRow {
     static let opened: [Column] = [
         .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source,
     ]
-    static let openSQL = SQL.insert(into: table, opened.map(\.name))
+    static let openSQL = SQL.insert(into: table, Column.names(opened))
     /// At touchdown: the row's summary, start and mission included, by its id (the last parameter).
     static let landing: [Column] = [
         .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .endTime, .distance, .elapsed,
         .movingTime, .droppedTail, .averageHeartRate, .averageCadence, .engineVersion, .elevationSource,
         .elevationLoss, .altitudeMinimum, .altitudeMaximum,
     ]
-    static let landSQL = SQL.update(table, landing.map(\.name), where: Column.id.name)
+    static let landSQL = SQL.update(table, Column.names(landing), where: Column.id.name)
 
     /// A flight, and with it (`ON DELETE CASCADE`) everything recorded for it.
     static let deleteSQL = SQL.delete(from: table, where: Column.id.name)
@@ -100,8 +100,7 @@ struct FlightRow {
     }()
     /// What a salvage takes from each flight before flying it again: start, mission and source.
     static let salvageSQL = SQL.select(
-        [Column.id, .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source].map(
-            \.name),
+        Column.names([.id, .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source]),
         from: table, "ORDER BY \(Column.id)")
     /// A landed flight that took off at the bound time, to the millisecond.
     static let sameRunSQL = SQL.select(

@@ -23,8 +23,8 @@ extension TableColumn {
 
     static var names: [String] { allCases.map(\.name) }
 
-    /// `a, b, c`
-    static func list(_ columns: [Self]) -> String { columns.map(\.name).joined(separator: ", ") }
+    /// The names of `columns`, in their order.
+    static func names(_ columns: [Self]) -> [String] { columns.map(\.name) }
 }
 
 /// The statements made from a table's columns.
