@@ -17,13 +17,9 @@ extension Logbook {
     {
         try requireWritable()
         try database.query(
-            "INSERT INTO flights (status, start_time, target_pace, allowed_deviation, target_distance, source) "
-                + "VALUES ('flying', ?, ?, ?, ?, ?)",
-            [
-                .real(startTime), mission.map { .real($0.targetPace) } ?? .null,
-                mission.map { .real($0.allowedDeviation) } ?? .null,
-                mission.map { .real($0.targetDistance) } ?? .null, .text(source),
-            ])
+            FlightRow.openSQL,
+            FlightRow(status: .flying, startTime: startTime, mission: mission, source: source).values(
+                FlightRow.opened))
         return database.lastInsertID
     }
 
@@ -36,72 +32,29 @@ extension Logbook {
         let final = status ?? (flight.status == .tooShort ? .tooShort : .finished)
         try absorbJournal()  // the raw log first: a cut before the derived data means recovery
         try database.transaction { () throws(StoreError) in
-            for table in ["splits", "samples", "route_points", "alerts", "pauses"] {
-                try database.query("DELETE FROM \(table) WHERE flight_id = ?", [.integer(id)])
+            for delete in Tables.derivedDeletes {
+                try database.query(delete, [.integer(id)])
             }
-            try database.query(
-                "UPDATE flights SET status = ?, start_time = ?, target_pace = ?, allowed_deviation = ?, "
-                    + "target_distance = ?, end_time = ?, distance_m = ?, elapsed_s = ?, moving_s = ?, "
-                    + "dropped_tail_m = ?, avg_heart_rate = ?, avg_cadence = ?, engine_version = \(Schema.engineVersion), "
-                    + "elevation_source = ?, elevation_loss_m = ?, altitude_min_m = ?, altitude_max_m = ? "
-                    + "WHERE id = ?",
-                [
-                    .text(final.rawValue), .real(flight.startTime), Self.value(flight.mission?.targetPace),
-                    Self.value(flight.mission?.allowedDeviation), Self.value(flight.mission?.targetDistance),
-                    .real(flight.endTime), .real(flight.distance),
-                    .real(flight.elapsed),
-                    .real(flight.movingTime), .real(flight.droppedTail), Self.value(flight.averageHeartRate),
-                    Self.value(flight.averageCadence),
-                    flight.elevation.map { .text($0.source.rawValue) } ?? .null,
-                    Self.value(flight.elevation?.loss), Self.value(flight.elevation?.minimum),
-                    Self.value(flight.elevation?.maximum), .integer(id),
-                ])
+            let summary = FlightRow(
+                status: final, startTime: flight.startTime, mission: flight.mission, landed: flight)
+            try database.query(FlightRow.landSQL, summary.values(FlightRow.landing) + [.integer(id)])
             for split in flight.splits {
-                try database.query(
-                    "INSERT INTO splits (flight_id, ord, distance_m, moving_s, elapsed_s, elapsed_end_s, "
-                        + "heart_rate, cadence, elevation_gain_m) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        .integer(id), .integer(Int64(split.order)), .real(split.distance),
-                        .real(split.movingDuration), .real(split.elapsedDuration), .real(split.elapsedEnd),
-                        Self.value(split.heartRate), Self.value(split.cadence), .real(split.elevationGain),
-                    ])
+                try database.query(SplitRow.statements.insert, SplitRow(split: split).values(flight: id))
             }
-            for s in flight.samples {
-                try database.query(
-                    "INSERT INTO samples (flight_id, elapsed_s, distance_m, pace, heart_rate, cadence, altitude, "
-                        + "heading, paused) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        .integer(id), .real(s.elapsed), .real(s.distance), Self.value(s.pace),
-                        Self.value(s.heartRate), Self.value(s.cadence), Self.value(s.altitude),
-                        Self.value(s.heading), .integer(s.paused ? 1 : 0),
-                    ])
+            for sample in flight.samples {
+                try database.query(SampleRow.statements.insert, SampleRow(sample: sample).values(flight: id))
             }
-            for (simplified, route) in [(0, flight.route), (1, flight.simplifiedRoute)] {
+            for (simplified, route) in [(false, flight.route), (true, flight.simplifiedRoute)] {
                 for (seq, point) in route.points.enumerated() {
-                    try database.query(
-                        "INSERT INTO route_points (flight_id, simplified, seq, elapsed_s, lat, lon) "
-                            + "VALUES (?, ?, ?, ?, ?, ?)",
-                        [
-                            .integer(id), .integer(Int64(simplified)), .integer(Int64(seq)),
-                            .real(point.elapsed),
-                            .real(point.coordinate.latitude), .real(point.coordinate.longitude),
-                        ])
+                    let row = RoutePointRow(simplified: simplified, seq: seq, point: point)
+                    try database.query(RoutePointRow.statements.insert, row.values(flight: id))
                 }
             }
             for pause in flight.pauses {
-                try database.query(
-                    "INSERT INTO pauses (flight_id, start_elapsed_s, end_elapsed_s, reason) VALUES (?, ?, ?, ?)",
-                    [.integer(id), .real(pause.start), .real(pause.end), .text(pause.reason.rawValue)])
+                try database.query(PauseRow.statements.insert, PauseRow(pause: pause).values(flight: id))
             }
             for alert in flight.alerts {
-                try database.query(
-                    "INSERT INTO alerts (flight_id, kind, start_elapsed_s, end_elapsed_s, lat, lon) "
-                        + "VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        .integer(id), .text(alert.kind.rawValue), .real(alert.startElapsed),
-                        Self.value(alert.endElapsed), Self.value(alert.coordinate?.latitude),
-                        Self.value(alert.coordinate?.longitude),
-                    ])
+                try database.query(AlertRow.statements.insert, AlertRow(alert: alert).values(flight: id))
             }
         }
     }
@@ -110,7 +63,7 @@ extension Logbook {
     public func discard(flight id: Int64) throws(StoreError) {
         try requireWritable()
         try absorbJournal()  // so none of its journal records outlive it
-        try database.query("DELETE FROM flights WHERE id = ?", [.integer(id)])
+        try database.query(FlightRow.deleteSQL, [.integer(id)])
     }
 
     /// Stores a flight flown from a recorded trace, with its raw inputs (so it can be flown
@@ -150,9 +103,6 @@ extension Logbook {
 
     /// A flight already in the logbook that took off at `start` (to the millisecond): the same run.
     func sameRun(startingAt start: Double) throws(StoreError) -> Int64? {
-        try database.query(
-            "SELECT id FROM flights WHERE abs(start_time - ?) < 0.0005 AND status != 'flying' ORDER BY id LIMIT 1",
-            [.real(start)]
-        ).first?["id"].int.map(Int64.init)
+        try database.query(FlightRow.sameRunSQL, [.real(start)]).first.flatMap(FlightRow.id)
     }
 }

@@ -48,18 +48,16 @@ extension Logbook {
         // A truncated file is shorter than its header says; SQLite reads it only with this set
         // (the connection is read-only: nothing is written).
         try damaged.database.execute("PRAGMA writable_schema = ON")
-        let (rows, failure) = damaged.database.readableRows(
-            "SELECT id, status, start_time, target_pace, allowed_deviation, target_distance, source "
-                + "FROM flights ORDER BY id")
+        let (rows, failure) = damaged.database.readableRows(FlightRow.salvageSQL)
         if rows.isEmpty, let failure { throw failure }
         let note = failure.map {
-            "the list of flights is damaged after flight \(rows.last?["id"].int ?? 0): \(Self.reason($0))"
+            "the list of flights is damaged after flight \(rows.last.flatMap(FlightRow.id) ?? 0): \(Self.reason($0))"
         }
         let journal = journalRecords(besideLogbook: path)
         var result: [SalvagedFlight] = []
         for (n, row) in rows.enumerated() {
             progress?(Double(n) / Double(rows.count))
-            guard let id = row["id"].int.map(Int64.init) else { continue }
+            guard let id = FlightRow.id(row) else { continue }
             result.append(
                 salvageFlight(id, row: row, from: damaged, journal: journal, configuration: configuration))
         }
@@ -72,11 +70,11 @@ extension Logbook {
         _ id: Int64, row: Row, from damaged: Logbook, journal: [FlightJournal.Record],
         configuration: EngineConfiguration
     ) -> SalvagedFlight {
-        let r = LogbookRow(row, path: damaged.path, flight: id, kind: "summary", log: damaged.damageLog)
+        let r = LogbookRow(row, path: damaged.path, flight: id, kind: FlightRow.kind, log: damaged.damageLog)
         let batches = damaged.readableBatches(flight: id, journal: journal)
         // A start time that cannot be right is taken from the raw log's first input.
         let start =
-            r.optional("start_time", in: LogbookRow.time)
+            r.optional(FlightRow.Column.startTime, in: LogbookRow.time)
             ?? batches.rows.first.flatMap { RawLog.decode($0.inputs).first?.time }
         var salvaged = SalvagedFlight(
             originalID: id, newID: nil, startTime: start, distance: nil, outcome: .derivedOnly)
@@ -85,8 +83,8 @@ extension Logbook {
             return salvaged
         }
         let mission = Self.mission(r)
-        let source = "\(row["source"].string ?? "live"), salvaged from #\(id)"
-        let status = row["status"].string.flatMap(LogbookStatus.init(rawValue:)) ?? .flying
+        let source = "\(FlightRow.source(r) ?? "live"), salvaged from #\(id)"
+        let status = FlightRow.readableStatus(r) ?? .flying
         do {
             var computer = Self.flown(
                 start: start, mission: mission, inputs: batches.rows.flatMap { RawLog.decode($0.inputs) },
@@ -94,13 +92,9 @@ extension Logbook {
             if !batches.rows.isEmpty, let flight = computer.end(sentAt: nil).result.flight {
                 salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
                     let copy = try begin(startTime: start, mission: mission, source: source)
-                    for batch in batches.rows {
-                        try database.query(
-                            "INSERT INTO raw_log (flight_id, seq, until, inputs) VALUES (?, ?, ?, ?)",
-                            [
-                                .integer(copy), .integer(batch.seq), .real(batch.until),
-                                .text(batch.inputs),
-                            ])
+                    for var batch in batches.rows {
+                        batch.flight = copy
+                        try database.query(RawLogRow.statements.insert, RawLogRow(record: batch).values)
                     }
                     let kept: LogbookStatus =
                         flight.status == .tooShort
@@ -138,14 +132,13 @@ extension Logbook {
     private func readableBatches(flight id: Int64, journal: [FlightJournal.Record]) -> (
         rows: [FlightJournal.Record], complete: Bool
     ) {
-        let (rows, failure) = database.readableRows(
-            "SELECT seq, until, inputs FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)])
+        let (rows, failure) = database.readableRows(RawLogRow.statements.select, [.integer(id)])
         var batches: [FlightJournal.Record] = []
         for row in rows {
-            guard let seq = row["seq"].int.map(Int64.init), seq == (batches.last?.seq ?? seq - 1) + 1,
-                let until = row["until"].double, let inputs = row["inputs"].string
+            guard let batch = RawLogRow.decode(row, flight: id),
+                batch.seq == (batches.last?.seq ?? batch.seq - 1) + 1
             else { break }
-            batches.append(FlightJournal.Record(flight: id, seq: seq, until: until, inputs: inputs))
+            batches.append(batch)
         }
         let complete = failure == nil && batches.count == rows.count
         guard complete else { return (batches, false) }

@@ -1,0 +1,110 @@
+import RunWayCore
+
+/// A flight's summary, as `flights` holds it: opened at ROTATE (its start, mission and source),
+/// completed at touchdown (the landed flight's derived summary).
+struct FlightRow {
+    enum Column: TableColumn {
+        case id, status, targetPace, allowedDeviation, targetDistance, startTime, endTime, distance, elapsed,
+            movingTime, droppedTail, averageHeartRate, averageCadence, source, replaces, engineVersion,
+            elevationSource, elevationLoss, altitudeMinimum, altitudeMaximum
+
+        static let spelled: [Self: String] = [
+            .id: "id", .status: "status", .targetPace: "target_pace", .allowedDeviation: "allowed_deviation",
+            .targetDistance: "target_distance", .startTime: "start_time", .endTime: "end_time",
+            .distance: "distance_m", .elapsed: "elapsed_s", .movingTime: "moving_s",
+            .droppedTail: "dropped_tail_m", .averageHeartRate: "avg_heart_rate",
+            .averageCadence: "avg_cadence", .source: "source", .replaces: "replaces",
+            .engineVersion: "engine_version", .elevationSource: "elevation_source",
+            .elevationLoss: "elevation_loss_m", .altitudeMinimum: "altitude_min_m",
+            .altitudeMaximum: "altitude_max_m",
+        ]
+    }
+
+    /// Nil until SQLite numbers the row.
+    var id: Int64? = nil
+    var status: LogbookStatus
+    var startTime: Double
+    var mission: Mission?
+    /// `live`, `demo`, `fly <file>`, `reprocess of <id>`, …
+    var source: String = "live"
+    /// The flight this one was reprocessed from.
+    var replaces: Int64? = nil
+    /// The landed flight whose summary touchdown writes (nil at ROTATE: none yet).
+    var landed: Flight? = nil
+    /// The engine whose rules computed the derived data: this build's.
+    var engineVersion = Schema.engineVersion
+
+    static let table = "flights"
+    /// What a flight's row is, in words, for the damage said about it.
+    static let kind = "summary"
+
+    func value(_ column: Column) -> SQLValue {
+        switch column {
+        case .id: id.map { .integer($0) } ?? .null
+        case .status: .text(status.rawValue)
+        case .targetPace: Logbook.value(mission?.targetPace)
+        case .allowedDeviation: Logbook.value(mission?.allowedDeviation)
+        case .targetDistance: Logbook.value(mission?.targetDistance)
+        case .startTime: .real(startTime)
+        case .endTime: Logbook.value(landed?.endTime)
+        case .distance: Logbook.value(landed?.distance)
+        case .elapsed: Logbook.value(landed?.elapsed)
+        case .movingTime: Logbook.value(landed?.movingTime)
+        case .droppedTail: Logbook.value(landed?.droppedTail)
+        case .averageHeartRate: Logbook.value(landed?.averageHeartRate)
+        case .averageCadence: Logbook.value(landed?.averageCadence)
+        case .source: .text(source)
+        case .replaces: replaces.map { .integer($0) } ?? .null
+        case .engineVersion: .integer(Int64(engineVersion))
+        case .elevationSource: landed?.elevation.map { .text($0.source.rawValue) } ?? .null
+        case .elevationLoss: Logbook.value(landed?.elevation?.loss)
+        case .altitudeMinimum: Logbook.value(landed?.elevation?.minimum)
+        case .altitudeMaximum: Logbook.value(landed?.elevation?.maximum)
+        }
+    }
+
+    /// The values `columns` bind, in their order.
+    func values(_ columns: [Column]) -> [SQLValue] { columns.map(value) }
+
+    // What is written when.
+
+    /// At ROTATE: a new row (`landed` is nil).
+    static let opened: [Column] = [
+        .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source,
+    ]
+    static let openSQL = SQL.insert(into: table, Column.names(opened))
+    /// At touchdown: the row's summary, start and mission included, by its id (the last parameter).
+    static let landing: [Column] = [
+        .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .endTime, .distance, .elapsed,
+        .movingTime, .droppedTail, .averageHeartRate, .averageCadence, .engineVersion, .elevationSource,
+        .elevationLoss, .altitudeMinimum, .altitudeMaximum,
+    ]
+    static let landSQL = SQL.update(table, Column.names(landing), where: Column.id.name)
+
+    /// A flight, and with it (`ON DELETE CASCADE`) everything recorded for it.
+    static let deleteSQL = SQL.delete(from: table, where: Column.id.name)
+
+    // What is read.
+
+    /// One flight, whole, by its id.
+    static let readSQL = SQL.select(Array(Column.names.dropFirst()), from: table, "WHERE \(Column.id) = ?")
+    /// The name the listing gives a flight's newest reprocessed copy.
+    static let supersededBy = "superseded_by"
+    /// The logbook's lines, most recent first, each with the newest landed flight reprocessed from it.
+    static let listSQL: String = {
+        typealias C = Column
+        let listed: [C] = [.id, .status, .startTime, .distance, .elapsed, .movingTime, .replaces]
+        return "SELECT \(listed.map { "f.\($0)" }.joined(separator: ", ")), "
+            + "(SELECT MAX(n.\(C.id)) FROM \(table) n WHERE n.\(C.replaces) = f.\(C.id) AND n.\(C.status) != 'flying') "
+            + "AS \(supersededBy) FROM \(table) f ORDER BY f.\(C.startTime) DESC, f.\(C.id) DESC"
+    }()
+    /// What a salvage takes from each flight before flying it again: start, mission and source.
+    static let salvageSQL = SQL.select(
+        Column.names([.id, .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source]),
+        from: table, "ORDER BY \(Column.id)")
+    /// A landed flight that took off at the bound time, to the millisecond.
+    static let sameRunSQL = SQL.select(
+        [Column.id.name], from: table,
+        "WHERE abs(\(Column.startTime) - ?) < 0.0005 AND \(Column.status) != 'flying' ORDER BY \(Column.id) LIMIT 1"
+    )
+}
