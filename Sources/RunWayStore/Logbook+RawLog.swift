@@ -50,12 +50,8 @@ extension Logbook {
         try database.transaction { () throws(StoreError) in
             for record in records {
                 try database.query(
-                    "INSERT OR IGNORE INTO raw_log (flight_id, seq, until, inputs) SELECT ?, ?, ?, ? "
-                        + "WHERE EXISTS (SELECT 1 FROM flights WHERE id = ? AND start_time <= ?)",
-                    [
-                        .integer(record.flight), .integer(record.seq), .real(record.until),
-                        .text(record.inputs), .integer(record.flight), .real(record.until),
-                    ])
+                    RawLogRow.absorbSQL,
+                    RawLogRow(record: record).values + [.integer(record.flight), .real(record.until)])
             }
         }
         if !database.inTransaction { try journal.restart() }
@@ -94,24 +90,19 @@ extension Logbook {
     }
 
     func insertRawLog(flight id: Int64, seq: Int64, until: Double, inputs: String) throws(StoreError) {
-        try database.query(
-            "INSERT INTO raw_log (flight_id, seq, until, inputs) VALUES (?, ?, ?, ?)",
-            [.integer(id), .integer(seq), .real(until), .text(inputs)])
+        let record = FlightJournal.Record(flight: id, seq: seq, until: until, inputs: inputs)
+        try database.query(RawLogRow.statements.insert, RawLogRow(record: record).values)
     }
 
     private func nextRawLogSeq(flight id: Int64) throws(StoreError) -> Int64 {
-        let rows = try database.query(
-            "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM raw_log WHERE flight_id = ?", [.integer(id)])
+        let rows = try database.query(RawLogRow.nextSeqSQL, [.integer(id)])
         return Int64(rows.first?["next"].int ?? 1)
     }
 
     /// The flight time up to which a flight's raw log is committed (its start when nothing is).
     public func recordedUntil(flight id: Int64) throws(StoreError) -> Double? {
         if access == .readWrite { try absorbJournal() }
-        return try database.query(
-            "SELECT COALESCE((SELECT MAX(until) FROM raw_log WHERE flight_id = f.id), f.start_time) AS until "
-                + "FROM flights f WHERE f.id = ?", [.integer(id)]
-        ).first?["until"].double
+        return try database.query(RawLogRow.recordedUntilSQL, [.integer(id)]).first?.first?.double
     }
 
     /// Where a flight's raw log has holes: records that were damaged on the card (their sequence
@@ -120,23 +111,16 @@ extension Logbook {
     public func rawLogGaps(flight id: Int64) throws(StoreError) -> [RawLogGap] {
         if access == .readWrite { try absorbJournal() }
         guard
-            let start = try database.query("SELECT start_time FROM flights WHERE id = ?", [.integer(id)])
-                .first?[
-                    "start_time"
-                ].double
+            let start = try database.query(FlightRow.startSQL, [.integer(id)]).first?.first?.double
         else { return [] }
         var gaps: [RawLogGap] = []
         var previous: (seq: Int64, until: Double) = (0, start)
         // Sequence numbers and times only: the inputs are read for the record after a hole alone.
-        for row in try database.query(
-            "SELECT seq, until FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)])
-        {
-            guard let seq = row["seq"].int.map(Int64.init), let until = row["until"].double else { continue }
+        for row in try database.query(RawLogRow.timesSQL, [.integer(id)]) {
+            guard let (seq, until) = RawLogRow.time(row) else { continue }
             if seq > previous.seq + 1 {
-                let inputs = try database.query(
-                    "SELECT inputs FROM raw_log WHERE flight_id = ? AND seq = ?",
-                    [.integer(id), .integer(seq)]
-                ).first?["inputs"].string
+                let inputs = try database.query(RawLogRow.inputsAtSQL, [.integer(id), .integer(seq)]).first
+                    .flatMap(RawLogRow.inputs)
                 let resumed = inputs.flatMap { RawLog.decode($0).first?.time } ?? until
                 gaps.append(
                     RawLogGap(
@@ -151,9 +135,7 @@ extension Logbook {
     /// The raw inputs recorded for a flight, in order.
     public func rawInputs(flight id: Int64) throws(StoreError) -> [EngineInput] {
         if access == .readWrite { try absorbJournal() }
-        return try database.query(
-            "SELECT inputs FROM raw_log WHERE flight_id = ? ORDER BY seq", [.integer(id)]
-        )
-        .flatMap { RawLog.decode($0["inputs"].string ?? "") }
+        return try database.query(RawLogRow.inputsSQL, [.integer(id)])
+            .flatMap { RawLog.decode(RawLogRow.inputs($0) ?? "") }
     }
 }

@@ -88,6 +88,8 @@ struct FlightRow {
 
     /// One flight, whole, by its id.
     static let readSQL = SQL.select(Array(Column.names.dropFirst()), from: table, "WHERE \(Column.id) = ?")
+    /// A flight's start, by its id.
+    static let startSQL = SQL.select([Column.startTime.name], from: table, "WHERE \(Column.id) = ?")
     /// The name the listing gives a flight's newest reprocessed copy.
     static let supersededBy = "superseded_by"
     /// The logbook's lines, most recent first, each with the newest landed flight reprocessed from it.
