@@ -41,13 +41,13 @@ extension Logbook {
     ) throws(StoreError) -> FlightComputer? {
         guard
             let row = try database.query(
-                "SELECT start_time, target_pace, allowed_deviation, target_distance FROM flights WHERE id = ?",
+                FlightRow.rebuildSQL,
                 [.integer(id)]
             ).first
         else { return nil }
-        let r = LogbookRow(row, path: path, flight: id, kind: "summary", log: log ?? damageLog)
+        let r = LogbookRow(row, path: path, flight: id, kind: FlightRow.kind, log: log ?? damageLog)
         let inputs = try rawInputs(flight: id)
-        guard let start = r.optional("start_time", in: LogbookRow.time) ?? inputs.first?.time else {
+        guard let start = r.optional(FlightRow.Column.startTime, in: LogbookRow.time) ?? inputs.first?.time else {
             throw .damaged(
                 reason: "flight \(id) has no start time and no raw sensor log to take one from", path: path)
         }
@@ -76,13 +76,15 @@ extension Logbook {
     /// value no parser would take (a flipped bit: a target pace of 1e18 s/km) makes it none,
     /// said in the row's damage log.
     static func mission(_ r: LogbookRow) -> Mission? {
-        guard r.row["target_pace"] != .null else { return nil }
-        guard let pace = r.optional("target_pace", in: LogbookRow.pace) else { return nil }
+        typealias Column = FlightRow.Column
+        guard r[Column.targetPace] != .null else { return nil }
+        guard let pace = r.optional(Column.targetPace, in: LogbookRow.pace) else { return nil }
         let deviation =
-            r.row["allowed_deviation"] == .null
-            ? 15 : r.optional("allowed_deviation", in: LogbookRow.deviation)
+            r[Column.allowedDeviation] == .null
+            ? 15 : r.optional(Column.allowedDeviation, in: LogbookRow.deviation)
         let distance =
-            r.row["target_distance"] == .null ? 0 : r.optional("target_distance", in: LogbookRow.distance)
+            r[Column.targetDistance] == .null
+            ? 0 : r.optional(Column.targetDistance, in: LogbookRow.distance)
         guard let deviation, let distance else { return nil }
         return Mission(targetPace: pace, allowedDeviation: deviation, targetDistance: distance)
     }

@@ -90,6 +90,10 @@ struct FlightRow {
     static let readSQL = SQL.select(Array(Column.names.dropFirst()), from: table, "WHERE \(Column.id) = ?")
     /// A flight's start, by its id.
     static let startSQL = SQL.select([Column.startTime.name], from: table, "WHERE \(Column.id) = ?")
+    /// What a flight is flown again from: its start and mission (recovery, reprocess, resuming).
+    static let rebuildSQL = SQL.select(
+        Column.names([.startTime, .targetPace, .allowedDeviation, .targetDistance]), from: table,
+        "WHERE \(Column.id) = ?")
     /// The name the listing gives a flight's newest reprocessed copy.
     static let supersededBy = "superseded_by"
     /// The logbook's lines, most recent first, each with the newest landed flight reprocessed from it.
