@@ -55,6 +55,10 @@ private func interrupted(since before: Int) -> Bool {
     return false
 }
 
+private func close(_ ends: FileDescriptor...) {
+    for end in ends { try? end.close() }
+}
+
 @Suite("The system layer: errno, file descriptors, poll, eventfd, constants")
 struct SystemLayerTests {
     @Test func anErrnoHasItsNameAndTheSystemsMessage() {
@@ -89,10 +93,7 @@ struct SystemLayerTests {
     @Test func aReadInterruptedByASignalIsRetried() throws {
         installInterruptingHandler()
         let (input, output) = try FileDescriptor.pipe()
-        defer {
-            try? input.close()
-            try? output.close()
-        }
+        defer { close(input, output) }
         let before = interruptions.load(ordering: .relaxed)
         let reader = Worker { () -> Result<[UInt8], Errno> in
             var buffer = [UInt8](repeating: 0, count: 16)
@@ -111,10 +112,7 @@ struct SystemLayerTests {
     @Test func writeAllWritesOnAfterAShortWrite() throws {
         installInterruptingHandler()
         let (input, output) = try FileDescriptor.pipe()
-        defer {
-            try? input.close()
-            try? output.close()
-        }
+        defer { close(input, output) }
         // Four times a pipe's capacity: the writer blocks with the pipe full, and the signal
         // makes write(2) return what it had written so far, a short write.
         let bytes = (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
@@ -143,10 +141,7 @@ struct SystemLayerTests {
 
     @Test func writeAllOnAFullNonBlockingPipeSaysWouldBlock() throws {
         let (input, output) = try FileDescriptor.pipe()
-        defer {
-            try? input.close()
-            try? output.close()
-        }
+        defer { close(input, output) }
         _ = fcntl(output.rawValue, F_SETFL, fcntl(output.rawValue, F_GETFL) | O_NONBLOCK)
         #expect(throws: Errno.wouldBlock) {
             try output.writeAll([UInt8](repeating: 1, count: 1 << 20))
@@ -184,10 +179,7 @@ struct SystemLayerTests {
 
     @Test func pollSaysWhichDescriptorIsReadable() throws {
         let (input, output) = try FileDescriptor.pipe()
-        defer {
-            try? input.close()
-            try? output.close()
-        }
+        defer { close(input, output) }
         let wake = WakeSignal()
         #expect(Poll.readable(input.rawValue, wake.fd, timeout: 0) == .timedOut)
         wake.signal()
