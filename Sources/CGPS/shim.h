@@ -1,18 +1,16 @@
 /* RunWay's window onto libgps (gpsd 3.22, API 11). The 24 KB gps_data_t is allocated once here
  * and never crosses into Swift: Swift holds an opaque pointer and reads fixes through
- * rw_gps_read() into a small plain struct. The eventfd helpers wake the reader thread. */
+ * rw_gps_read() into a small plain struct. (Waking the reader thread, poll and eventfd, is
+ * RunWaySystem's: `Poll`, `WakeSignal`.) */
 #ifndef RUNWAY_CGPS_SHIM_H
 #define RUNWAY_CGPS_SHIM_H
 
 #include <errno.h>
 #include <gps.h>
 #include <math.h>
-#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 typedef struct {
     int is_tpv;     /* MODE_SET was set by this read: it was a TPV */
@@ -83,25 +81,5 @@ static inline void rw_gps_close(struct gps_data_t *data) {
     (void)gps_close(data);
     free(data);
 }
-
-/* Waits for either fd to become readable; returns 0 timeout, 1 first, 2 second, -1 error
- * (EINTR is retried). */
-static inline int rw_poll2(int first, int second, int timeout_ms) {
-    struct pollfd fds[2] = {{first, POLLIN, 0}, {second, POLLIN, 0}};
-    int count = first >= 0 ? 2 : 1;
-    struct pollfd *set = first >= 0 ? fds : &fds[1];
-    for (;;) {
-        int n = poll(set, (nfds_t)count, timeout_ms);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return n;
-        if (first >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) return 1;
-        return 2;
-    }
-}
-
-static inline int rw_eventfd_create(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
-static inline void rw_eventfd_signal(int fd) { uint64_t one = 1; (void)!write(fd, &one, sizeof one); }
-static inline void rw_eventfd_drain(int fd) { uint64_t count; (void)!read(fd, &count, sizeof count); }
-static inline void rw_fd_close(int fd) { (void)close(fd); }
 
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import RunWayHardware
+import RunWaySystem
 
 /// Where commands write. Standard output for results, standard error for diagnostics.
 public struct Console: Sendable {
@@ -53,28 +54,25 @@ enum StandardStream {
     static func write(text: String, to fd: Int32) {
         var bytes = Array(text.utf8)
         var offset = 0
+        // Not `writeAll`: a stream left non-blocking by whoever shares it is written on after EAGAIN.
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes {
-                Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if n >= 0 {
-                offset += n
+            do throws(Errno) {
+                offset += try FileDescriptor(rawValue: fd).write(bytes[offset...])
+            } catch where error == .wouldBlock {
                 continue
+            } catch {
+                fail(error, fd: fd)
             }
-            let code = errno
-            if code == EINTR || code == EAGAIN { continue }
-            fail(errno: code, fd: fd)
         }
         bytes.removeAll()
     }
 
     /// Ends the process: quietly when the reader is gone, with one sentence otherwise.
-    static func fail(errno code: Int32, fd: Int32) -> Never {
-        if code == EPIPE { exit(0) }
+    static func fail(_ error: Errno, fd: Int32) -> Never {
+        if error == .brokenPipe { exit(0) }
         if fd != STDERR_FILENO {
             let name = fd == STDOUT_FILENO ? "standard output" : "fd \(fd)"
-            let message = "runway: cannot write to \(name): \(String(cString: strerror(code)))\n"
-            _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+            try? FileDescriptor.standardError.writeAll(Array("runway: cannot write to \(name): \(error)\n".utf8))
         }
         exit(1)
     }

@@ -1,15 +1,17 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Ctrl-C as a request, not a kill: the first SIGINT sets the flag (a command lands its flight
 /// and prints what it has); a second one ends the process at once, as a runner expects of an
 /// impatient second Ctrl-C.
 final class InterruptFlag: Sendable {
-    // Sendable: `raised` is only read and written under `lock`; the signal source is created
-    // once in `install` and only cancelled in `deinit`.
-    private let lock = NSLock()
-    nonisolated(unsafe) private var raised = false
-    nonisolated(unsafe) private var source: DispatchSourceSignal?
+    private struct State {
+        var raised = false
+        /// Set once in `install`, cancelled in `uninstall`.
+        var source: DispatchSourceSignal?
+    }
+    private let state = Mutex(State())
 
     private init() {}
 
@@ -17,28 +19,30 @@ final class InterruptFlag: Sendable {
     static func install() -> InterruptFlag {
         let flag = InterruptFlag()
         signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [weak flag] in
-            guard let flag else { return }
-            let again = flag.lock.withLock {
-                defer { flag.raised = true }
-                return flag.raised
+        flag.state.withLock { state in
+            let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+            source.setEventHandler { [weak flag] in
+                guard let flag else { return }
+                let again = flag.state.withLock { state in
+                    defer { state.raised = true }
+                    return state.raised
+                }
+                if again {
+                    signal(SIGINT, SIG_DFL)
+                    raise(SIGINT)
+                }
             }
-            if again {
-                signal(SIGINT, SIG_DFL)
-                raise(SIGINT)
-            }
+            source.resume()
+            state.source = source
         }
-        source.resume()
-        flag.source = source
         return flag
     }
 
-    var isRaised: Bool { lock.withLock { raised } }
+    var isRaised: Bool { state.withLock { $0.raised } }
 
     /// Gives SIGINT back its default action.
     func uninstall() {
-        source?.cancel()
+        state.withLock { $0.source?.cancel() }
         signal(SIGINT, SIG_DFL)
     }
 }

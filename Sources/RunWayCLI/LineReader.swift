@@ -1,4 +1,5 @@
 import Foundation
+import RunWaySystem
 
 /// Reads text line by line in fixed-size chunks from a regular file, a FIFO, a character device
 /// or standard input (`-`), so memory does not grow with the file. A byte-order mark is skipped,
@@ -14,7 +15,7 @@ public final class LineReader {
 
     public static let maxLineBytes = 1 << 20
     public let name: String
-    private let fd: Int32
+    private let fd: FileDescriptor
     private let ownsDescriptor: Bool
     private var memory: [UInt8]?
     private var buffer: [UInt8] = []
@@ -27,14 +28,15 @@ public final class LineReader {
     public init(path: String) throws(CLIError) {
         name = path == "-" ? "standard input" : path
         if path == "-" {
-            fd = STDIN_FILENO
+            fd = .standardInput
             ownsDescriptor = false
         } else {
-            let opened = open(path, O_RDONLY | O_CLOEXEC)
-            guard opened >= 0 else { throw Self.failure(path, errno: errno) }
-            var info = stat()
-            if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                close(opened)
+            let opened: FileDescriptor
+            do throws(Errno) { opened = try .open(path, O_RDONLY | O_CLOEXEC) } catch {
+                throw Self.failure(path, error)
+            }
+            if let info = try? opened.status(), (info.st_mode & S_IFMT) == S_IFDIR {
+                try? opened.close()
                 throw CLIError("cannot read \(path): it is a directory")
             }
             fd = opened
@@ -46,19 +48,19 @@ public final class LineReader {
     /// Reads lines from bytes in memory (tests, fuzzing).
     public init(bytes: [UInt8], name: String) {
         self.name = name
-        fd = -1
+        fd = FileDescriptor(rawValue: -1)
         ownsDescriptor = false
         memory = bytes
         try? sniff()
     }
 
-    deinit { if ownsDescriptor { close(fd) } }
+    deinit { if ownsDescriptor { try? fd.close() } }
 
-    static func failure(_ path: String, errno code: Int32) -> CLIError {
-        switch code {
-        case ENOENT: CLIError("cannot read \(path): no such file")
-        case EACCES, EPERM: CLIError("cannot read \(path): permission denied")
-        default: CLIError("cannot read \(path): \(String(cString: strerror(code)))")
+    static func failure(_ path: String, _ error: Errno) -> CLIError {
+        switch error {
+        case .noSuchFile: CLIError("cannot read \(path): no such file")
+        case .permissionDenied, .notPermitted: CLIError("cannot read \(path): permission denied")
+        default: CLIError("cannot read \(path): \(error)")
         }
     }
 
@@ -87,23 +89,15 @@ public final class LineReader {
         let chunk = 1 << 16
         let old = buffer.count
         buffer.reserveCapacity(old + chunk)
-        while true {
-            var n = 0
-            buffer.append(contentsOf: repeatElement(0, count: chunk))
-            n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + old, chunk) }
-            if n < 0, errno == EINTR {
-                buffer.removeLast(chunk)
-                continue
-            }
-            if n < 0 {
-                let code = errno
-                buffer.removeLast(chunk)
-                throw Self.failure(name, errno: code)
-            }
-            buffer.removeLast(chunk - n)
-            if n == 0 { atEnd = true }
-            return n > 0
+        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        let n: Int
+        do throws(Errno) { n = try fd.read(into: &buffer, from: old, count: chunk) } catch {
+            buffer.removeLast(chunk)
+            throw Self.failure(name, error)
         }
+        buffer.removeLast(chunk - n)
+        if n == 0 { atEnd = true }
+        return n > 0
     }
 
     public func next() throws(CLIError) -> Line? {

@@ -1,5 +1,6 @@
 import Foundation
 import RunWayCore
+import RunWaySystem
 
 /// Reports held on disk between the trace reader's two passes, so a long trace (or one read from
 /// a pipe, which cannot be read twice) costs a few bytes of memory per report instead of the
@@ -8,7 +9,7 @@ import RunWayCore
 final class ReportSpool {
     private static let fields = 9
     private static let blockRecords = 1024
-    private let fd: Int32
+    private let fd: FileDescriptor
     private var block: [Double] = []
     private(set) var count = 0
 
@@ -22,11 +23,11 @@ final class ReportSpool {
                 "cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        fd = made
+        fd = FileDescriptor(rawValue: made)
         block.reserveCapacity(Self.fields * Self.blockRecords)
     }
 
-    deinit { close(fd) }
+    deinit { try? fd.close() }
 
     func append(_ fix: Fix, line: Int) throws(CLIError) {
         let nan = Double.nan
@@ -39,22 +40,17 @@ final class ReportSpool {
     }
 
     private func flush() throws(CLIError) {
-        let failed = block.withUnsafeBytes { bytes -> Int32? in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
+        let failed = block.withUnsafeBytes { bytes -> Errno? in
+            do throws(Errno) {
+                try fd.writeAll(bytes)
+                return nil
+            } catch {
+                return error
             }
-            return nil
         }
         block.removeAll(keepingCapacity: true)
         if let failed {
-            throw CLIError(
-                "cannot write the temporary file for a long trace: \(String(cString: strerror(failed)))")
+            throw CLIError("cannot write the temporary file for a long trace: \(failed)")
         }
     }
 
@@ -64,13 +60,13 @@ final class ReportSpool {
     func records() -> Records { Records(fd: fd, count: count) }
 
     struct Records: Sequence, IteratorProtocol {
-        let fd: Int32
+        let fd: FileDescriptor
         let count: Int
         private var index = 0
         private var block: [Double] = []
         private var position = 0
 
-        init(fd: Int32, count: Int) {
+        init(fd: FileDescriptor, count: Int) {
             self.fd = fd
             self.count = count
         }
@@ -80,13 +76,14 @@ final class ReportSpool {
             if position >= block.count {
                 let records = Swift.min(ReportSpool.blockRecords, count - index)
                 block = [Double](repeating: 0, count: records * ReportSpool.fields)
-                let offset = off_t(index * ReportSpool.fields * MemoryLayout<Double>.size)
+                let offset = index * ReportSpool.fields * MemoryLayout<Double>.size
                 let complete = block.withUnsafeMutableBytes { bytes -> Bool in
                     var done = 0
                     while done < bytes.count {
-                        let n = pread(fd, bytes.baseAddress! + done, bytes.count - done, offset + off_t(done))
-                        if n < 0, errno == EINTR { continue }
-                        if n <= 0 { return false }
+                        let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[done...])
+                        guard let n = try? fd.read(fromAbsoluteOffset: offset + done, into: rest), n > 0 else {
+                            return false
+                        }
                         done += n
                     }
                     return true

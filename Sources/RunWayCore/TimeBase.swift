@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// An instant on the GPS time axis: seconds since the Unix epoch, as gpsd reports a fix's time.
 /// The engine's every input is on this axis.
 public struct GPSInstant: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -16,21 +12,14 @@ public struct GPSInstant: Sendable, Hashable, Comparable, CustomStringConvertibl
 
 /// An instant of the board's monotonic clock (`CLOCK_MONOTONIC`): seconds since boot. It never
 /// jumps and knows nothing of UTC — what the drivers stamp readings and presses with. It becomes
-/// a `GPSInstant` only through a `TimeBase`.
+/// a `GPSInstant` only through a `TimeBase`. A value only: Core reads no clock (the board's
+/// clock is read on the daemon's side, `MonotonicInstant.now` in RunWayHardware).
 public struct MonotonicInstant: Sendable, Hashable, Comparable {
     public var seconds: Double
 
     public init(seconds: Double) { self.seconds = seconds }
 
     public static func < (a: MonotonicInstant, b: MonotonicInstant) -> Bool { a.seconds < b.seconds }
-
-    /// `CLOCK_MONOTONIC` now: the clock the kernel stamps GPIO edge events with, so a button
-    /// press and a barometer reading are on one axis.
-    public static var now: MonotonicInstant {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return MonotonicInstant(seconds: Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9)
-    }
 }
 
 /// Maps the monotonic clock onto GPS time, from the fixes: each fix says "GPS time T was current

@@ -2,6 +2,7 @@ import Foundation
 import RunWayCore
 import RunWayHardware
 import RunWayStore
+import Synchronization
 
 /// The board's time for the services that feed the engine: the fixes judged against the
 /// monotonic clock (`FixTimeline`, whose time base maps every other input), and the inputs that
@@ -254,20 +255,17 @@ struct BarometerService: Service {
 /// altitude's zero is taken at ROTATE, and SINK RATE needs the climb), once every 10 s otherwise
 /// (enough for the weather's tendency), so a board waiting on the start line rarely wakes. Told
 /// the phase by the engine's outputs, as it hears them.
-final class BarometerPace: FlightObserver, @unchecked Sendable {
-    // @unchecked Sendable: `source` and `flying` are only touched while `lock` is held;
-    // `BarometerSource.setInterval` may be called from any thread.
-    private let lock = NSLock()
-    private var source: BarometerSource?
-    private var flying = false
+final class BarometerPace: FlightObserver, Sendable {
+    /// `BarometerSource.setInterval` may be called from any thread.
+    private let state = Mutex<(source: BarometerSource?, flying: Bool)>((nil, false))
     static let flyingInterval = 0.5
     static let idleInterval = 10.0
 
-    var interval: Double { lock.withLock { flying ? Self.flyingInterval : Self.idleInterval } }
-    var isFlying: Bool { lock.withLock { flying } }
+    var interval: Double { state.withLock { $0.flying ? Self.flyingInterval : Self.idleInterval } }
+    var isFlying: Bool { state.withLock { $0.flying } }
 
     func attach(_ source: BarometerSource?) {
-        lock.withLock { self.source = source }
+        state.withLock { $0.source = source }
         source?.setInterval(interval)
     }
 
@@ -276,10 +274,10 @@ final class BarometerPace: FlightObserver, @unchecked Sendable {
         guard let phase = outputs.last(where: { if case .state = $0 { true } else { false } }) else { return }
         guard case .state(let pfd) = phase else { return }
         let nowFlying = [.takeoff, .cruise, .approach].contains(pfd.phase)
-        let source: BarometerSource? = lock.withLock {
-            guard nowFlying != flying else { return nil }
-            flying = nowFlying
-            return self.source
+        let source: BarometerSource? = state.withLock { state in
+            guard nowFlying != state.flying else { return nil }
+            state.flying = nowFlying
+            return state.source
         }
         source?.setInterval(nowFlying ? Self.flyingInterval : Self.idleInterval)
     }

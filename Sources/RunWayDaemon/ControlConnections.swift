@@ -1,5 +1,6 @@
 import Foundation
 import RunWayControl
+import RunWaySystem
 
 /// The control socket's thread: its clients, what each has sent, and the rules that keep any one
 /// of them from holding the daemon (`ControlServer`'s list). Lives on that thread alone; what it
@@ -66,7 +67,7 @@ struct ControlConnections {
             let tick = Int32(max(10, min(500, limits.lineDeadline * 500, limits.idleTimeout * 500)))
             let pendingLines = clients.contains { id, client in client.hasLine && !isWaiting(id) }
             let timeout: Int32 = pendingLines ? 0 : clients.isEmpty ? -1 : tick
-            guard poll(&polled, nfds_t(polled.count), timeout) >= 0 || errno == EINTR else { return }
+            guard (try? Poll.wait(&polled, timeout: timeout)) != nil else { return }
             if polled[0].revents != 0 {
                 var drained = [UInt8](repeating: 0, count: 64)
                 while read(server.wake.read, &drained, 64) > 0 {}
@@ -150,11 +151,17 @@ struct ControlConnections {
             !client.readEnded, !client.hasLine
         else { return }
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let n = chunk.withUnsafeMutableBytes {
-            recv(client.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+        let n: Int
+        do throws(Errno) {
+            n = try chunk.withUnsafeMutableBytes { bytes in
+                Result { () throws(Errno) in
+                    try FileDescriptor(rawValue: client.fd).receive(into: bytes, flags: Int32(MSG_DONTWAIT))
+                }
+            }.get()
+        } catch {
+            if error == .wouldBlock { return }
+            return drop(id)
         }
-        if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
-        guard n >= 0 else { return drop(id) }
         let now = clock.now
         if n == 0 {
             client.readEnded = true  // answered first if a request is waiting, then closed

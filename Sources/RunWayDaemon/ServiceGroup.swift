@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RunWaySystem
+import Synchronization
 
 /// A long-running part of the daemon (gpsd reader, barometer, buttons, buzzer, session, control
 /// socket, systemd notifier), in swift-service-lifecycle's shape: `run()` does the work until
@@ -135,12 +136,12 @@ public struct ServiceGroup: Sendable {
 
 /// Signals delivered to a handler through dispatch sources; their default action is turned off
 /// while it lives, so the first SIGTERM is a graceful shutdown, not a kill.
-final class SignalStream: @unchecked Sendable {
-    // @unchecked Sendable: `sources` is written once in init and read in `stop()`, which cancels
-    // them (DispatchSource is thread-safe).
-    private var sources: [DispatchSourceSignal] = []
+final class SignalStream: Sendable {
+    /// Made in init, cancelled in `stop()`: only the mutex's holder touches them.
+    private let sources: Mutex<[DispatchSourceSignal]>
 
     init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        var sources: [DispatchSourceSignal] = []
         for number in signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -148,9 +149,12 @@ final class SignalStream: @unchecked Sendable {
             source.resume()
             sources.append(source)
         }
+        self.sources = Mutex(sources)
     }
 
     func stop() {
-        for source in sources { source.cancel() }
+        sources.withLock { sources in
+            for source in sources { source.cancel() }
+        }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import RunWayCore
 import RunWayHardware
+import RunWaySystem
+import Synchronization
 
 /// Sleeps for the daemon's periodic services (the notifier, the battery, the no-fix watch) that
 /// wake the process only when a sleep is due. `Task.sleep` on Linux keeps libdispatch's event
@@ -11,13 +13,13 @@ import RunWayHardware
 /// One thread holds the pending deadlines and `poll`s an eventfd with the nearest as its timeout
 /// (relative, monotonic). It starts with the first sleep and ends when none is left, so an idle
 /// process with nothing pending has no thread here.
-final class Sleeper: @unchecked Sendable {
-    // @unchecked Sendable: `pending`, `nextID` and `running` are only touched while `lock` is
-    // held; `wake` is an eventfd, safe from any thread.
-    private let lock = NSLock()
-    private var pending: [Int: (deadline: Double, continuation: CheckedContinuation<Void, Error>)] = [:]
-    private var nextID = 0
-    private var running = false
+final class Sleeper: Sendable {
+    private struct State {
+        var pending: [Int: (deadline: Double, continuation: CheckedContinuation<Void, Error>)] = [:]
+        var nextID = 0
+        var running = false
+    }
+    private let state = Mutex(State())
     private let wake = WakeSignal()
 
     static let shared = Sleeper()
@@ -25,16 +27,16 @@ final class Sleeper: @unchecked Sendable {
     /// Returns after `seconds` (monotonic), or throws `CancellationError` as soon as the task is
     /// cancelled.
     func sleep(for seconds: Double) async throws {
-        let id = lock.withLock {
-            nextID += 1
-            return nextID
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-                let start: Bool = lock.withLock {
-                    pending[id] = (MonotonicInstant.now.seconds + seconds, continuation)
-                    defer { running = true }
-                    return !running
+                let start: Bool = state.withLock { state in
+                    state.pending[id] = (MonotonicInstant.now.seconds + seconds, continuation)
+                    defer { state.running = true }
+                    return !state.running
                 }
                 // Cancelled before the sleep was registered: the handler found nothing to end.
                 if Task.isCancelled { cancel(id) }
@@ -52,7 +54,7 @@ final class Sleeper: @unchecked Sendable {
     }
 
     private func cancel(_ id: Int) {
-        let entry = lock.withLock { pending.removeValue(forKey: id) }
+        let entry = state.withLock { $0.pending.removeValue(forKey: id) }
         entry?.continuation.resume(throwing: CancellationError())
         wake.signal()
     }
@@ -60,11 +62,11 @@ final class Sleeper: @unchecked Sendable {
     private func loop() {
         while true {
             let now = MonotonicInstant.now.seconds
-            let (due, next): ([CheckedContinuation<Void, Error>], Double?) = lock.withLock {
-                let ids = pending.filter { $0.value.deadline <= now }.map(\.key)
-                let due = ids.compactMap { pending.removeValue(forKey: $0)?.continuation }
-                let next = pending.values.map(\.deadline).min()
-                if next == nil && due.isEmpty { running = false }
+            let (due, next): ([CheckedContinuation<Void, Error>], Double?) = state.withLock { state in
+                let ids = state.pending.filter { $0.value.deadline <= now }.map(\.key)
+                let due = ids.compactMap { state.pending.removeValue(forKey: $0)?.continuation }
+                let next = state.pending.values.map(\.deadline).min()
+                if next == nil && due.isEmpty { state.running = false }
                 return (due, next)
             }
             for continuation in due { continuation.resume() }

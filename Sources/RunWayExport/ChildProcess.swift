@@ -1,5 +1,6 @@
 import Foundation
 import RunWayCore
+import RunWaySystem
 
 /// Runs a tool to its end with posix_spawn and waitpid: standard output discarded, standard error
 /// kept (its first 64 KiB) to say why it failed. Not Foundation's `Process`, whose wait runs a
@@ -26,15 +27,13 @@ enum ChildProcess {
     static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws(Failure)
         -> Outcome
     {
-        var pipe: [Int32] = [-1, -1]
-        guard Glibc.pipe(&pipe) == 0 else { throw .spawn(tool, .current) }
-        _ = fcntl(pipe[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipe[1], F_SETFD, FD_CLOEXEC)
+        let pipe: (read: FileDescriptor, write: FileDescriptor)
+        do throws(Errno) { pipe = try FileDescriptor.pipe() } catch { throw .spawn(tool, error) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, pipe.write.rawValue, 2)
         let argv = ([tool] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -42,26 +41,23 @@ enum ChildProcess {
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, tool, &actions, nil, argv, envp)
-        close(pipe[1])
+        try? pipe.write.close()
         guard spawned == 0 else {
-            close(pipe[0])
+            try? pipe.read.close()
             throw .spawn(tool, Errno(rawValue: spawned))
         }
         var said: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(pipe[0], $0.baseAddress, $0.count) }
-            if n > 0 {
-                if said.count < 65_536 { said += buffer[0..<n] }
-                continue
-            }
-            if n < 0 && errno == EINTR { continue }
-            break
+        // To the end of the tool's standard error (or a failed read).
+        while let n = try? pipe.read.read(into: &buffer), n > 0 {
+            if said.count < 65_536 { said += buffer[0..<n] }
         }
-        close(pipe[0])
+        try? pipe.read.close()
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw .wait(tool, .current) }
+        do throws(Errno) {
+            _ = try Errno.retryingInterrupts { waitpid(pid, &status, 0) }
+        } catch {
+            throw .wait(tool, error)
         }
         // WIFEXITED / WEXITSTATUS, as the C macros compute them.
         let exited = status & 0x7F == 0

@@ -1,6 +1,7 @@
 import Foundation
 import RunWayCore
 import RunWayStore
+import RunWaySystem
 
 /// The FAT image the wearable shows a computer over USB (the gadget's read-only mass storage),
 /// holding `RUNWAY/` with every run's files and the offline viewer (`RUNWAY/index.html`), as a

@@ -1,5 +1,6 @@
 import Glibc
 import RunWayCore
+import RunWaySystem
 
 /// What an export reads in the `RUNWAY` folder (the manifest, a file under a name it would write,
 /// a viewer file before rewriting it, a file read back by `--verify`): only a regular file, looked
@@ -27,7 +28,7 @@ extension ExportDirectory {
     /// `.tooLarge` (nothing read) for a larger one, `.notARegularFile` for anything but a file.
     public func read(_ name: String, atMost limit: Int) throws(ExportError) -> [UInt8]? {
         guard let (fd, size) = try openRegular(name) else { return nil }
-        defer { close(fd) }
+        defer { try? fd.close() }
         guard size <= limit else { throw .tooLarge(file: path + "/" + name, bytes: size, limit: limit) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(size)
@@ -49,7 +50,7 @@ extension ExportDirectory {
     /// `bytes.count + 1` bytes. `.notARegularFile` for a FIFO, a link, a folder or a device.
     public func holds(_ name: String, exactly bytes: [UInt8]) throws(ExportError) -> Bool {
         guard let (fd, size) = try openRegular(name) else { return false }
-        defer { close(fd) }
+        defer { try? fd.close() }
         guard size == bytes.count else { return false }
         var buffer = [UInt8](repeating: 0, count: min(Self.chunk, bytes.count + 1))
         var offset = 0
@@ -69,7 +70,7 @@ extension ExportDirectory {
     }
 
     /// `name` opened for reading, with its size; nil when there is no such file.
-    func openRegular(_ name: String) throws(ExportError) -> (fd: Int32, size: Int)? {
+    func openRegular(_ name: String) throws(ExportError) -> (fd: FileDescriptor, size: Int)? {
         var status = stat()
         // Looked at before opening: opening a device can act on it.
         guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
@@ -80,23 +81,25 @@ extension ExportDirectory {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw .notARegularFile(file: path + "/" + name, kind: Self.kind(status.st_mode))
         }
-        let fd = openat(descriptor, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let error = Errno.current
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try .open(
+                name, relativeTo: FileDescriptor(rawValue: descriptor),
+                O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
+        } catch {
             if error == .noSuchFile { return nil }
-            if error.rawValue == ELOOP {
+            if error == .tooManySymbolicLinks {
                 throw .notARegularFile(file: path + "/" + name, kind: "a symbolic link")
             }
             throw .system(step: "reading", file: path + "/" + name, error)
         }
         // Checked again on what was opened: the name may have been replaced in between.
-        guard fstat(fd, &status) == 0 else {
-            let error = Errno.current
-            close(fd)
+        do throws(Errno) { status = try fd.status() } catch {
+            try? fd.close()
             throw .system(step: "reading", file: path + "/" + name, error)
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
+            try? fd.close()
             throw .notARegularFile(file: path + "/" + name, kind: Self.kind(status.st_mode))
         }
         return (fd, Int(status.st_size))
@@ -112,14 +115,11 @@ extension ExportDirectory {
         }
     }
 
-    private func readSome(_ fd: Int32, into buffer: inout [UInt8], count: Int, _ name: String)
+    private func readSome(_ fd: FileDescriptor, into buffer: inout [UInt8], count: Int, _ name: String)
         throws(ExportError) -> Int
     {
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw .system(step: "reading", file: path + "/" + name, .current)
+        do throws(Errno) { return try fd.read(into: &buffer, count: count) } catch {
+            throw .system(step: "reading", file: path + "/" + name, error)
         }
     }
 }

@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import RunWayCore
+import RunWaySystem
 
 /// Why an export could not write.
 public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -133,32 +134,38 @@ public final class ExportDirectory {
         if replacing { try requireReplaceable(name) }
         let temporary = Self.temporaryPrefix + name
         unlinkat(descriptor, temporary, 0)
-        let fd = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("creating", name, .current) }
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try .open(
+                temporary, relativeTo: FileDescriptor(rawValue: descriptor),
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions: 0o644)
+        } catch {
+            throw failure("creating", name, error)
+        }
         var closed = false
         do throws(ExportError) {
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeBytes {
-                    Glibc.write(fd, $0.baseAddress! + offset, min(bytes.count - offset, 1 << 20))
-                }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("writing", name, .current)
-                }
-                offset += n
+            func step(_ doing: String, _ call: () throws(Errno) -> Void) throws(ExportError) {
+                do throws(Errno) { try call() } catch { throw failure(doing, name, error) }
             }
-            if fsync(fd) != 0 { throw failure("syncing", name, .current) }
+            // A mebibyte a write at the most.
+            for start in stride(from: 0, to: bytes.count, by: 1 << 20) {
+                try step("writing") { () throws(Errno) in
+                    try fd.writeAll(bytes[start..<min(bytes.count, start + (1 << 20))])
+                }
+            }
+            try step("syncing") { () throws(Errno) in try fd.sync() }
             try rename(temporary, to: name, replacing: replacing)
             // On FAT a file's size and first cluster live in its directory entry, and a rename
             // writes a new entry that only the file's next writeback fills in: synced again under
             // its new name, or a stick pulled now holds it empty (found by make board-test).
-            if fsync(fd) != 0 { throw failure("syncing", name, .current) }
-            if fsync(descriptor) != 0 { throw failure("syncing the folder for", name, .current) }
+            try step("syncing") { () throws(Errno) in try fd.sync() }
+            try step("syncing the folder for") { () throws(Errno) in
+                try FileDescriptor(rawValue: descriptor).sync()
+            }
             closed = true
-            if close(fd) != 0 { throw failure("closing", name, .current) }
+            try step("closing") { () throws(Errno) in try fd.close() }
         } catch {
-            if !closed { close(fd) }
+            if !closed { try? fd.close() }
             unlinkat(descriptor, temporary, 0)
             throw error
         }

@@ -1,6 +1,6 @@
-import CGPS
 import Foundation
 import RunWayCore
+import RunWaySystem
 import Synchronization
 
 /// Why the barometer gives no readings: the bus could not be opened (with its errno), or the
@@ -95,8 +95,8 @@ public final class BarometerSource: Sendable {
     private func waitForNextRead(after last: MonotonicInstant) -> Bool {
         let due = last.seconds + interval.withLock { $0 }
         let waitMs = Int32(max(1, ((due - MonotonicInstant.now.seconds) * 1000).rounded(.up)))
-        guard rw_poll2(-1, wake.fd, waitMs) != 0 else { return true }
-        rw_eventfd_drain(wake.fd)
+        guard Poll.readable(nil, wake.fd, timeout: waitMs) != .timedOut else { return true }
+        wake.drain()
         return !stopped.withLock { $0 }
     }
 

@@ -1,6 +1,6 @@
-import CGPS
-import Foundation
 import RunWayCore
+import RunWaySystem
+import Synchronization
 
 /// The buzzer's line, as the driver drives it: libgpiod's output line on the board, a recording
 /// line in tests.
@@ -17,13 +17,14 @@ extension GpiodOutputLine: BuzzerLine {}
 ///
 /// The waits are `poll` timeouts on an eventfd, relative and on the monotonic clock: the board's
 /// wall clock jumps when it is first set, and a wait on it could leave the buzzer sounding.
-public final class BuzzerDriver: @unchecked Sendable {
-    // @unchecked Sendable: `player`, `stopped` and `played` are only touched while `lock` is
-    // held; `wake` is an eventfd, safe from any thread; the line is touched by `run`'s thread only.
-    private let lock = NSLock()
-    private var player = PatternPlayer()
-    private var stopped = false
-    private var played = 0
+public final class BuzzerDriver: Sendable {
+    private struct State {
+        var player = PatternPlayer()
+        var stopped = false
+        var played = 0
+    }
+    /// The line is not here: it is touched by `run`'s thread only.
+    private let state = Mutex(State())
     private let wake = WakeSignal()
     private let clock: @Sendable () -> MonotonicInstant
 
@@ -33,19 +34,19 @@ public final class BuzzerDriver: @unchecked Sendable {
 
     /// Queues a pattern (an urgent one pre-empts a split or countdown beep).
     public func play(_ pattern: BuzzerPattern, urgent: Bool = false) {
-        lock.withLock {
-            player.play(pattern, urgent: urgent, at: clock().seconds)
-            played += 1
+        state.withLock { state in
+            state.player.play(pattern, urgent: urgent, at: clock().seconds)
+            state.played += 1
         }
         wake.signal()
     }
 
     /// Patterns queued so far.
-    public var patternsPlayed: Int { lock.withLock { played } }
+    public var patternsPlayed: Int { state.withLock { $0.played } }
 
     /// Makes `run` switch the line off and return (from any thread; also before `run` starts).
     public func stop() {
-        lock.withLock { stopped = true }
+        state.withLock { $0.stopped = true }
         wake.signal()
     }
 
@@ -55,9 +56,9 @@ public final class BuzzerDriver: @unchecked Sendable {
         line.set(false)
         defer { line.set(false) }
         while true {
-            let (on, next, done): (Bool, Double?, Bool) = lock.withLock {
-                _ = player.advance(to: clock().seconds)
-                return (player.isOn, player.nextChange, stopped)
+            let (on, next, done): (Bool, Double?, Bool) = state.withLock { state in
+                _ = state.player.advance(to: clock().seconds)
+                return (state.player.isOn, state.player.nextChange, state.stopped)
             }
             if done { return }
             if on != level {
@@ -65,8 +66,7 @@ public final class BuzzerDriver: @unchecked Sendable {
                 level = on
             }
             let timeout = next.map { Int32(max(0, min(60, $0 - clock().seconds)) * 1000 + 1) } ?? -1
-            _ = rw_poll2(-1, wake.fd, timeout)
-            rw_eventfd_drain(wake.fd)
+            wake.sleep(milliseconds: timeout)
         }
     }
 }

@@ -1,6 +1,7 @@
 import CGPS
 import Foundation
 import RunWayCore
+import RunWaySystem
 
 /// What the gpsd client reports.
 public enum GPSEvent: Sendable, Equatable {
@@ -93,28 +94,6 @@ public struct EpochFilter: Sendable {
             return .fix(fix, arrivedAt: .now)
         }
     }
-}
-
-/// An eventfd that wakes a thread waiting in `poll`; closed when the last owner lets go.
-public final class WakeSignal: Sendable {
-    public let fd: Int32
-
-    public init() {
-        fd = rw_eventfd_create()
-    }
-
-    public func signal() { rw_eventfd_signal(fd) }
-
-    /// Waits up to `milliseconds` (-1: without end) for a signal, on the monotonic clock; returns
-    /// whether one came (and consumes it).
-    @discardableResult
-    public func wait(milliseconds: Int32) -> Bool {
-        guard rw_poll2(-1, fd, milliseconds) > 0 else { return false }
-        rw_eventfd_drain(fd)
-        return true
-    }
-
-    deinit { rw_fd_close(fd) }
 }
 
 /// How the client retries: after the first failure it waits `initial` seconds, doubling after
@@ -223,7 +202,7 @@ public final class GPSDClient: Sendable {
                 continuation.yield(.disconnected(failure, retryIn: delay))
                 lastFailure = failure
             }
-            if rw_poll2(-1, wake.fd, Int32(max(1, delay * 1000))) != 0 { return }
+            if Poll.readable(nil, wake.fd, timeout: Int32(max(1, delay * 1000))) != .timedOut { return }
         }
     }
 
@@ -254,10 +233,10 @@ public final class GPSDClient: Sendable {
                         1,
                         left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             }
-            switch rw_poll2(fd, wake.fd, timeout) {
-            case 0:
+            switch Poll.readable(fd, wake.fd, timeout: timeout) {
+            case .timedOut:
                 continue  // the greeting deadline is checked above
-            case 1:
+            case .first:
                 repeat {
                     if rw_gps_read(session, &report) < 0 {
                         return .failed(.closed(endpoint), greeted: greeted)
@@ -269,10 +248,11 @@ public final class GPSDClient: Sendable {
                     guard greeted else { continue }
                     if let event = filter.admit(report) { continuation.yield(event) }
                 } while rw_gps_waiting(session, 0) != 0
-            case 2:
+            case .second:
                 return .stopped
-            default:
-                return .failed(.system(operation: "polling the gpsd socket", errno: errno), greeted: greeted)
+            case .failed(let error):
+                return .failed(
+                    .system(operation: "polling the gpsd socket", errno: error.rawValue), greeted: greeted)
             }
         }
     }

@@ -1,6 +1,7 @@
 import CGpiod
 import Foundation
 import RunWayCore
+import RunWaySystem
 
 /// A GPIO chip opened through libgpiod v1; the chip and its lines stay inside this wrapper.
 public final class GpiodChip {
@@ -61,9 +62,11 @@ public final class GpiodChip {
 /// The buttons on real GPIO lines: one event fd per line plus a wake eventfd, polled by the
 /// caller's dedicated thread (`ButtonReader.run`).
 public final class GpiodButtonLines: StoppableGPIOLines, @unchecked Sendable {
-    // @unchecked Sendable: the chip, lines and fds are immutable after init; `waitForEdges`,
-    // `isPressed` and `now` are called by the one reader thread only (`ButtonReader.run`), and
-    // `stop()`, the one call from elsewhere, only writes the wake eventfd.
+    // @unchecked Sendable: libgpiod's line handles (`OpaquePointer`, not Sendable) are the
+    // reason. The chip, lines and fds are immutable after init; `waitForEdges`, `isPressed` and
+    // `now` are called by the one reader thread only (`ButtonReader.run`), so no handle is ever
+    // used from two threads; `stop()`, the one call from elsewhere, only signals the wake
+    // eventfd (a `WakeSignal`, Sendable), and `deinit` runs after the reader has returned.
     private let chip: GpiodChip
     private let lines: [OpaquePointer]
     private let fds: [Int32]
@@ -102,8 +105,7 @@ public final class GpiodButtonLines: StoppableGPIOLines, @unchecked Sendable {
         var pollfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         pollfds.append(pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0))
         let timeout = deadline.map { Int32(max(0, ($0 - now) * 1000).rounded(.up)) } ?? -1
-        var n: Int32
-        repeat { n = poll(&pollfds, nfds_t(pollfds.count), timeout) } while n < 0 && errno == EINTR
+        _ = try? Poll.wait(&pollfds, timeout: timeout)  // a failure finds no events below
         if pollfds.last!.revents != 0 { return nil }
         var edges: [(index: Int, time: Double)] = []
         var times = [Double](repeating: 0, count: 16)

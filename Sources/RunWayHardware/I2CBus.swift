@@ -1,4 +1,5 @@
 import RunWayCore
+import RunWaySystem
 
 /// A failed I2C transfer: the operation and the errno behind it.
 public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import CI2C
 import Foundation
 import RunWayCore
+import RunWaySystem
 
 /// One device on a Linux I2C bus (`/dev/i2c-N`), through libi2c's SMBus calls.
 public final class LinuxI2CBus: I2CBus {

@@ -1,5 +1,6 @@
 import CZlib
 import Glibc
+import RunWaySystem
 
 /// Reading the journal back: the header block, then the records of its epoch, sector by sector,
 /// across damage, up to where the records end or the file does.
@@ -32,8 +33,7 @@ extension FlightJournal {
     /// first valid record's, so a damaged header loses nothing and a damaged first record only
     /// itself.
     func scan() throws(StoreError) -> Scan {
-        var status = stat()
-        if fstat(descriptor, &status) == 0 { extent = Int(status.st_size) }
+        if let status = try? descriptor.status() { extent = Int(status.st_size) }
         var reader = SectorReader(journal: self)
         let header = try reader.header()
         var result = Scan(header: header, end: header == nil ? 0 : Self.headerBlock)
@@ -105,10 +105,11 @@ struct SectorReader {
     mutating func read(upTo count: Int) throws(StoreError) {
         // Whole buffers at aligned offsets (`O_DIRECT`), however the file ends.
         while file.count < Swift.min(count, journal.extent) {
-            let result = pread(
-                journal.descriptor, journal.buffer, FlightJournal.bufferSize, off_t(file.count))
-            if result < 0 && errno == EINTR { continue }
-            if result < 0 { throw FlightJournal.failure(errno, "reading", journal.path) }
+            let whole = UnsafeMutableRawBufferPointer(start: journal.buffer, count: FlightJournal.bufferSize)
+            let at = file.count
+            let result = try FlightJournal.io("reading", journal.path) { () throws(Errno) in
+                try journal.descriptor.read(fromAbsoluteOffset: at, into: whole)
+            }
             if result == 0 { return }
             let kept = Swift.min(result, journal.extent - file.count)
             file.append(contentsOf: UnsafeRawBufferPointer(start: journal.buffer, count: kept))

@@ -1,6 +1,7 @@
 import CZlib
 import Glibc
 import RunWayCore
+import RunWaySystem
 
 /// The in-flight half of the raw sensor log: a preallocated file beside the logbook
 /// (`<logbook>-rawlog`) that each commit appends one deflated, checksummed record to, written
@@ -36,7 +37,7 @@ final class FlightJournal {
     /// Whether writes bypass the page cache (`false` where the filesystem refuses `O_DIRECT`,
     /// e.g. tmpfs; recording is as safe, only the SD card wears more).
     private(set) var direct: Bool
-    let descriptor: Int32
+    let descriptor: FileDescriptor
     private var sector = 512
     private var epoch = UInt64.random(in: 1...UInt64.max)
     private var index: UInt32 = 0
@@ -58,7 +59,7 @@ final class FlightJournal {
     private static func alignedBuffer(_ path: String) throws(StoreError) -> UnsafeMutableRawPointer {
         var memory: UnsafeMutableRawPointer?
         guard posix_memalign(&memory, 4096, bufferSize) == 0, let memory else {
-            throw failure(ENOMEM, "allocating the raw-log buffer", path)
+            throw failure(.noMemory, "allocating the raw-log buffer", path)
         }
         return memory
     }
@@ -86,15 +87,18 @@ final class FlightJournal {
         let existed = Glibc.access(path, F_OK) == 0
         // Non-blocking: a FIFO in the journal's place must not stop the logbook opening.
         let flags = O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK
-        var opened = open(path, flags | Self.oDirect, 0o644)
-        direct = opened >= 0
-        if opened < 0 && errno == EINVAL { opened = open(path, flags, 0o644) }
-        guard opened >= 0 else {
-            let code = errno
+        do throws(Errno) {
+            do throws(Errno) {
+                descriptor = try .open(path, flags | FileDescriptor.oDirect, permissions: 0o644)
+                direct = true
+            } catch where error == .invalidArgument {
+                descriptor = try .open(path, flags, permissions: 0o644)
+                direct = false
+            }
+        } catch {
             free(memory)
-            throw Self.failure(code, "opening", path)
+            throw Self.failure(error, "opening", path)
         }
-        descriptor = opened
         // From here the object is whole: a throw runs `deinit`, which closes and frees.
         extent = try Self.regularFileSize(descriptor, path)
         // One recorder per logbook: the lock is held as long as this journal is open, and the
@@ -111,10 +115,9 @@ final class FlightJournal {
             }
             // The new file's name must survive a cut too.
             let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-            let directory = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_CLOEXEC)
-            if directory >= 0 {
-                fsync(directory)
-                close(directory)
+            if let directory = try? FileDescriptor.open(folder.isEmpty ? "/" : folder, O_RDONLY | O_CLOEXEC) {
+                try? directory.sync()
+                try? directory.close()
             }
             return
         }
@@ -138,27 +141,26 @@ final class FlightJournal {
         self.path = path
         let memory = try Self.alignedBuffer(path)
         buffer = memory
-        descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         direct = false
-        guard descriptor >= 0 else {
-            let code = errno
+        do throws(Errno) {
+            descriptor = try .open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        } catch {
             free(memory)
-            throw Self.failure(code, "opening", path)
+            throw Self.failure(error, "opening", path)
         }
         extent = try Self.regularFileSize(descriptor, path)
         capacity = max(0, extent - Self.headerBlock)
     }
 
     deinit {
-        close(descriptor)
+        try? descriptor.close()
         free(buffer)
     }
 
     /// The size of the file open at `descriptor`, which must be a regular file: a FIFO, a device
     /// or a socket in the journal's place is refused before anything is read or written.
-    private static func regularFileSize(_ descriptor: Int32, _ path: String) throws(StoreError) -> Int {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw failure(errno, "examining", path) }
+    private static func regularFileSize(_ descriptor: FileDescriptor, _ path: String) throws(StoreError) -> Int {
+        let status = try io("examining", path) { () throws(Errno) in try descriptor.status() }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw .notAJournal(reason: "not a regular file", path: path)
         }
@@ -171,43 +173,43 @@ final class FlightJournal {
     /// as another recorder's (a recorder holds it for the whole run).
     private func lock() throws(StoreError) {
         for attempt in 0..<10 {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
-            let code = errno
-            guard code == EWOULDBLOCK else { throw Self.failure(code, "locking", path) }
+            if flock(descriptor.rawValue, LOCK_EX | LOCK_NB) == 0 { return }
+            let error = Errno.current
+            guard error == .wouldBlock else { throw Self.failure(error, "locking", path) }
             if attempt < 9 { usleep(20_000) }
         }
         throw Self.busy(path)
     }
 
-    /// `O_DIRECT` is the kernel's ABI, per architecture (Glibc hides it behind `_GNU_SOURCE`).
-    #if arch(arm64) || arch(arm)
-        static let oDirect: Int32 = 0o200000
-    #else
-        static let oDirect: Int32 = 0o40000
-    #endif
-
     /// The journal's lock is held: another process is recording into this logbook.
     static func busy(_ path: String) -> StoreError { .recordingElsewhere(path: path) }
 
-    static func failure(_ code: Int32, _ doing: String, _ path: String) -> StoreError {
-        .io(Errno(rawValue: code), operation: doing, path: path)
+    static func failure(_ error: Errno, _ doing: String, _ path: String) -> StoreError {
+        .io(error, operation: doing, path: path)
+    }
+
+    /// `call`'s system error as the journal's `StoreError` for `doing`.
+    static func io<T>(_ doing: String, _ path: String, _ call: () throws(Errno) -> T) throws(StoreError) -> T {
+        do throws(Errno) { return try call() } catch { throw failure(error, doing, path) }
     }
 
     /// Writes zeros from the file's end to `size` through the page cache (the end may lie inside
     /// a sector, where `O_DIRECT` cannot write), then syncs: the one-time preallocation, and the
     /// making whole of a journal cut short — past its end only, so no record is touched.
     private func zeroFill(to size: Int, doing: String) throws(StoreError) {
-        let flags = fcntl(descriptor, F_GETFL)
-        if direct { _ = fcntl(descriptor, F_SETFL, flags & ~Self.oDirect) }
-        defer { if direct { _ = fcntl(descriptor, F_SETFL, flags) } }
+        let flags = fcntl(descriptor.rawValue, F_GETFL)
+        if direct { _ = fcntl(descriptor.rawValue, F_SETFL, flags & ~FileDescriptor.oDirect) }
+        defer { if direct { _ = fcntl(descriptor.rawValue, F_SETFL, flags) } }
         memset(buffer, 0, Self.bufferSize)
         while extent < size {
-            let result = pwrite(descriptor, buffer, min(Self.bufferSize, size - extent), off_t(extent))
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw Self.failure(result < 0 ? errno : ENOSPC, doing, path) }
+            let zeros = UnsafeRawBufferPointer(start: buffer, count: min(Self.bufferSize, size - extent))
+            let result = try Self.io(doing, path) { () throws(Errno) in
+                try descriptor.write(toAbsoluteOffset: extent, zeros)
+            }
+            guard result > 0 else { throw Self.failure(.noSpace, doing, path) }
             extent += result
         }
-        guard fsync(descriptor) == 0 else { throw Self.failure(errno, doing, path) }
+        try Self.io(doing, path) { () throws(Errno) in try descriptor.sync() }
     }
 
     /// Writes the header block's first sector (the current epoch and capacity) and syncs it.
@@ -220,25 +222,27 @@ final class FlightJournal {
             // A device with 4 KB logical sectors: whole 4 KB blocks, else the page cache.
             if sector < 4096 { sector = 4096 } else { dropDirect() }
         }
-        guard fdatasync(descriptor) == 0 else { throw Self.failure(errno, "syncing", path) }
+        try Self.io("syncing", path) { () throws(Errno) in try descriptor.dataSync() }
     }
 
     /// Writes `count` bytes of the buffer at `position`. Returns false when the device refused an
     /// `O_DIRECT` write for its alignment (nothing was written).
     private func write(count: Int, at position: Int, doing: String) throws(StoreError) -> Bool {
-        while true {
-            let result = pwrite(descriptor, buffer, count, off_t(position))
-            if result == count { return true }
-            if result < 0 && errno == EINTR { continue }
-            if result < 0 && errno == EINVAL && direct { return false }
-            throw Self.failure(result < 0 ? errno : ENOSPC, doing, path)
+        let result: Int
+        do throws(Errno) {
+            result = try descriptor.write(toAbsoluteOffset: position, UnsafeRawBufferPointer(start: buffer, count: count))
+        } catch {
+            if error == .invalidArgument && direct { return false }
+            throw Self.failure(error, doing, path)
         }
+        guard result == count else { throw Self.failure(.noSpace, doing, path) }
+        return true
     }
 
     /// Falls back to the page cache: as safe (every record is still synced), more wear.
     private func dropDirect() {
         direct = false
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~Self.oDirect)
+        _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) & ~FileDescriptor.oDirect)
     }
 
     /// What a record stores: its text deflated. A batch of raw inputs is numbers in a fixed
@@ -274,7 +278,7 @@ final class FlightJournal {
         let text = Array(record.inputs.utf8)
         let stored = Self.packed(text)
         guard !stored.isEmpty || text.isEmpty else {
-            throw Self.failure(ENOMEM, "deflating a record for", path)
+            throw Self.failure(.noMemory, "deflating a record for", path)
         }
         var span = 0
         while true {
@@ -297,7 +301,7 @@ final class FlightJournal {
             // A device with 4 KB logical sectors: whole 4 KB blocks, else the page cache.
             if sector < 4096 && offset % 4096 == 0 { sector = 4096 } else { dropDirect() }
         }
-        guard fdatasync(descriptor) == 0 else { throw Self.failure(errno, "syncing", path) }
+        try Self.io("syncing", path) { () throws(Errno) in try descriptor.dataSync() }
         offset += span
         index &+= 1
         return true

@@ -1,4 +1,5 @@
 import Glibc
+import RunWaySystem
 
 /// Opening a logbook for reading when a kill or a full card cut a write short: the file then
 /// has a hot rollback journal, which only a connection that may write can roll back, so a
@@ -90,31 +91,27 @@ extension Logbook {
     }
 
     private static func copy(_ source: String, to target: String) throws(StoreError) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else {
-            throw .io(.current, operation: "reading it for a private copy", path: source)
+        func reading<T>(_ call: () throws(Errno) -> T) throws(StoreError) -> T {
+            do throws(Errno) { return try call() } catch {
+                throw .io(error, operation: "reading it for a private copy", path: source)
+            }
         }
-        defer { close(input) }
-        let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw .io(.current, operation: "making a private copy", path: target) }
-        defer { close(output) }
+        func writing<T>(_ call: () throws(Errno) -> T) throws(StoreError) -> T {
+            do throws(Errno) { return try call() } catch {
+                throw .io(error, operation: "making a private copy", path: target)
+            }
+        }
+        let input = try reading { () throws(Errno) in try FileDescriptor.open(source, O_RDONLY | O_CLOEXEC) }
+        defer { try? input.close() }
+        let output = try writing { () throws(Errno) in
+            try FileDescriptor.open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions: 0o600)
+        }
+        defer { try? output.close() }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            let n = try reading { () throws(Errno) in try input.read(into: &buffer) }
             if n == 0 { return }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(.current, operation: "reading it for a private copy", path: source)
-            }
-            var written = 0
-            while written < n {
-                let m = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, n - written) }
-                if m < 0 {
-                    if errno == EINTR { continue }
-                    throw .io(.current, operation: "making a private copy", path: target)
-                }
-                written += m
-            }
+            try writing { () throws(Errno) in try output.writeAll(buffer[..<n]) }
         }
     }
 

@@ -1,5 +1,6 @@
 import Glibc
 import RunWayCore
+import RunWaySystem
 
 /// A salvage writes its new logbook under a temporary name beside the target and moves it into
 /// place only when it is complete — written, closed, fsynced, renamed without replacing

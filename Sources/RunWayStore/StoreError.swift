@@ -1,5 +1,6 @@
 import CSQLite
 import RunWayCore
+import RunWaySystem
 
 /// A SQLite result code (extended codes on): the primary code is the low byte.
 public struct SQLiteCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {

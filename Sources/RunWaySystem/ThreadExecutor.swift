@@ -1,18 +1,24 @@
 import Foundation
+import Synchronization
 
 /// A serial executor with a thread of its own: an actor that returns it as its
 /// `unownedExecutor` runs every job there, never on Swift's cooperative pool — what blocking
 /// work (the recorder's `fdatasync`) needs. The thread starts with the executor and ends at
 /// `shutdown()`, which returns once the thread has finished: no thread is left unjoined, and
 /// the caller awaits without blocking the pool.
-public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
-    // @unchecked Sendable: `jobs`, `stopping` and `threadID` are read and written only while
-    // `condition`'s lock is held; `finished` is a Trigger (itself locked); `name` is immutable.
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var stopping = false
+///
+/// The queue is a `Mutex`; the thread sleeps on a `WakeSignal` (an eventfd, whose count keeps a
+/// signal sent while the thread was busy, so no wake-up is lost between its look at the queue
+/// and its wait).
+public final class ThreadExecutor: SerialExecutor, Sendable {
+    private struct State {
+        var jobs: [UnownedJob] = []
+        var stopping = false
+        var threadID: pthread_t?
+    }
+    private let state = Mutex(State())
+    private let wake = WakeSignal()
     private let finished = Trigger()
-    private var threadID: pthread_t?
     public let name: String
 
     public init(name: String) {
@@ -24,10 +30,8 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
+        state.withLock { $0.jobs.append(job) }
+        wake.signal()
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -41,34 +45,35 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     private func requestStop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        condition.unlock()
+        state.withLock { $0.stopping = true }
+        wake.signal()
     }
 
     /// Whether the caller runs on this executor's thread.
     public var isCurrentThread: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        state.withLock { state in state.threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    private enum Next {
+        case run(UnownedJob)
+        case wait
+        case end
     }
 
     private func loop() {
-        condition.lock()
-        threadID = pthread_self()
-        condition.unlock()
+        state.withLock { $0.threadID = pthread_self() }
         while true {
-            condition.lock()
-            while jobs.isEmpty && !stopping { condition.wait() }
-            if jobs.isEmpty {
-                condition.unlock()
+            let next: Next = state.withLock { state in
+                if !state.jobs.isEmpty { return .run(state.jobs.removeFirst()) }
+                return state.stopping ? .end : .wait
+            }
+            switch next {
+            case .run(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+            case .wait: wake.wait(milliseconds: -1)
+            case .end:
                 finished.fire()
                 return
             }
-            let job = jobs.removeFirst()
-            condition.unlock()
-            job.runSynchronously(on: asUnownedSerialExecutor())
         }
     }
 }
