@@ -124,7 +124,8 @@ struct HotJournalCLITests {
             try DemoLogbook.hotJournalCopy(of: path, to: copy)
             let result = try await RunWayBinary.run(command + ["--logbook", copy])
             #expect(result.status == 0, "\(command): \(result.stderr)")
-            #expect(!result.stderr.contains("776"))
+            // No SQLite code in words for a runner (the path is left out: a UUID may hold "776").
+            #expect(!result.stderr.replacingOccurrences(of: copy, with: "").contains("776"))
             #expect(result.stderr.contains("rolled back"), "\(command): \(result.stderr)")
         }
         let copy = NSTemporaryDirectory() + "runway-hot-\(UUID().uuidString).sqlite"
