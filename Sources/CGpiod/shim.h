@@ -29,10 +29,4 @@ static inline int rw_gpiod_request_output(struct gpiod_line *line, const char *c
     return gpiod_line_request_output(line, consumer, 0) < 0 ? -errno : 0;
 }
 
-static inline double rw_monotonic_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 #endif

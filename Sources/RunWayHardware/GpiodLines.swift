@@ -99,7 +99,7 @@ public final class GpiodButtonLines: StoppableGPIOLines, @unchecked Sendable {
     /// Makes `waitForEdges` return nil (from any thread).
     public func stop() { wake.signal() }
 
-    public var now: Double { rw_monotonic_now() }
+    public var now: Double { MonotonicClock.seconds }
 
     public func waitForEdges(until deadline: Double?) -> [(index: Int, time: Double)]? {
         var pollfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
