@@ -3,10 +3,11 @@
 ///
 /// Inputs come in (`handle(_:)`), `FlightComputer` decides, and everything that comes out is a
 /// `FlightEvent` told to the engine's observers, in order: the recorder, the buzzer's
-/// annunciator, the status line, the socket's streams (`FlightStreams`). Observers may post news
-/// of their own (`post(_:)`: the recorder's stores and failures, the board's faults), which the
-/// others hear in the same order. The flight's lifecycle belongs here: an observer never ends,
-/// resets or pauses a flight.
+/// annunciator, the status line, the socket's streams (`FlightStreams`). An observer may post news
+/// of its own (`post(_:)`: the recorder's stores and failures); every observer hears it as soon as
+/// the poster returns, before the event in hand goes on to the next observer — so what the
+/// recorder made of a landing is said before anyone after it hears the landing. The flight's
+/// lifecycle belongs here: an observer never ends, resets or pauses a flight, nor flies an input.
 ///
 /// Threading, stated once:
 /// - The engine is an actor whose executor its maker chooses. runwayd gives it a
@@ -23,9 +24,9 @@ public actor FlightEngine {
     /// Inputs handled so far: the pipeline's progress, which the watchdog checks.
     public private(set) var handled = 0
     private var observers: [any FlightObserver]
-    /// Events that arose while one was being told (an observer's news): told next, in order,
-    /// never re-entrantly.
-    private var queued: [FlightEvent] = []
+    /// News an observer posted while it was being told an event: told to everyone when it
+    /// returns, in order, never re-entrantly.
+    private var posted: [any FlightNews] = []
     private var telling = false
     private let executor: any SerialExecutor
 
@@ -55,6 +56,7 @@ public actor FlightEngine {
     /// Flies one input; returns what it caused (the observers hear it first).
     @discardableResult
     public func handle(_ input: EngineInput) -> [EngineOutput] {
+        precondition(!telling, "an observer flew an input: observers only listen and post news")
         let outputs = computer.handle(input)
         handled += 1
         tell(.flew(input, outputs))
@@ -64,6 +66,7 @@ public actor FlightEngine {
     /// END at the latest input's time (a replay's last word), obeying the stale-stop rule; the
     /// observers hear it as an END input. A landed flight comes back whole.
     public func end(sentAt: Double?) -> (result: EndResult, outputs: [EngineOutput]) {
+        precondition(!telling, "an observer flew an input: observers only listen and post news")
         let (result, outputs) = computer.end(sentAt: sentAt)
         tell(.flew(.end(at: computer.now, sentAt: sentAt), outputs + [.ended(result)]))
         return (result, outputs)
@@ -87,8 +90,14 @@ public actor FlightEngine {
     /// becomes the engine's. The caller (the recorder's start-up) resumes recording it.
     public func adopt(_ computer: FlightComputer) { self.computer = computer }
 
-    /// News from an observer or a service, told to every observer after the event in hand.
-    public func post(_ news: any FlightNews) { tell(.news(news)) }
+    /// News from an observer (told to everyone once it returns) or from outside (told now).
+    public func post(_ news: any FlightNews) {
+        if telling {
+            posted.append(news)
+        } else {
+            tell(.news(news))
+        }
+    }
 
     /// Shutdown: the observers hear `.closing` (the recorder commits a flight in the air, which
     /// stays open; streams end). The engine takes no input after this.
@@ -96,13 +105,19 @@ public actor FlightEngine {
 
     private func tell(_ event: FlightEvent) {
         guard !observers.isEmpty else { return }  // a bare replay: nothing to tell
-        queued.append(event)
-        guard !telling else { return }
         telling = true
         defer { telling = false }
-        while !queued.isEmpty {
-            let next = queued.removeFirst()
-            for observer in observers { observer.engine(self, told: next) }
+        deliver(event)
+    }
+
+    /// `event` to each observer in turn; after each, what it posted, to everyone.
+    private func deliver(_ event: FlightEvent) {
+        for observer in observers {
+            observer.engine(self, told: event)
+            guard !posted.isEmpty else { continue }
+            let news = posted
+            posted.removeAll()
+            for item in news { deliver(.news(item)) }
         }
     }
 }

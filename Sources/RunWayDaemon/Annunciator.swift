@@ -4,10 +4,12 @@ import RunWayHardware
 import RunWayStore
 import Synchronization
 
-/// Everything the runner hears: the engine's outputs (through `Annunciation`), the board's faults
-/// and the recorder's failures (news the engine's observers hear), the END hold's confirmation
-/// and the export's end — each fault also a log line. It only queues patterns on the
-/// `BuzzerDriver`, never waits, so it may be called on the engine's thread and from any other.
+/// Everything the runner hears: the engine's outputs (through `Annunciation`) and the recorder's
+/// failures (news), as an observer of the engine; the board's faults, the END hold's
+/// confirmation and the export's end, called directly by the service that finds them — a fault
+/// must sound even while the engine's thread is stuck in a write (the case the watchdog is for).
+/// Each fault is also a log line. It only queues patterns on the `BuzzerDriver`, never waits, so
+/// it may be called on the engine's thread and from any other.
 final class Annunciator: FlightObserver, Sendable {
     private let annunciation = Mutex(Annunciation())
     let driver: BuzzerDriver
@@ -21,7 +23,6 @@ final class Annunciator: FlightObserver, Sendable {
     func engine(_ engine: isolated FlightEngine, told event: FlightEvent) {
         switch event {
         case .flew(_, let outputs): heard(outputs)
-        case .news(let report as BoardFaultReport): fault(report.fault, report.detail)
         case .news(let report as FlightRecorder.Report):
             switch report {
             case .recordingFailed(let error):
@@ -57,7 +58,7 @@ final class Annunciator: FlightObserver, Sendable {
     }
 
     /// Sounds `fault`'s pattern and logs `detail` under it.
-    private func fault(_ fault: BoardFault, _ detail: String) {
+    func fault(_ fault: BoardFault, _ detail: String) {
         log.log(
             fault == .batteryLow ? .warning : .error, "\(fault.rawValue): \(detail)",
             fields: ["fault": "\(fault)"])

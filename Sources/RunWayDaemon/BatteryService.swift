@@ -13,6 +13,7 @@ struct BatteryService: Service {
     let engine: FlightEngine
     /// The board's GPS time now (nil before the first fix).
     let now: @Sendable () async -> Double?
+    let annunciator: Annunciator
     let log: DaemonLog
 
     func run() async throws {
@@ -22,7 +23,7 @@ struct BatteryService: Service {
             let status = BatteryStatus.read(root: powerSupply)
             switch monitor.observe(status) {
             case .low(let percent)?:
-                await engine.post(BoardFaultReport(.batteryLow, "\(percent) %; the run goes on"))
+                annunciator.fault(.batteryLow, "\(percent) %; the run goes on")
             case .critical(let percent)?:
                 await land(percent: percent)
             case nil: break
@@ -33,11 +34,10 @@ struct BatteryService: Service {
 
     private func land(percent: Int) async {
         guard await engine.isFlying, let time = await now() else {
-            await engine.post(BoardFaultReport(.batteryCritical, "\(percent) %; charge the board"))
+            annunciator.fault(.batteryCritical, "\(percent) %; charge the board")
             return
         }
-        await engine.post(
-            BoardFaultReport(.batteryCritical, "\(percent) %; landing the flight before the power dies"))
+        annunciator.fault(.batteryCritical, "\(percent) %; landing the flight before the power dies")
         for case .ended(.landed(let flight)) in await engine.handle(.end(at: time, sentAt: nil)) {
             log.log(.notice, "battery critical: flight landed at \(Int(flight.distance)) m")
         }

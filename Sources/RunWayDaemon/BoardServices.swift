@@ -88,6 +88,7 @@ struct GPSService: Service {
     let endpoint: GPSDEndpoint
     let engine: FlightEngine
     let clock: BoardClock
+    let annunciator: Annunciator
     let log: DaemonLog
     var unreachableAfter = 10.0
     var noFixAfter = 180.0
@@ -110,9 +111,8 @@ struct GPSService: Service {
                 said = false
             } else if !said {
                 said = true
-                await engine.post(
-                    BoardFaultReport(
-                        .noFixForLong, "no fix for \(Int(silence)) s — is the antenna's view of the sky clear?"))
+                annunciator.fault(
+                    .noFixForLong, "no fix for \(Int(silence)) s — is the antenna's view of the sky clear?")
             }
             let wait = silence < noFixAfter ? noFixAfter - silence : noFixAfter
             try? await Sleeper.shared.sleep(for: max(1, wait))
@@ -164,7 +164,7 @@ struct GPSService: Service {
                     outageSince = since
                     if !saidUnreachable, MonotonicInstant.now.seconds - since.seconds >= unreachableAfter {
                         saidUnreachable = true
-                        await engine.post(BoardFaultReport(.gpsdUnreachable, "\(error) — is gpsd running?"))
+                        annunciator.fault(.gpsdUnreachable, "\(error) — is gpsd running?")
                     }
                 }
             }
@@ -207,6 +207,7 @@ struct BarometerService: Service {
     var barograph = BarographKeeper()
     let engine: FlightEngine
     let clock: BoardClock
+    let annunciator: Annunciator
     let log: DaemonLog
 
     func run() async throws {
@@ -237,7 +238,7 @@ struct BarometerService: Service {
                     }
                 case .lost(let failure):
                     barograph.lost()
-                    await engine.post(BoardFaultReport(.barometerMissing, "\(failure); the flight goes on without altitude"))
+                    annunciator.fault(.barometerMissing, "\(failure); the flight goes on without altitude")
                     if let input = await clock.input(.barometerLost, at: .now) { await engine.handle(input) }
                 case .recovered:
                     barograph.heard()

@@ -220,9 +220,10 @@ public enum Daemon {
                     bus: config.i2cBus, address: config.i2cAddress,
                     simulated: options.simulate.contains(.barometer), pace: barometerPace,
                     barograph: barograph,
-                    engine: engine, clock: boardClock, log: log),
+                    engine: engine, clock: boardClock, annunciator: annunciator, log: log),
                 GPSService(
-                    endpoint: config.gpsd, engine: engine, clock: boardClock, log: log),
+                    endpoint: config.gpsd, engine: engine, clock: boardClock, annunciator: annunciator,
+                    log: log),
                 ButtonService(
                     roles: buttons.map(\.role),
                     open: { try GpiodButtonLines(chip: try GpiodChip(chip), buttons: buttons) },
@@ -235,7 +236,7 @@ public enum Daemon {
                 powerSupply: powerSupply, interval: config.battery.pollSeconds,
                 monitor: BatteryMonitor(
                     lowPercent: config.battery.lowPercent, criticalPercent: config.battery.criticalPercent),
-                engine: engine, now: gpsNow, log: log),
+                engine: engine, now: gpsNow, annunciator: annunciator, log: log),
             server, Broadcaster(streams: streams, server: server, control: control),
             Notifier(engine: engine, log: log, readyWhen: { await server.ready() }, status: statusReporter),
         ]

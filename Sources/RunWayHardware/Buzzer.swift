@@ -68,20 +68,6 @@ public enum BoardFault: String, Sendable, CaseIterable {
     public var number: Int { Self.allCases.firstIndex(of: self)! + 1 }
 }
 
-/// A board fault as news for the flight engine's observers: the service that found it posts it
-/// (`FlightEngine.post`), the annunciator sounds and logs it, and whoever else listens hears it in
-/// the flight's own order.
-public struct BoardFaultReport: FlightNews, Equatable {
-    public var fault: BoardFault
-    /// What the log says under the fault's name: the cause and what to do.
-    public var detail: String
-
-    public init(_ fault: BoardFault, _ detail: String) {
-        self.fault = fault
-        self.detail = detail
-    }
-}
-
 /// Plays patterns on a buzzer without blocking: it says which level the line should have and
 /// when it next changes; the driver sleeps until then. An urgent callout (SINK RATE, OVERSPEED,
 /// MINIMUMS, signal lost) pre-empts a split or countdown beep that is playing; anything else waits

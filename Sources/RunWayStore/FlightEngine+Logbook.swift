@@ -24,7 +24,9 @@ extension FlightEngine {
         return startUp.recovered
     }
 
-    /// A replay's engine: driven on the caller's thread (`assumeIsolated`), with `observers`.
+    /// A replay's engine: driven on the caller's thread with `assumeIsolated`, with `observers`.
+    /// Never `await` it, nor hand it to a task: its executor runs no job (it traps, so the
+    /// mistake shows at once instead of hanging).
     public static func replaying(
         _ computer: FlightComputer, observers: sending [any FlightObserver] = []
     ) -> FlightEngine {

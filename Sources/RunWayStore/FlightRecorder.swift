@@ -141,6 +141,13 @@ extension FlightRecorder: FlightObserver {
     /// test may drive a recorder with it directly.)
     public func take(_ event: FlightEvent, after computer: FlightComputer) -> [Report] {
         var reports: [Report] = []
+        /// A commit that failed is said where it failed, before what followed it.
+        func sayWriteFailure() {
+            if let failure = unposted {
+                unposted = nil
+                reports.append(.recordingFailed(failure))
+            }
+        }
         switch event {
         case .flew(let input, let outputs):
             for case .began(let rotate, _, let mission) in outputs {
@@ -151,10 +158,14 @@ extension FlightRecorder: FlightObserver {
                 }
             }
             if computer.isFlying { record(input) }
+            sayWriteFailure()
             for case .ended(.landed(let flight)) in outputs {
                 do {
-                    if let landing = try land(flight) { reports.append(.stored(landing)) }
+                    let landing = try land(flight)
+                    sayWriteFailure()
+                    if let landing { reports.append(.stored(landing)) }
                 } catch {
+                    sayWriteFailure()
                     reports.append(.storeFailed(error, flight: flight, committedUntil: committedUntil))
                 }
             }
@@ -163,10 +174,7 @@ extension FlightRecorder: FlightObserver {
             if computer.isFlying { commit(until: computer.now) }
         case .news: break
         }
-        if let failure = unposted {
-            unposted = nil
-            reports.append(.recordingFailed(failure))
-        }
+        sayWriteFailure()
         return reports
     }
 }

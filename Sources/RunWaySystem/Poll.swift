@@ -44,8 +44,11 @@ public enum Poll {
 public final class WakeSignal: Sendable {
     public let fd: Int32
 
+    /// Traps when the kernel gives no eventfd (the process is out of descriptors): a waiter on a
+    /// descriptor that is not there would sleep for ever, and nothing can run without it.
     public init() {
         fd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        precondition(fd >= 0, "no eventfd for a wake-up: \(Errno.current)")
     }
 
     /// Wakes the waiter (a signal sent while nobody waits is kept until the next wait).

@@ -4,8 +4,10 @@ import Synchronization
 /// A serial executor with a thread of its own: an actor that returns it as its
 /// `unownedExecutor` runs every job there, never on Swift's cooperative pool — what blocking
 /// work (the recorder's `fdatasync`) needs. The thread starts with the executor and ends at
-/// `shutdown()`, which returns once the thread has finished: no thread is left unjoined, and
-/// the caller awaits without blocking the pool.
+/// `shutdown()`, which runs the jobs already queued and returns once the thread's loop has run
+/// its last job (the thread is a detached Foundation thread: it exits right after, nothing is
+/// left to join); the caller awaits without blocking the pool. Every maker shuts its executor
+/// down: an executor never shut down keeps its thread and eventfd.
 ///
 /// The queue is a `Mutex`; the thread sleeps on a `WakeSignal` (an eventfd, whose count keeps a
 /// signal sent while the thread was busy, so no wake-up is lost between its look at the queue

@@ -5,6 +5,7 @@ import RunWayHardware
 import RunWaySimulator
 import RunWayStore
 import RunWaySystem
+import Synchronization
 
 /// Peak and current resident set size from /proc, in MiB.
 func memory() -> (peak: Double, current: Double) {
@@ -138,9 +139,13 @@ func costRun(_ scenario: Scenario) {
             + "\(format(actor / Double(fixCount) * 1e9, 0)) ns per fix")
 }
 
-final class ResultBox: @unchecked Sendable {
-    // Written once by the task before it signals the semaphore the main thread waits on.
-    var value = 0.0
+/// A figure a task hands to the main thread, which waits on a semaphore (or gives up).
+final class ResultBox: Sendable {
+    private let stored = Mutex(0.0)
+    var value: Double {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 }
 
 print("")
@@ -298,6 +303,7 @@ func gpsdPath() {
         }
         if let first { box.value = seconds(last - first) }
         counter.value = count
+        await executor.shutdown()
         semaphore.signal()
     }
     let waited = semaphore.wait(timeout: .now() + 120)

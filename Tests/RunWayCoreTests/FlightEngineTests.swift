@@ -84,11 +84,12 @@ struct FlightEngineTests {
     }
 
     /// Each event goes to every observer in their order; news an observer posts is told to all
-    /// after the event in hand, never inside it; `.closing` comes last.
+    /// as soon as it returns (so `b`, after the poster, hears the news before the next input),
+    /// never inside the poster's own call; `.closing` comes last.
     @Test func observersHearEachEventInOrderAndPostedNewsAfterIt() async {
         let executor = ThreadExecutor(name: "test engine")
-        let (a, b) = (EventLog("a"), EventLog("b", posts: true))
-        let engine = FlightEngine(on: executor, observers: [a, b])
+        let (a, b, c) = (EventLog("a"), EventLog("b", posts: true), EventLog("c"))
+        let engine = FlightEngine(on: executor, observers: [a, b, c])
         await engine.handle(.start(at: 100, mission: nil, countdown: false))
         await engine.handle(.tick(101))
         await engine.close()
@@ -97,6 +98,9 @@ struct FlightEngineTests {
             a.events == ["a flew 100.0", "a news takeoff", "a flew 101.0", "a closing"])
         #expect(
             b.events == ["b flew 100.0", "b news takeoff", "b flew 101.0", "b closing"])
+        // c hears the news before the takeoff it is about: told right after its poster returned.
+        #expect(
+            c.events == ["c news takeoff", "c flew 100.0", "c flew 101.0", "c closing"])
     }
 
     /// A replay drives the same actor synchronously on its caller's thread.
