@@ -8,6 +8,10 @@ extension CommandDeclaration.Option {
 
 /// What `calendar` and `week` both read: the logbook, a date, the zone its days are in, JSON.
 struct DayQuery: Sendable {
+    /// The options it is read from.
+    static let options: [CommandDeclaration.Option] =
+        [.logbookOrConfigured, .json] + CommandDeclaration.Option.zone
+
     let path: String
     let date: String?
     let json: Bool
@@ -19,6 +23,15 @@ struct DayQuery: Sendable {
         json = arguments.flag("--json")
         zone = try arguments.zone()
     }
+}
+
+/// `calendar` and `week`: a `DayQuery`, shown their own way.
+protocol DayCommand: Subcommand {
+    init(query: DayQuery)
+}
+
+extension DayCommand {
+    init(_ arguments: ParsedArguments) throws(CLIError) { self.init(query: try DayQuery(arguments)) }
 }
 
 extension RunWayCommand {
@@ -82,7 +95,7 @@ extension RunWayCommand {
     }
 
     /// `runway calendar`.
-    struct Calendar: Subcommand {
+    struct Calendar: DayCommand {
         static let declaration = CommandDeclaration(
             "calendar", group: .flights,
             abstract: "the Flight Calendar: a month of km a day with week totals, or one day's runs",
@@ -93,12 +106,10 @@ extension RunWayCommand {
                     "DATE", help: "YYYY-MM for a month (default this month), YYYY-MM-DD for a day",
                     required: false)
             ],
-            options: [.logbookOrConfigured, .json] + CommandDeclaration.Option.zone,
+            options: DayQuery.options,
             examples: ["runway calendar", "runway calendar 2026-10", "runway calendar 2026-10-03 --json"])
 
         let query: DayQuery
-
-        init(_ arguments: ParsedArguments) throws(CLIError) { query = try DayQuery(arguments) }
 
         func run(console: Console) async throws(CLIError) -> Int32 {
             try CalendarCommands.calendar(
@@ -107,19 +118,17 @@ extension RunWayCommand {
     }
 
     /// `runway week`.
-    struct Week: Subcommand {
+    struct Week: DayCommand {
         static let declaration = CommandDeclaration(
             "week", group: .flights,
             abstract: "the week's distance per day as bars, scaled to its largest day",
             arguments: [
                 .init("DATE", help: "a day of the week to show, YYYY-MM-DD (default today)", required: false)
             ],
-            options: [.logbookOrConfigured, .json] + CommandDeclaration.Option.zone,
+            options: DayQuery.options,
             examples: ["runway week", "runway week 2026-10-03"])
 
         let query: DayQuery
-
-        init(_ arguments: ParsedArguments) throws(CLIError) { query = try DayQuery(arguments) }
 
         func run(console: Console) async throws(CLIError) -> Int32 {
             try CalendarCommands.week(
