@@ -143,7 +143,7 @@ extension RunWayCommand {
             abstract: "the Flight Data Recorder at a moment, and its PACE, BPM, SPM and ALT lanes",
             discussion:
                 "Shows elapsed time, distance, pace, heart rate, cadence, altitude, heading and the position at the moment, with the four lanes as sparklines on one time axis and a cursor there. A missing value breaks its lane; a taller pace bar is a slower pace.",
-            arguments: [.init("ID", help: "the flight's number (runway logbook)")],
+            arguments: [.flightID],
             options: [
                 .init(
                     "--at", value: "MM:SS",
@@ -173,7 +173,7 @@ extension RunWayCommand {
     struct Delete: Subcommand {
         static let declaration = CommandDeclaration(
             "delete", group: .logbook, abstract: "delete a flight (asks first; never one still in the air)",
-            arguments: [.init("ID", help: "the flight's number (runway logbook)")],
+            arguments: [.flightID],
             options: [.logbookOrConfigured, .init("--yes", help: "delete without asking")],
             examples: ["runway delete 3", "runway delete 3 --yes"])
 
@@ -223,7 +223,7 @@ extension RunWayCommand {
             "reprocess", group: .logbook,
             abstract: "fly a stored flight again from its raw sensor log with this build's engine",
             discussion: "The result is stored as a new flight that supersedes the old one, unless --replace.",
-            arguments: [.init("ID", help: "the flight's number (runway logbook)")],
+            arguments: [.flightID],
             options: [
                 .logbookOrConfigured, .init("--replace", help: "replace the flight instead of keeping both"),
             ],
