@@ -77,6 +77,19 @@ public enum FlightReport {
         ]
     }
 
+    /// An FDR sample's readings as `runway show --json` and `runway replay --json` both name them;
+    /// each says the sample's time and pause around them in its own way.
+    static func readings(_ sample: FDRSample) -> [(String, JSONValue)] {
+        [
+            ("distance_m", .number(sample.distance, places: 1)),
+            ("pace_s_per_km", .number(sample.pace, places: 1)),
+            ("heart_rate", .number(sample.heartRate, places: 0)),
+            ("cadence", .number(sample.cadence, places: 0)),
+            ("altitude_m", .number(sample.altitude, places: 1)),
+            ("heading_deg", .number(sample.heading, places: 0)),
+        ]
+    }
+
     // MARK: Flight Summary
 
     /// The Flight Summary as a runner reads it on a terminal; `verdict` replaces RECORDED when the

@@ -152,16 +152,9 @@ public enum LogbookCommands {
                         "fdr_samples",
                         .array(
                             flight.samples.map { s in
-                                .object([
-                                    ("elapsed_s", .number(s.elapsed, places: 1)),
-                                    ("distance_m", .number(s.distance, places: 1)),
-                                    ("pace_s_per_km", .number(s.pace, places: 1)),
-                                    ("heart_rate", .number(s.heartRate, places: 0)),
-                                    ("cadence", .number(s.cadence, places: 0)),
-                                    ("altitude_m", .number(s.altitude, places: 1)),
-                                    ("heading_deg", .number(s.heading, places: 0)),
-                                    ("paused", .bool(s.paused)),
-                                ])
+                                .object(
+                                    [("elapsed_s", .number(s.elapsed, places: 1))] + FlightReport.readings(s)
+                                        + [("paused", .bool(s.paused))])
                             })
                     ),
                     (

@@ -40,19 +40,16 @@ public enum ReplayCommand {
         let position = flight.route.position(at: at)
         if json {
             console.out(
-                JSONValue.object([
-                    ("id", .number(Double(id))), ("at_s", .number(at, places: 1)),
-                    ("sample_elapsed_s", .number(sample.elapsed, places: 1)),
-                    ("distance_m", .number(sample.distance, places: 1)),
-                    ("pace_s_per_km", .number(sample.pace, places: 1)),
-                    ("heart_rate", .number(sample.heartRate, places: 0)),
-                    ("cadence", .number(sample.cadence, places: 0)),
-                    ("altitude_m", .number(sample.altitude, places: 1)),
-                    ("heading_deg", .number(sample.heading, places: 0)),
-                    ("lat", .number(position?.latitude, places: 7)),
-                    ("lon", .number(position?.longitude, places: 7)),
-                    ("paused", .bool(sample.paused)),
-                ]).rendered())
+                JSONValue.object(
+                    [
+                        ("id", .number(Double(id))), ("at_s", .number(at, places: 1)),
+                        ("sample_elapsed_s", .number(sample.elapsed, places: 1)),
+                    ] + FlightReport.readings(sample) + [
+                        ("lat", .number(position?.latitude, places: 7)),
+                        ("lon", .number(position?.longitude, places: 7)),
+                        ("paused", .bool(sample.paused)),
+                    ]
+                ).rendered())
             return 0
         }
         console.out(

@@ -112,16 +112,10 @@ struct JSONParser {
     }
 
     mutating func object(depth: Int) throws(ParseError) -> JSONValue {
-        guard depth <= JSONValue.maxDepth else { throw .tooDeep(limit: JSONValue.maxDepth) }
-        i += 1
         var members: [(String, JSONValue)] = []
         var keys: Set<String> = []
-        skipSpace()
-        if try peek() == UInt8(ascii: "}") {
-            i += 1
-            return .object([])
-        }
-        while true {
+        var more = try opened(closedBy: UInt8(ascii: "}"), depth: depth)
+        while more {
             skipSpace()
             let at = i
             guard try peek() == UInt8(ascii: "\"") else { throw .unexpected(byte: bytes[i], offset: i) }
@@ -132,38 +126,42 @@ struct JSONParser {
             i += 1
             skipSpace()
             members.append((key, try value(depth: depth)))
-            skipSpace()
-            switch try peek() {
-            case UInt8(ascii: ","): i += 1
-            case UInt8(ascii: "}"):
-                i += 1
-                return .object(members)
-            case let byte: throw .unexpected(byte: byte, offset: i)
-            }
+            more = try continues(closedBy: UInt8(ascii: "}"))
         }
+        return .object(members)
     }
 
     mutating func array(depth: Int) throws(ParseError) -> JSONValue {
-        guard depth <= JSONValue.maxDepth else { throw .tooDeep(limit: JSONValue.maxDepth) }
-        i += 1
         var items: [JSONValue] = []
-        skipSpace()
-        if try peek() == UInt8(ascii: "]") {
-            i += 1
-            return .array([])
-        }
-        while true {
+        var more = try opened(closedBy: UInt8(ascii: "]"), depth: depth)
+        while more {
             skipSpace()
             items.append(try value(depth: depth))
-            skipSpace()
-            switch try peek() {
-            case UInt8(ascii: ","): i += 1
-            case UInt8(ascii: "]"):
-                i += 1
-                return .array(items)
-            case let byte: throw .unexpected(byte: byte, offset: i)
-            }
+            more = try continues(closedBy: UInt8(ascii: "]"))
         }
+        return .array(items)
+    }
+
+    /// Steps into the `{` or `[` of an object or array at `depth`: false when `close` follows at
+    /// once (it is empty, and stepped past), true when a first element comes.
+    mutating func opened(closedBy close: UInt8, depth: Int) throws(ParseError) -> Bool {
+        guard depth <= JSONValue.maxDepth else { throw .tooDeep(limit: JSONValue.maxDepth) }
+        i += 1
+        skipSpace()
+        guard try peek() != close else {
+            i += 1
+            return false
+        }
+        return true
+    }
+
+    /// After an element: true past a `,` (another comes), false past `close` (the end).
+    mutating func continues(closedBy close: UInt8) throws(ParseError) -> Bool {
+        skipSpace()
+        let byte = try peek()
+        guard byte == UInt8(ascii: ",") || byte == close else { throw .unexpected(byte: byte, offset: i) }
+        i += 1
+        return byte == UInt8(ascii: ",")
     }
 
     /// `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`, finite as a Double.

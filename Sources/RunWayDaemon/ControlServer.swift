@@ -200,15 +200,13 @@ public final class ControlServer: Service, Sendable {
         // At most one request per client is ever waiting here (`ControlConnections`).
         let (requests, continuation) = AsyncStream.makeStream(of: (Int, ControlRequest).self)
         let stopped = Trigger()
-        let thread = Thread { [self] in
+        Thread.start(named: "control socket") { [self] in
             var connections = ControlConnections(
                 server: self, listener: listener, ownsListener: inherited == nil, requests: continuation)
             connections.run()
             continuation.finish()
             stopped.fire()
         }
-        thread.name = "control socket"
-        thread.start()
         await withTaskCancellationHandler {
             let deadline = ControlDeadline(seconds: limits.answerDeadline, maxOutstanding: limits.maxClients)
             for await (id, request) in requests {

@@ -53,54 +53,47 @@ public enum Daemon {
     public static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
         var options = Options()
         var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            func value() -> String? { rest.popFirst() }
-            switch argument {
-            case "--config":
-                guard let v = value() else { return .failure(UsageError(message: "--config needs a file")) }
-                options.configPath = v
-            case "--board":
-                guard let v = value(), let board = Options.Board(rawValue: v) else {
-                    return .failure(UsageError(message: "--board is real or simulated"))
+        /// The option's value as `read` takes it, else `refusal` (missing or not taken).
+        func value<T>(_ refusal: String, _ read: (String) -> T?) throws(UsageError) -> T {
+            guard let v = rest.popFirst(), let value = read(v) else { throw UsageError(message: refusal) }
+            return value
+        }
+        func value(_ refusal: String) throws(UsageError) -> String { try value(refusal) { $0 } }
+        do throws(UsageError) {
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--config": options.configPath = try value("--config needs a file")
+                case "--board": options.board = try value("--board is real or simulated", Options.Board.init)
+                case "--speed":
+                    let v = try value("--speed needs a number or max")
+                    if v == "max" {
+                        options.speed = nil
+                    } else if let n = Double(v), n.isFinite, (0.01...100_000).contains(n), !v.contains("x"),
+                        !v.contains("e")
+                    {
+                        // At least 0.01: the next tick's delay is divided by it.
+                        options.speed = n
+                    } else {
+                        throw UsageError(
+                            message: "--speed takes a number from 0.01 to 100000, or max, not \"\(v)\"")
+                    }
+                case "--scenario":
+                    let names = Scenario.named.map(\.name)
+                    options.scenario = try value("--scenario takes one of \(names.joined(separator: ", "))") {
+                        names.contains($0) ? $0 : nil
+                    }
+                case "--socket": options.socketPath = try value("--socket needs a path")
+                case "--logbook": options.logbookPath = try value("--logbook needs a file")
+                case "--simulate":
+                    options.simulate.insert(
+                        try value("--simulate takes barometer", Options.SimulatedPart.init))
+                case "--check-config": options.checkConfig = true
+                case "--help", "-h": throw UsageError(message: "")
+                default: throw UsageError(message: "unexpected argument \"\(argument)\"")
                 }
-                options.board = board
-            case "--speed":
-                guard let v = value() else {
-                    return .failure(UsageError(message: "--speed needs a number or max"))
-                }
-                if v == "max" {
-                    options.speed = nil
-                } else if let n = Double(v), n.isFinite, (0.01...100_000).contains(n), !v.contains("x"),
-                    !v.contains("e")
-                {
-                    // At least 0.01: the next tick's delay is divided by it.
-                    options.speed = n
-                } else {
-                    return .failure(
-                        UsageError(
-                            message: "--speed takes a number from 0.01 to 100000, or max, not \"\(v)\""))
-                }
-            case "--scenario":
-                guard let v = value(), Scenario.named.contains(where: { $0.name == v }) else {
-                    let names = Scenario.named.map(\.name).joined(separator: ", ")
-                    return .failure(UsageError(message: "--scenario takes one of \(names)"))
-                }
-                options.scenario = v
-            case "--socket":
-                guard let v = value() else { return .failure(UsageError(message: "--socket needs a path")) }
-                options.socketPath = v
-            case "--logbook":
-                guard let v = value() else { return .failure(UsageError(message: "--logbook needs a file")) }
-                options.logbookPath = v
-            case "--simulate":
-                guard let v = value(), let part = Options.SimulatedPart(rawValue: v) else {
-                    return .failure(UsageError(message: "--simulate takes barometer"))
-                }
-                options.simulate.insert(part)
-            case "--check-config": options.checkConfig = true
-            case "--help", "-h": return .failure(UsageError(message: ""))
-            default: return .failure(UsageError(message: "unexpected argument \"\(argument)\""))
             }
+        } catch {
+            return .failure(error)
         }
         return .success(options)
     }

@@ -10,12 +10,10 @@ func runOnOwnThread(
 ) async {
     await withTaskCancellationHandler {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
+            Thread.start(named: name) {
                 body()
                 done.resume()
             }
-            thread.name = name
-            thread.start()
         }
     } onCancel: {
         stop()

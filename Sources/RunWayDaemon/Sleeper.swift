@@ -41,9 +41,7 @@ final class Sleeper: Sendable {
                 // Cancelled before the sleep was registered: the handler found nothing to end.
                 if Task.isCancelled { cancel(id) }
                 if start {
-                    let thread = Thread { [self] in loop() }
-                    thread.name = "sleeper"
-                    thread.start()
+                    Thread.start(named: "sleeper") { [self] in loop() }
                 } else {
                     wake.signal()
                 }

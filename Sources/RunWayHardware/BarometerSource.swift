@@ -114,9 +114,7 @@ public final class BarometerSource: Sendable {
     /// a test); returns self.
     @discardableResult
     public func start() -> BarometerSource {
-        let thread = Thread { [self] in run() }
-        thread.name = "barometer"
-        thread.start()
+        Thread.start(named: "barometer") { [self] in run() }
         return self
     }
 

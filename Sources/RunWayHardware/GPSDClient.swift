@@ -156,9 +156,7 @@ public final class GPSDClient: Sendable {
     /// a test); returns self.
     @discardableResult
     public func start() -> GPSDClient {
-        let thread = Thread { [self] in run() }
-        thread.name = "gpsd \(endpoint)"
-        thread.start()
+        Thread.start(named: "gpsd \(endpoint)") { [self] in run() }
         return self
     }
 

@@ -24,57 +24,46 @@ extension Scenario {
         return scenario
     }
 
-    /// Flat 5 km at a steady 3 m/s while the weather drifts 1 hPa/h the wrong way.
-    public static var flat5k: Scenario {
+    /// A run around the park loop at one steady `speed` (m/s) for `distance` metres, with its
+    /// own noise `seed`: what every built-in run but the demo starts from.
+    static func steady(_ name: String, speed: Double, distance: Double, seed: UInt64) -> Scenario {
         var scenario = Scenario(
-            name: "flat 5 km", course: parkLoop, legs: [SpeedLeg(from: 0, speed: 3.0)], totalDistance: 5000)
-        scenario.seed = 11
+            name: name, course: parkLoop, legs: [SpeedLeg(from: 0, speed: speed)], totalDistance: distance)
+        scenario.seed = seed
         return scenario
     }
 
+    /// Flat 5 km at a steady 3 m/s while the weather drifts 1 hPa/h the wrong way.
+    public static var flat5k: Scenario { steady("flat 5 km", speed: 3.0, distance: 5000, seed: 11) }
+
     /// Hilly 10 km: six hills, 115 m of climbing.
     public static var hilly10k: Scenario {
-        var scenario = Scenario(
-            name: "hilly 10 km", course: parkLoop, legs: [SpeedLeg(from: 0, speed: 2.9)],
-            totalDistance: 10_000)
+        var scenario = steady("hilly 10 km", speed: 2.9, distance: 10_000, seed: 12)
         scenario.hills = [
             Hill(center: 900, length: 400, height: 12), Hill(center: 2300, length: 800, height: 25),
             Hill(center: 3900, length: 500, height: 18), Hill(center: 5600, length: 900, height: 30),
             Hill(center: 7100, length: 300, height: 8), Hill(center: 8600, length: 700, height: 22),
         ]
-        scenario.seed = 12
         return scenario
     }
 
     /// 5 km with four traffic lights.
     public static var stops5k: Scenario {
-        var scenario = Scenario(
-            name: "5 km, 4 stops", course: parkLoop, legs: [SpeedLeg(from: 0, speed: 3.2)],
-            totalDistance: 5000)
+        var scenario = steady("5 km, 4 stops", speed: 3.2, distance: 5000, seed: 13)
         scenario.stops = [
             Stop(at: 800, seconds: 20), Stop(at: 1900, seconds: 45), Stop(at: 3100, seconds: 30),
             Stop(at: 4200, seconds: 60),
         ]
-        scenario.seed = 13
         return scenario
     }
 
     /// A walker at 1.3 m/s for 1.5 km: must never be auto-paused.
-    public static var walker: Scenario {
-        var scenario = Scenario(
-            name: "walker 1.3 m/s", course: parkLoop, legs: [SpeedLeg(from: 0, speed: 1.3)],
-            totalDistance: 1500)
-        scenario.seed = 14
-        return scenario
-    }
+    public static var walker: Scenario { steady("walker 1.3 m/s", speed: 1.3, distance: 1500, seed: 14) }
 
     /// A steady run of `hours` at `rate` fixes per second, for the cost figures.
     public static func endurance(hours: Double, rate: Double) -> Scenario {
-        var scenario = Scenario(
-            name: "\(hours) h at \(rate) Hz", course: parkLoop, legs: [SpeedLeg(from: 0, speed: 2.8)],
-            totalDistance: 2.8 * hours * 3600)
+        var scenario = steady("\(hours) h at \(rate) Hz", speed: 2.8, distance: 2.8 * hours * 3600, seed: 15)
         scenario.gps.rate = rate
-        scenario.seed = 15
         return scenario
     }
 

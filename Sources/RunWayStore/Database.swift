@@ -204,30 +204,29 @@ public final class Database {
     /// call is a savepoint, as GRDB does it: its failure rolls back its own work only, and the
     /// outer transaction decides about the rest.
     public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        if transactionDepth > 0 {
-            let name = "nested\(transactionDepth)"
-            try execute("SAVEPOINT \(name)")
-            transactionDepth += 1
-            defer { transactionDepth -= 1 }
-            do {
-                let result = try body()
-                try execute("RELEASE \(name)")
-                return result
-            } catch {
-                try? execute("ROLLBACK TO \(name)")
-                try? execute("RELEASE \(name)")
-                throw error
-            }
+        guard transactionDepth > 0 else {
+            return try bracket(body, begin: "BEGIN IMMEDIATE", commit: "COMMIT", rollback: ["ROLLBACK"])
         }
-        try execute("BEGIN IMMEDIATE")
-        transactionDepth = 1
-        defer { transactionDepth = 0 }
+        let name = "nested\(transactionDepth)"
+        return try bracket(
+            body, begin: "SAVEPOINT \(name)", commit: "RELEASE \(name)",
+            rollback: ["ROLLBACK TO \(name)", "RELEASE \(name)"])
+    }
+
+    /// `body` between `begin` and `commit`, one level deeper; if `body` or `commit` throws, the
+    /// `rollback` statements run (their own failures ignored) and the error goes on.
+    private func bracket<T>(
+        _ body: () throws(StoreError) -> T, begin: String, commit: String, rollback: [String]
+    ) throws(StoreError) -> T {
+        try execute(begin)
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(commit)
             return result
         } catch {
-            try? execute("ROLLBACK")
+            for statement in rollback { try? execute(statement) }
             throw error
         }
     }

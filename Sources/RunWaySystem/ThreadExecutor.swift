@@ -25,9 +25,7 @@ public final class ThreadExecutor: SerialExecutor, Sendable {
 
     public init(name: String) {
         self.name = name
-        let thread = Thread { [self] in loop() }
-        thread.name = name
-        thread.start()
+        Thread.start(named: name) { [self] in loop() }
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {

@@ -2,6 +2,11 @@ import Foundation
 import RunWayControl
 import RunWayHardware
 
+extension CommandDeclaration.Option {
+    /// `--chip NAME`, the GPIO chip the buttons and the buzzer are on (read by `ParsedArguments.chip`).
+    static let chip = Self("--chip", value: "NAME", help: "the GPIO chip (default gpiochip0)")
+}
+
 extension RunWayCommand {
     /// `runway gps`.
     struct GPS: Subcommand {
@@ -89,7 +94,7 @@ extension RunWayCommand {
             "buttons", group: .board,
             abstract: "print button presses as they are recognised (short / long, role)",
             options: [
-                .init("--chip", value: "NAME", help: "the GPIO chip (default gpiochip0)"),
+                .chip,
                 .init("--start", value: "LINE", help: "the START button's line (default 17)"),
                 .init("--pause", value: "LINE", help: "the PAUSE button's line (default 27)"),
                 .init("--end", value: "LINE", help: "the END button's line (default 22)"),
@@ -103,7 +108,7 @@ extension RunWayCommand {
         let buzzer: Int?
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
-            chip = arguments.value("--chip") ?? "gpiochip0"
+            chip = arguments.chip
             let activeLow = !arguments.flag("--active-high")
             var buttons: [ButtonConfiguration] = []
             for board in ButtonConfiguration.defaultBoard {
@@ -129,7 +134,7 @@ extension RunWayCommand {
                     help: GPIOCommands.patterns.map(\.name).joined(separator: ", "))
             ],
             options: [
-                .init("--chip", value: "NAME", help: "the GPIO chip (default gpiochip0)"),
+                .chip,
                 .init("--line", value: "LINE", help: "the buzzer's line (default 18)"),
                 .init("--simulated", help: "print the pattern's on/off times instead of driving a line"),
             ],
@@ -142,7 +147,7 @@ extension RunWayCommand {
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
             name = arguments.argument("PATTERN")!
-            chip = arguments.value("--chip") ?? "gpiochip0"
+            chip = arguments.chip
             line = try arguments.gpioLine("--line") ?? 18
             simulated = arguments.flag("--simulated")
         }
@@ -196,7 +201,7 @@ extension RunWayCommand {
                     throw CLIError("\(error)")
                 }
             }
-            request.socket = arguments.value("--socket") ?? ControlCommands.defaultSocket
+            request.socket = arguments.socketPath
             request.wait = try arguments.number("--wait", in: 1...600, unit: "seconds") ?? 15
             request.powerSupply = arguments.value("--power-supply")
             request.logbook = arguments.value("--logbook")

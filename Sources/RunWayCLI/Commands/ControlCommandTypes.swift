@@ -17,7 +17,7 @@ extension RunWayCommand {
         let json: Bool
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
-            socket = arguments.value("--socket") ?? ControlCommands.defaultSocket
+            socket = arguments.socketPath
             watch = arguments.flag("--watch")
             json = arguments.flag("--json")
         }
@@ -46,10 +46,8 @@ extension RunWayCommand {
         let mission: Mission?
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
-            socket = arguments.value("--socket") ?? ControlCommands.defaultSocket
-            mission = try arguments.value("--mission").map { text throws(CLIError) in
-                try MissionOption.parse(text)
-            }
+            socket = arguments.socketPath
+            mission = try arguments.mission()
         }
 
         func run(console: Console) async throws(CLIError) -> Int32 {
@@ -92,7 +90,7 @@ extension RunWayCommand {
         let result: String
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
-            socket = arguments.value("--socket") ?? ControlCommands.defaultSocket
+            socket = arguments.socketPath
             result = arguments.argument("RESULT")!
         }
 
@@ -115,7 +113,7 @@ extension ControlPress {
     }
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        self.init(socket: arguments.value("--socket") ?? ControlCommands.defaultSocket)
+        self.init(socket: arguments.socketPath)
     }
 
     func run(console: Console) async throws(CLIError) -> Int32 {

@@ -78,9 +78,7 @@ extension RunWayCommand {
         init(_ arguments: ParsedArguments) throws(CLIError) {
             gps = arguments.value("--gps")!
             pressure = arguments.value("--pressure")
-            mission = try arguments.value("--mission").map { text throws(CLIError) in
-                try MissionOption.parse(text)
-            }
+            mission = try arguments.mission()
             json = arguments.flag("--json")
             zone = try arguments.zone()
             let save = arguments.flag("--save")

@@ -8,6 +8,10 @@ extension CommandDeclaration.Option {
 
 /// What `calendar` and `week` both read: the logbook, a date, the zone its days are in, JSON.
 struct DayQuery: Sendable {
+    /// The options it is read from.
+    static let options: [CommandDeclaration.Option] =
+        [.logbookOrConfigured, .json] + CommandDeclaration.Option.zone
+
     let path: String
     let date: String?
     let json: Bool
@@ -19,6 +23,15 @@ struct DayQuery: Sendable {
         json = arguments.flag("--json")
         zone = try arguments.zone()
     }
+}
+
+/// `calendar` and `week`: a `DayQuery`, shown their own way.
+protocol DayCommand: Subcommand {
+    init(query: DayQuery)
+}
+
+extension DayCommand {
+    init(_ arguments: ParsedArguments) throws(CLIError) { self.init(query: try DayQuery(arguments)) }
 }
 
 extension RunWayCommand {
@@ -82,7 +95,7 @@ extension RunWayCommand {
     }
 
     /// `runway calendar`.
-    struct Calendar: Subcommand {
+    struct Calendar: DayCommand {
         static let declaration = CommandDeclaration(
             "calendar", group: .flights,
             abstract: "the Flight Calendar: a month of km a day with week totals, or one day's runs",
@@ -93,12 +106,10 @@ extension RunWayCommand {
                     "DATE", help: "YYYY-MM for a month (default this month), YYYY-MM-DD for a day",
                     required: false)
             ],
-            options: [.logbookOrConfigured, .json] + CommandDeclaration.Option.zone,
+            options: DayQuery.options,
             examples: ["runway calendar", "runway calendar 2026-10", "runway calendar 2026-10-03 --json"])
 
         let query: DayQuery
-
-        init(_ arguments: ParsedArguments) throws(CLIError) { query = try DayQuery(arguments) }
 
         func run(console: Console) async throws(CLIError) -> Int32 {
             try CalendarCommands.calendar(
@@ -107,19 +118,17 @@ extension RunWayCommand {
     }
 
     /// `runway week`.
-    struct Week: Subcommand {
+    struct Week: DayCommand {
         static let declaration = CommandDeclaration(
             "week", group: .flights,
             abstract: "the week's distance per day as bars, scaled to its largest day",
             arguments: [
                 .init("DATE", help: "a day of the week to show, YYYY-MM-DD (default today)", required: false)
             ],
-            options: [.logbookOrConfigured, .json] + CommandDeclaration.Option.zone,
+            options: DayQuery.options,
             examples: ["runway week", "runway week 2026-10-03"])
 
         let query: DayQuery
-
-        init(_ arguments: ParsedArguments) throws(CLIError) { query = try DayQuery(arguments) }
 
         func run(console: Console) async throws(CLIError) -> Int32 {
             try CalendarCommands.week(
@@ -134,7 +143,7 @@ extension RunWayCommand {
             abstract: "the Flight Data Recorder at a moment, and its PACE, BPM, SPM and ALT lanes",
             discussion:
                 "Shows elapsed time, distance, pace, heart rate, cadence, altitude, heading and the position at the moment, with the four lanes as sparklines on one time axis and a cursor there. A missing value breaks its lane; a taller pace bar is a slower pace.",
-            arguments: [.init("ID", help: "the flight's number (runway logbook)")],
+            arguments: [.flightID],
             options: [
                 .init(
                     "--at", value: "MM:SS",
@@ -164,7 +173,7 @@ extension RunWayCommand {
     struct Delete: Subcommand {
         static let declaration = CommandDeclaration(
             "delete", group: .logbook, abstract: "delete a flight (asks first; never one still in the air)",
-            arguments: [.init("ID", help: "the flight's number (runway logbook)")],
+            arguments: [.flightID],
             options: [.logbookOrConfigured, .init("--yes", help: "delete without asking")],
             examples: ["runway delete 3", "runway delete 3 --yes"])
 
@@ -214,7 +223,7 @@ extension RunWayCommand {
             "reprocess", group: .logbook,
             abstract: "fly a stored flight again from its raw sensor log with this build's engine",
             discussion: "The result is stored as a new flight that supersedes the old one, unless --replace.",
-            arguments: [.init("ID", help: "the flight's number (runway logbook)")],
+            arguments: [.flightID],
             options: [
                 .logbookOrConfigured, .init("--replace", help: "replace the flight instead of keeping both"),
             ],

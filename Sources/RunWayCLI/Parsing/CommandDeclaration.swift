@@ -94,3 +94,8 @@ extension CommandDeclaration.Option {
         Self("--logbook", value: "FILE", help: help, required: required)
     }
 }
+
+extension CommandDeclaration.Argument {
+    /// `ID`, a flight's number (read by `ParsedArguments.flightID`).
+    static let flightID = Self("ID", help: "the flight's number (runway logbook)")
+}

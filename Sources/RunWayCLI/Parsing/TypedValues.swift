@@ -44,6 +44,17 @@ extension ParsedArguments {
             tz: value("--tz"), utcOffset: value("--utc-offset"), configuration: configurationPath)
     }
 
+    /// `--socket PATH`, else runwayd's control socket.
+    var socketPath: String { value("--socket") ?? ControlCommands.defaultSocket }
+
+    /// `--mission SPEC` as a Mission Flight, or nil when absent.
+    func mission() throws(CLIError) -> Mission? {
+        try value("--mission").map { text throws(CLIError) in try MissionOption.parse(text) }
+    }
+
+    /// `--chip NAME`, else the board's first GPIO chip.
+    var chip: String { value("--chip") ?? "gpiochip0" }
+
     /// `--config FILE`, else the installed configuration's path.
     var configurationPath: String { value("--config") ?? DaemonConfiguration.defaultPath }
 
