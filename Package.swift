@@ -33,11 +33,13 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
-            name: "RunWayStore", dependencies: ["RunWayCore", "RunWaySystem", "CSQLite", "CZlib"], swiftSettings: strict),
+            name: "RunWayStore", dependencies: ["RunWayCore", "RunWaySystem", "CSQLite", "CZlib"],
+            swiftSettings: strict),
         .target(
             name: "RunWayHardware", dependencies: ["RunWayCore", "RunWaySystem", "CGPS", "CI2C", "CGpiod"],
             swiftSettings: strict),
-        .target(name: "RunWaySimulator", dependencies: ["RunWayCore", "RunWaySystem"], swiftSettings: strict),
+        .target(
+            name: "RunWaySimulator", dependencies: ["RunWayCore", "RunWaySystem"], swiftSettings: strict),
         .target(
             name: "RunWayExport", dependencies: ["RunWayCore", "RunWayStore", "RunWaySystem", "CLinux"],
             resources: [
@@ -49,14 +51,16 @@ let package = Package(
         .target(
             name: "RunWayCLI",
             dependencies: [
-                "RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore", "RunWayExport", "RunWaySystem",
+                "RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore", "RunWayExport",
+                "RunWaySystem",
                 "RunWayControl",
             ],
             swiftSettings: strict),
         .target(
             name: "RunWayDaemon",
             dependencies: [
-                "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWaySystem", "RunWayControl",
+                "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWaySystem",
+                "RunWayControl",
                 "CSystemd",
             ],
             swiftSettings: strict),

@@ -58,7 +58,7 @@ enum StandardStream {
         while offset < bytes.count {
             do throws(Errno) {
                 offset += try FileDescriptor(rawValue: fd).write(bytes[offset...])
-            } catch where error == .wouldBlock {
+            } catch  where error == .wouldBlock {
                 continue
             } catch {
                 fail(error, fd: fd)
@@ -72,7 +72,8 @@ enum StandardStream {
         if error == .brokenPipe { exit(0) }
         if fd != STDERR_FILENO {
             let name = fd == STDOUT_FILENO ? "standard output" : "fd \(fd)"
-            try? FileDescriptor.standardError.writeAll(Array("runway: cannot write to \(name): \(error)\n".utf8))
+            try? FileDescriptor.standardError.writeAll(
+                Array("runway: cannot write to \(name): \(error)\n".utf8))
         }
         exit(1)
     }

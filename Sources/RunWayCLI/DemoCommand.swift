@@ -121,7 +121,8 @@ public enum DemoCommand {
         let executor = ThreadExecutor(name: "flight engine")
         let listener = Listener(logbook: path ?? "", console: console, storing: storing)
         let engine = FlightEngine(
-            on: executor, observers: logbook.map { [FlightRecorder(logbook: $0, source: "demo"), listener] } ?? [])
+            on: executor,
+            observers: logbook.map { [FlightRecorder(logbook: $0, source: "demo"), listener] } ?? [])
         func show(_ outputs: [EngineOutput]) {
             for case .callout(let callout) in outputs {
                 let at = callout.time - rotate

@@ -184,7 +184,9 @@ public enum FlyCommand {
                 for case .callout(let callout) in outputs { callouts.append(callout) }
             }
             func fly(_ input: EngineInput) {
-                for tick in ticker.ticks(before: input, in: engine.computer) { take(engine.handle(.tick(tick))) }
+                for tick in ticker.ticks(before: input, in: engine.computer) {
+                    take(engine.handle(.tick(tick)))
+                }
                 take(engine.handle(input))
                 if keepInputs { inputs.append(input) }
             }
@@ -209,7 +211,9 @@ public enum FlyCommand {
             while let report = nextReport() {
                 guard report.time >= start else { continue }
                 n += 1
-                if let progress, n % 1024 == 0, end > start { progress((report.time - start) / (end - start)) }
+                if let progress, n % 1024 == 0, end > start {
+                    progress((report.time - start) / (end - start))
+                }
                 try flyPressure(through: report.time.nextDown)
                 fly(.fix(report))
             }

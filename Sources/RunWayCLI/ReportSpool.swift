@@ -81,7 +81,8 @@ final class ReportSpool {
                     var done = 0
                     while done < bytes.count {
                         let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[done...])
-                        guard let n = try? fd.read(fromAbsoluteOffset: offset + done, into: rest), n > 0 else {
+                        guard let n = try? fd.read(fromAbsoluteOffset: offset + done, into: rest), n > 0
+                        else {
                             return false
                         }
                         done += n

@@ -165,7 +165,8 @@ public enum Daemon {
         let engine = FlightEngine(
             on: executor,
             observers: [
-                FlightRecorder(logbook: logbook, source: "live"), LandingLog(log: log, logbookPath: logbookPath),
+                FlightRecorder(logbook: logbook, source: "live"),
+                LandingLog(log: log, logbookPath: logbookPath),
                 annunciator, barometerPace, statusReporter, streams,
             ])
         let boardClock = BoardClock()

@@ -57,7 +57,8 @@ public struct SimulatedFlight: Sendable {
                 }
             }
             return SimulatedFlight(
-                scenario: scenario, truth: runner.truth, result: result, callouts: callouts, earlyReadouts: early,
+                scenario: scenario, truth: runner.truth, result: result, callouts: callouts,
+                earlyReadouts: early,
                 distanceLog: distances)
         }
     }

@@ -91,7 +91,7 @@ final class FlightJournal {
             do throws(Errno) {
                 descriptor = try .open(path, flags | FileDescriptor.oDirect, permissions: 0o644)
                 direct = true
-            } catch where error == .invalidArgument {
+            } catch  where error == .invalidArgument {
                 descriptor = try .open(path, flags, permissions: 0o644)
                 direct = false
             }
@@ -159,7 +159,9 @@ final class FlightJournal {
 
     /// The size of the file open at `descriptor`, which must be a regular file: a FIFO, a device
     /// or a socket in the journal's place is refused before anything is read or written.
-    private static func regularFileSize(_ descriptor: FileDescriptor, _ path: String) throws(StoreError) -> Int {
+    private static func regularFileSize(_ descriptor: FileDescriptor, _ path: String) throws(StoreError)
+        -> Int
+    {
         let status = try io("examining", path) { () throws(Errno) in try descriptor.status() }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw .notAJournal(reason: "not a regular file", path: path)
@@ -189,7 +191,8 @@ final class FlightJournal {
     }
 
     /// `call`'s system error as the journal's `StoreError` for `doing`.
-    static func io<T>(_ doing: String, _ path: String, _ call: () throws(Errno) -> T) throws(StoreError) -> T {
+    static func io<T>(_ doing: String, _ path: String, _ call: () throws(Errno) -> T) throws(StoreError) -> T
+    {
         do throws(Errno) { return try call() } catch { throw failure(error, doing, path) }
     }
 
@@ -230,7 +233,8 @@ final class FlightJournal {
     private func write(count: Int, at position: Int, doing: String) throws(StoreError) -> Bool {
         let result: Int
         do throws(Errno) {
-            result = try descriptor.write(toAbsoluteOffset: position, UnsafeRawBufferPointer(start: buffer, count: count))
+            result = try descriptor.write(
+                toAbsoluteOffset: position, UnsafeRawBufferPointer(start: buffer, count: count))
         } catch {
             if error == .invalidArgument && direct { return false }
             throw Self.failure(error, doing, path)

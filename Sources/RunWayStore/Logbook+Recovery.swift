@@ -47,7 +47,8 @@ extension Logbook {
         else { return nil }
         let r = LogbookRow(row, path: path, flight: id, kind: FlightRow.kind, log: log ?? damageLog)
         let inputs = try rawInputs(flight: id)
-        guard let start = r.optional(FlightRow.Column.startTime, in: LogbookRow.time) ?? inputs.first?.time else {
+        guard let start = r.optional(FlightRow.Column.startTime, in: LogbookRow.time) ?? inputs.first?.time
+        else {
             throw .damaged(
                 reason: "flight \(id) has no start time and no raw sensor log to take one from", path: path)
         }

@@ -1,5 +1,4 @@
 import CLinux
-
 import Glibc
 
 /// A system error number, as swift-system's `Errno` is: a typed value that errors carry instead
@@ -55,7 +54,8 @@ public struct Errno: RawRepresentable, Error, Sendable, Hashable, CustomStringCo
     /// again for as long as it fails with EINTR: the one place the project retries an
     /// interrupted call. Any other failure is thrown.
     @inlinable
-    public static func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Result {
+    public static func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Result
+    {
         while true {
             let result = call()
             if result >= 0 { return result }

@@ -1,5 +1,4 @@
 import CLinux
-
 import Glibc
 
 /// An open file descriptor, in swift-system's shape: a plain `Int32` with the calls made on it.
@@ -42,7 +41,8 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// read(2) into `bytes[start..<start + count]` (`count` nil: to the array's end).
     public func read(into bytes: inout [UInt8], from start: Int = 0, count: Int? = nil) throws(Errno) -> Int {
         let result = bytes.withUnsafeMutableBytes { buffer in
-            let window = UnsafeMutableRawBufferPointer(rebasing: buffer[start..<start + (count ?? buffer.count - start)])
+            let window = UnsafeMutableRawBufferPointer(
+                rebasing: buffer[start..<start + (count ?? buffer.count - start)])
             return Result { () throws(Errno) in try read(into: window) }
         }
         return try result.get()

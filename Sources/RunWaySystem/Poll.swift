@@ -9,7 +9,9 @@ public enum Poll {
     public static func wait(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
         let count = nfds_t(fds.count)
         let result = fds.withUnsafeMutableBufferPointer { buffer in
-            Result { () throws(Errno) in try Errno.retryingInterrupts { poll(buffer.baseAddress, count, timeout) } }
+            Result { () throws(Errno) in
+                try Errno.retryingInterrupts { poll(buffer.baseAddress, count, timeout) }
+            }
         }
         return Int(try result.get())
     }

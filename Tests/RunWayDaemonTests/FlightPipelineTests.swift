@@ -34,7 +34,8 @@ struct FlightPipelineTests {
             switch event {
             case .input(let input): await board.engine.handle(input)
             case .end(let sentAt):
-                for case .ended(let result) in await board.engine.handle(.end(at: event.time, sentAt: sentAt)) {
+                for case .ended(let result) in await board.engine.handle(.end(at: event.time, sentAt: sentAt))
+                {
                     ended = result
                 }
             }

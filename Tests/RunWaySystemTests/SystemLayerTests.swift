@@ -211,7 +211,8 @@ struct SystemLayerTests {
         let folder = NSTemporaryDirectory() + "runway-odirect-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try "#include <fcntl.h>\n#include <stdio.h>\nint main(void) { printf(\"%d\\n\", O_DIRECT); return 0; }\n"
+        try
+            "#include <fcntl.h>\n#include <stdio.h>\nint main(void) { printf(\"%d\\n\", O_DIRECT); return 0; }\n"
             .write(toFile: folder + "/o_direct.c", atomically: true, encoding: .utf8)
         func run(_ tool: String, _ arguments: [String]) throws -> String {
             let process = Process()
