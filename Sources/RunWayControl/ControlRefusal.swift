@@ -9,7 +9,7 @@ public enum ControlRefusal: Error, Sendable, Equatable, CustomStringConvertible 
     case tooLong
     /// START, PAUSE, RESUME or STOP before the first fix on a board that does not hold them.
     case noGPSTimeYet
-    /// A request that is no engine command reached the session (never from `runway`).
+    /// A request that is no engine command reached the engine (never from `runway`).
     case notACommand
     /// A request line begun and not finished within the deadline; the client is dropped.
     case notCompleted(seconds: Int)

@@ -2,12 +2,12 @@ import RunWayControl
 import Synchronization
 
 /// The control socket's requests are answered one at a time, in the order they came, and most
-/// go through the flight session, whose thread may be busy for seconds (a touchdown storing a
+/// go through the flight engine, whose thread may be busy for seconds (a touchdown storing a
 /// long flight, the journal taken into SQLite on a slow card). So each answer gets a deadline:
 /// past it the client is told that runwayd is busy and the request is still being carried out,
 /// and the next request (another client's `status`, the export's done signal) is taken. A
 /// request past its deadline goes on by itself (an END is never called off), and at most
-/// `maxOutstanding` of them may, so a session that hangs cannot pile up work without bound:
+/// `maxOutstanding` of them may, so an engine that hangs cannot pile up work without bound:
 /// beyond that a request is refused at once.
 final class ControlDeadline: Sendable {
     let seconds: Double

@@ -21,7 +21,7 @@ import Synchronization
 ///   longest; only when every other client has a request being answered or has just connected is
 ///   the newcomer told "busy".
 ///
-/// The buttons do not use this socket: `ButtonService` hands its presses to the session
+/// The buttons do not use this socket: `ButtonService` hands its presses to the engine
 /// directly, so a runner's END lands however the socket is used.
 public final class ControlServer: Service, Sendable {
     public struct Limits: Sendable {
@@ -45,7 +45,7 @@ public final class ControlServer: Service, Sendable {
         /// delay SIGTERM; the rest waits for the next wake-up.
         public var linesPerWake = 16
         /// 3 s for an answer: under `ControlClient`'s 5 s timeout, so `runway` hears "busy"
-        /// rather than silence when the session is writing (`ControlDeadline`).
+        /// rather than silence when the engine is writing (`ControlDeadline`).
         public var answerDeadline: Double = 3
 
         public init(

@@ -3,7 +3,7 @@ import Foundation
 import RunWaySystem
 import Synchronization
 
-/// A long-running part of the daemon (gpsd reader, barometer, buttons, buzzer, session, control
+/// A long-running part of the daemon (gpsd reader, barometer, buttons, buzzer, engine, control
 /// socket, systemd notifier), in swift-service-lifecycle's shape: `run()` does the work until
 /// the task is cancelled, then cleans up and returns. A driver starts its thread in `run()` and
 /// stops it on cancellation; nothing starts in `init`.
@@ -15,9 +15,9 @@ public protocol Service: Sendable {
 
 /// Runs services together and shuts them down gracefully: on SIGTERM or SIGINT (or when one
 /// service ends or fails), services are cancelled one at a time in reverse order — the last
-/// started first — each finishing before the next is cancelled, so the session can commit the
-/// flight's raw log while the sensors that feed it are still there, and the buzzer (started
-/// first) is the last to go. The small subset of swift-service-lifecycle's `ServiceGroup` that
+/// started first — each finishing before the next is cancelled, so the socket and the notifier
+/// go before the sensors, and the buzzer (started first) is the last to go; runwayd closes the
+/// flight engine (which commits a flight in the air) after the group has ended. The small subset of swift-service-lifecycle's `ServiceGroup` that
 /// runwayd needs (it cannot be fetched here).
 public struct ServiceGroup: Sendable {
     public enum Ending: Sendable, Equatable {

@@ -11,7 +11,7 @@ public protocol BuzzerLine: AnyObject {
 extension GpiodOutputLine: BuzzerLine {}
 
 /// Plays patterns on a buzzer line from a thread of its own: `play` may be called from any thread
-/// (the flight session's, the buttons') and never waits; `run` is the thread's body, sleeping
+/// (the flight engine's, the buttons') and never waits; `run` is the thread's body, sleeping
 /// until the pattern's next level change or a new pattern, and switching the line off when
 /// stopped — whatever was playing.
 ///
