@@ -32,11 +32,20 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // The voice: speech from libespeak-ng (both languages) and flite (English), played
+        // through ALSA. flite ships no pkg-config file: its modulemap links the voices itself.
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CFlite", providers: [.apt(["flite1-dev"])]),
+        .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(
             name: "RunWayStore", dependencies: ["RunWayCore", "RunWaySystem", "CSQLite", "CZlib"],
             swiftSettings: strict),
         .target(
             name: "RunWayHardware", dependencies: ["RunWayCore", "RunWaySystem", "CGPS", "CI2C", "CGpiod"],
+            swiftSettings: strict),
+        .target(
+            name: "RunWayVoice",
+            dependencies: ["RunWayCore", "RunWayHardware", "RunWaySystem", "CEspeakNG", "CFlite", "CAlsa"],
             swiftSettings: strict),
         .target(
             name: "RunWaySimulator", dependencies: ["RunWayCore", "RunWaySystem"], swiftSettings: strict),
@@ -53,14 +62,14 @@ let package = Package(
             dependencies: [
                 "RunWayCore", "RunWaySimulator", "RunWayHardware", "RunWayStore", "RunWayExport",
                 "RunWaySystem",
-                "RunWayControl",
+                "RunWayControl", "RunWayVoice",
             ],
             swiftSettings: strict),
         .target(
             name: "RunWayDaemon",
             dependencies: [
                 "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWaySystem",
-                "RunWayControl",
+                "RunWayControl", "RunWayVoice",
                 "CSystemd",
             ],
             swiftSettings: strict),
@@ -70,7 +79,7 @@ let package = Package(
             name: "runway-bench",
             dependencies: [
                 "RunWayCore", "RunWaySimulator", "RunWayCLI", "RunWayHardware", "RunWayStore", "RunWayDaemon",
-                "RunWayExport", "RunWaySystem", "RunWayControl",
+                "RunWayExport", "RunWaySystem", "RunWayControl", "RunWayVoice",
             ],
             swiftSettings: strict),
         .executableTarget(name: "runway-fuzz", dependencies: ["RunWayCLI"], swiftSettings: strict),
@@ -83,6 +92,10 @@ let package = Package(
                 "RunWaySystem", "RunWayControl", "RunWayTestSupport",
             ],
             swiftSettings: strict),
+        .testTarget(
+            name: "RunWayVoiceTests",
+            dependencies: ["RunWayVoice", "RunWayCore", "RunWayHardware", "RunWaySimulator", "RunWaySystem"],
+            resources: [.copy("../Fixtures")], swiftSettings: strict),
         .testTarget(name: "RunWaySystemTests", dependencies: ["RunWaySystem"], swiftSettings: strict),
         .testTarget(
             name: "RunWayControlTests", dependencies: ["RunWayControl", "RunWayCore"],

@@ -5,7 +5,8 @@
 #   scripts/install-deps.sh [build|test|board]
 #
 # build: the Swift toolchain (not packaged by Debian 12: see README) and the C libraries the
-#        drivers link (libgps through pkg-config).
+#        drivers link (libgps through pkg-config), and the voice's: libespeak-ng with its data,
+#        flite and libasound.
 # test:  everything for build, plus a real gpsd and gpsfake for the GPS tests, and systemd's own
 #        tools (systemd-analyze, systemd-sysusers, udevadm) for the unit and rule checks,
 #        binutils (strip) and lintian for the package check, and the export files' independent
@@ -16,7 +17,8 @@
 set -euo pipefail
 
 mode=${1:-build}
-build_packages=(pkg-config libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev)
+build_packages=(pkg-config libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev
+    libespeak-ng-dev espeak-ng-data flite1-dev libasound2-dev)
 test_packages=(gpsd gpsd-clients systemd udev binutils lintian libxml2-utils python3-venv dosfstools mtools
     chromium fonts-dejavu-core)
 # The emulated board (make board-test): qemu, Debian's kernel for the guest with its headers and

@@ -105,7 +105,8 @@ struct FlightInProgress: Sendable {
             distance: odometer.distance, speed: pause.isPaused ? 0 : smoother.speed, pace: pace,
             altitude: altitudeNow, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
             signal: signal, heartRate: latest(latestBody.heartRate, at: time),
-            cadence: latest(latestBody.cadence, at: time), completedSplits: splits.completed.count)
+            cadence: latest(latestBody.cadence, at: time), completedSplits: splits.completed.count,
+            alertPace: paceAlerts?.verdictPace)
     }
 
     // MARK: Time

@@ -79,6 +79,10 @@ public struct PFD: Sendable, Equatable {
     public var heartRate: Double?
     public var cadence: Double?
     public var completedSplits: Int
+    /// The pace SINK RATE and OVERSPEED judge (s/km): the verdict's average, steadier than `pace`,
+    /// so the voice says the pace that triggered the alert. Nil without a mission's pace alerts,
+    /// or while standing.
+    public var alertPace: Double? = nil
 
     public static func idle(at time: Double) -> PFD {
         PFD(

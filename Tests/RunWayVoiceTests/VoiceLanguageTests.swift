@@ -1,0 +1,11 @@
+import Testing
+
+@testable import RunWayVoice
+
+@Suite struct VoiceLanguageTests {
+    @Test func codesAreTheConfigurationsWords() {
+        #expect(VoiceLanguage(rawValue: "en") == .english)
+        #expect(VoiceLanguage(rawValue: "ko") == .korean)
+        #expect(VoiceLanguage(rawValue: "fr") == nil)
+    }
+}
