@@ -180,7 +180,7 @@ enum ChecklistCommand {
 
     /// Plays every callout's pattern, then asks whether they were heard.
     static func hearEach(_ config: DaemonConfiguration, console: Console) -> Bool {
-        for (name, _) in GPIOCommands.patterns {
+        for (name, _, _) in GPIOCommands.patterns {
             console.out("  buzzer: \(name)")
             _ = try? GPIOCommands.buzz(
                 name: name, chip: config.gpioChip, line: config.buzzerLine, simulated: false,

@@ -4,24 +4,19 @@ import RunWayHardware
 
 /// `runway buttons` and `runway buzz`: the GPIO parts alone, for a maintainer wiring a board.
 public enum GPIOCommands {
-    /// Callout names as `runway buzz` takes them.
-    public static let patterns: [(name: String, callout: Callout)] = [
-        ("countdown", .countdown(3)), ("rotate", .rotate), ("split", .split(order: 1, pace: nil)),
-        ("sink-rate", .sinkRate), ("overspeed", .overspeed), ("minimums", .minimums),
-        ("mission-complete", .missionComplete),
-        ("pause", .pause(.manual)), ("resume", .resume), ("signal-lost", .signalLost),
-        ("touchdown", .touchdown), ("error", .error("test")),
-    ]
+    /// Pattern names as `runway buzz` takes them: every callout's, GPS ready, too short, the END
+    /// hold's beep, the export's two and each fault's (`BuzzerPattern.named`).
+    public static let patterns = BuzzerPattern.named
 
     public static func buzz(name: String, chip: String, line: Int, simulated: Bool, console: Console)
         throws(CLIError)
         -> Int32
     {
-        guard let callout = patterns.first(where: { $0.name == name })?.callout else {
+        guard let named = patterns.first(where: { $0.name == name }) else {
             throw .usage("unknown pattern \"\(name)\" (\(patterns.map(\.name).joined(separator: ", ")))")
         }
         var player = PatternPlayer()
-        player.play(callout, at: 0)
+        player.play(named.pattern, urgent: named.urgent, at: 0)
         var timeline: [(time: Double, on: Bool)] = [(0, true)]
         timeline += player.advance(to: .infinity)
         if simulated {

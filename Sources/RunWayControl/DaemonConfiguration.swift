@@ -11,7 +11,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     public var gpioChip = "gpiochip0"
     public var buttons = ButtonConfiguration.defaultBoard
-    public var buzzerLine = 18
+    /// GPIO 23 (pin 16): GPIO 18 is an I2S amplifier's bit clock (board/README.md, "Audio out").
+    public var buzzerLine = 23
     public var i2cBus = 1
     public var i2cAddress: UInt8 = 0x76
     public var gpsd = GPSDEndpoint()

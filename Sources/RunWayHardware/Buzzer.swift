@@ -22,7 +22,7 @@ public struct BuzzerPattern: Sendable, Equatable {
         case .missionComplete: BuzzerPattern([150, 100, 150, 100, 150, 250, 900])
         case .pause: BuzzerPattern([400, 150, 100])
         case .resume: BuzzerPattern([100, 150, 400])
-        case .signalLost: BuzzerPattern([100, 100, 100, 100, 100, 300, 600])
+        case .signalLost: BuzzerPattern([120, 400, 120, 400, 120, 400, 120])
         case .touchdown: BuzzerPattern([600, 200, 300, 200, 150])
         case .error: BuzzerPattern([50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 800])
         }
@@ -31,17 +31,49 @@ public struct BuzzerPattern: Sendable, Equatable {
     /// The confirmation beep when a hold reaches END.
     public static let holdConfirmed = BuzzerPattern([300])
 
-    /// In preflight, the GPS has a fix good enough to start on (STRONG or GOOD).
-    public static let gpsReady = BuzzerPattern([80, 80, 80])
+    /// In preflight, the GPS has a fix good enough to start on (STRONG or GOOD): two tiny pips
+    /// and a medium one, told apart from a split's two pips (it was 80 · 80 · 80, a split's rhythm).
+    public static let gpsReady = BuzzerPattern([80, 80, 80, 80, 400])
 
     /// END landed a flight under 100 m: not recorded (instead of TOUCHDOWN).
     public static let tooShort = BuzzerPattern([900, 200, 900])
 
-    /// A USB export finished and the stick was unmounted: it can be pulled.
-    public static let exportDone = BuzzerPattern([80, 80, 80, 80, 80, 80, 80])
+    /// A USB export finished and the stick was unmounted: it can be pulled. A long tone then three
+    /// pips (four tiny pips, as before, were OVERSPEED's rattle at a slower beat).
+    public static let exportDone = BuzzerPattern([500, 150, 80, 80, 80, 80, 80])
 
     /// A USB export failed (`journalctl -u 'runway-export@*'` says why).
     public static let exportFailed = BuzzerPattern([50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 450, 1200])
+
+    /// Every pattern the board can play, by `runway buzz` name: each callout's, the other sounds
+    /// and each fault's (`fault-` and the fault's name, e.g. `fault-barometer-missing`).
+    public static let named: [(name: String, pattern: BuzzerPattern, urgent: Bool)] = {
+        let callouts: [(String, Callout)] = [
+            ("countdown", .countdown(3)), ("rotate", .rotate), ("split", .split(order: 1, pace: nil)),
+            ("sink-rate", .sinkRate), ("overspeed", .overspeed), ("minimums", .minimums),
+            ("mission-complete", .missionComplete),
+            ("pause", .pause(.manual)), ("resume", .resume), ("signal-lost", .signalLost),
+            ("touchdown", .touchdown), ("error", .error("test")),
+        ]
+        var named = callouts.map { ($0.0, pattern(for: $0.1), $0.1.isUrgent) }
+        named += [
+            ("gps-ready", gpsReady, false), ("too-short", tooShort, false),
+            ("hold-confirmed", holdConfirmed, true),
+            ("export-done", exportDone, false), ("export-failed", exportFailed, false),
+        ]
+        named += BoardFault.allCases.map { ("fault-\($0.slug)", pattern(for: $0), true) }
+        return named
+    }()
+
+    /// What the pattern sounds like as a rhythm a runner tells apart: each tone short (≤ 150 ms),
+    /// medium (≤ 450 ms) or long, each silence short (≤ 150 ms) or long. Two patterns with the same
+    /// rhythm sound alike through a buzzer's one pitch, whatever their exact milliseconds.
+    public var rhythm: String {
+        steps.enumerated().map { index, seconds in
+            index % 2 == 0
+                ? (seconds <= 0.15 ? "." : seconds <= 0.45 ? "-" : "=") : (seconds <= 0.15 ? "" : " ")
+        }.joined()
+    }
 
     /// A fault the runner must hear about: the error pattern's rapid burst, then the fault's
     /// number in long beeps, as a blink code (README table).
@@ -66,6 +98,18 @@ public enum BoardFault: String, Sendable, CaseIterable {
 
     /// The count of long beeps after the burst.
     public var number: Int { Self.allCases.firstIndex(of: self)! + 1 }
+
+    /// The name in `runway buzz fault-…` and `runway say fault-…`: "barometer-missing".
+    public var slug: String {
+        switch self {
+        case .gpsdUnreachable: "gpsd-unreachable"
+        case .noFixForLong: "no-fix"
+        case .barometerMissing: "barometer-missing"
+        case .storage: "storage"
+        case .batteryLow: "battery-low"
+        case .batteryCritical: "battery-critical"
+        }
+    }
 }
 
 /// Plays patterns on a buzzer without blocking: it says which level the line should have and

@@ -568,7 +568,7 @@ def buzzer_checks(runway, out):
         else:
             worst = max(worst, found[0])
     results.append(f"{'FAIL' if bad or len(names) < 12 else 'PASS'} buzzer-patterns: " + (
-        "; ".join(bad) if bad else f"{len(names)} callouts' patterns (runway buzz) on line 18 as the kernel "
+        "; ".join(bad) if bad else f"{len(names)} callouts' patterns (runway buzz) on line 23 as the kernel "
         f"timed them, each step within {worst * 1000:.1f} ms of the pattern (≤ 20 ms)"))
     # The checklist's BUZZER: every pattern played while it waited for the answer.
     since, until = mark_time("checklist buzzer"), mark_time("checklist answer")
@@ -577,7 +577,7 @@ def buzzer_checks(runway, out):
     else:
         want = sum(len(expected(n)) + 1 for n in names)
         got = sum(1 for t, _ in edges if since <= t <= until)
-        results.append(f"{'PASS' if got == want else 'FAIL'} checklist-buzzer-line: {got} edges on line 18 "
+        results.append(f"{'PASS' if got == want else 'FAIL'} checklist-buzzer-line: {got} edges on line 23 "
                        f"while the checklist played before asking (its {len(names)} patterns make {want})")
     # runwayd's own callouts.
     hold = re.search(r"holdConfirmed = BuzzerPattern\(\[([0-9, ]+)\]\)",

@@ -25,7 +25,7 @@ struct DaemonConfigurationTests {
     @Test func noFileMeansTheDocumentedDefaults() throws {
         let config = try DaemonConfiguration.load(path: "/nonexistent/runway.json")
         #expect(config == DaemonConfiguration())
-        #expect(config.buttons.map(\.line) == [17, 27, 22] && config.buzzerLine == 18)
+        #expect(config.buttons.map(\.line) == [17, 27, 22] && config.buzzerLine == 23)
         #expect(config.i2cBus == 1 && config.i2cAddress == 0x76)
         #expect(config.gpsd == GPSDEndpoint(host: "127.0.0.1", port: 2947))
         #expect(config.logbook == "/var/lib/runway/logbook.sqlite")

@@ -159,6 +159,13 @@ struct AnnunciationTests {
             + BoardFault.allCases.map { BuzzerPattern.pattern(for: $0) }
             + [.gpsReady, .tooShort, .holdConfirmed]
         #expect(Set(patterns.map { $0.steps.map { Int($0 * 1000) } }).count == patterns.count)
+        // Distinct as a runner hears them, not only in milliseconds: no two of the board's sounds
+        // share a rhythm (SIGNAL LOST and MISSION COMPLETE were both three pips and a long tone,
+        // GPS ready a split's two pips).
+        let rhythms = BuzzerPattern.named.map { "\($0.pattern.rhythm) \($0.name)" }
+        #expect(
+            Set(BuzzerPattern.named.map(\.pattern.rhythm)).count == BuzzerPattern.named.count, "\(rhythms)")
+        #expect(BuzzerPattern.named.count == 12 + 5 + BoardFault.allCases.count)
         // A fault is the error burst then its number of long beeps.
         let critical = BuzzerPattern.pattern(for: .batteryCritical).steps
         #expect(critical.filter { $0 == 0.4 }.count == BoardFault.batteryCritical.number)

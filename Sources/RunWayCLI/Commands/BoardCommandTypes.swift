@@ -101,7 +101,7 @@ extension RunWayCommand {
                 .init("--active-high", help: "buttons pull the line high when pressed (default: low)"),
                 .init("--buzzer", value: "LINE", help: "beep on this line when a long press is recognised"),
             ],
-            examples: ["runway buttons", "runway buttons --chip gpiochip4 --buzzer 18"])
+            examples: ["runway buttons", "runway buttons --chip gpiochip4 --buzzer 23"])
 
         let chip: String
         let buttons: [ButtonConfiguration]
@@ -135,7 +135,7 @@ extension RunWayCommand {
             ],
             options: [
                 .chip,
-                .init("--line", value: "LINE", help: "the buzzer's line (default 18)"),
+                .init("--line", value: "LINE", help: "the buzzer's line (default 23)"),
                 .init("--simulated", help: "print the pattern's on/off times instead of driving a line"),
             ],
             examples: ["runway buzz split", "runway buzz touchdown --simulated"])
@@ -148,7 +148,7 @@ extension RunWayCommand {
         init(_ arguments: ParsedArguments) throws(CLIError) {
             name = arguments.argument("PATTERN")!
             chip = arguments.chip
-            line = try arguments.gpioLine("--line") ?? 18
+            line = try arguments.gpioLine("--line") ?? DaemonConfiguration().buzzerLine
             simulated = arguments.flag("--simulated")
         }
 

@@ -109,12 +109,12 @@ else
 fi
 
 # 2. Buttons and the buzzer through libgpiod on gpio-sim (lines 17 START, 27 PAUSE, 22 END,
-# 18 buzzer, as board/runway.json wires them).
+# 23 buzzer, as board/runway.json wires them).
 modprobe gpio-sim-board
 sim_config=/sys/kernel/config/gpio-sim/board
 mkdir -p "$sim_config/bank0"
 echo 32 > "$sim_config/bank0/num_lines"
-for pair in 17:start 27:pause 22:end 18:buzzer; do
+for pair in 17:start 27:pause 22:end 23:buzzer; do
     mkdir "$sim_config/bank0/line${pair%%:*}"
     echo "${pair#*:}" > "$sim_config/bank0/line${pair%%:*}/name"
 done
@@ -130,7 +130,7 @@ if [ -z "$base" ]; then
     mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
     base=$(sed -n "s/^$chip: GPIOs \([0-9]*\)-.*/\1/p" /sys/kernel/debug/gpio)
 fi
-buzzer_gpio=$((base + 18))
+buzzer_gpio=$((base + 23))
 echo "$buzzer_gpio" > "$out/buzzer-gpio"
 echo 0 > "$tracing/tracing_on"
 echo 4096 > "$tracing/buffer_size_kb"
@@ -139,7 +139,7 @@ echo > "$tracing/trace"
 echo "gpio == $buzzer_gpio && get == 0" > "$tracing/events/gpio/gpio_value/filter"
 echo 1 > "$tracing/events/gpio/gpio_value/enable"
 echo 1 > "$tracing/tracing_on"
-check buzzer-trace-ready "gpio_value events of line 18 (gpio $buzzer_gpio) traced by the kernel" \
+check buzzer-trace-ready "gpio_value events of line 23 (gpio $buzzer_gpio) traced by the kernel" \
     sh -c "test -n '$base' && test \"\$(cat $tracing/events/gpio/gpio_value/enable)\" = 1"
 check udev-gpio-group "/dev/$chip is root:gpio 0660 (udev/60-runway.rules)" \
     test "$(stat -c '%G %a' "/dev/$chip")" = "gpio 660"
@@ -179,10 +179,10 @@ check gpio-timestamps-monotonic "gpiomon's kernel timestamps for START's six edg
 # trace (buzzer-trace.txt) against runway buzz NAME --simulated.
 for name in $(runway buzz no-such-pattern 2>&1 | sed -n 's/.*(\(countdown, .*\))$/\1/p' | tr -d ','); do
     mark "buzz $name"
-    runway buzz "$name" --chip "$chip" --line 18 > /dev/null 2>> "$out/guest.log" || fail "buzz-$name" "runway buzz $name failed"
+    runway buzz "$name" --chip "$chip" --line 23 > /dev/null 2>> "$out/guest.log" || fail "buzz-$name" "runway buzz $name failed"
 done
 mark "buzz end"
-check buzzer-ends-off "after the patterns the line is off (gpio-sim's value)" test "$(cat "$sim/sim_gpio18/value")" = 0
+check buzzer-ends-off "after the patterns the line is off (gpio-sim's value)" test "$(cat "$sim/sim_gpio23/value")" = 0
 sed -i "s/\"gpiochip\": \"gpiochip0\"/\"gpiochip\": \"$chip\"/" /etc/runway/runway.json
 # The takeoff checklist's interactive part, on these lines: press each button when asked, answer
 # that the buzzer was heard. runwayd holds the lines while it runs, so it is stopped first.
