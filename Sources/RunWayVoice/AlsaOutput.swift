@@ -11,8 +11,9 @@ public final class AlsaOutput {
     /// the PCM's plugins were built from it.
     private var configuration: OpaquePointer?
 
-    /// The latency asked of ALSA, µs: 100 ms of buffer holds up through a busy scheduler on a
-    /// 2-core board without making a stop (`shouldStop`) take noticeably long to be heard.
+    /// The latency asked of ALSA, µs: 100 ms of buffer, so a stop (`shouldStop`, then a drop)
+    /// is heard within about a tenth of a second while a scheduler delay shorter than that
+    /// does not underrun. (Chosen, not yet measured on the board's card.)
     public static let latency: UInt32 = 100_000
     /// Seconds a write (or the drain) may make no progress before the device counts as stalled.
     public static let stallLimit = 2.0
@@ -36,7 +37,9 @@ public final class AlsaOutput {
         device = name
         var top: OpaquePointer?
         var code = snd_config_top(&top)
-        guard code == 0, let top else { throw .configurationInvalid(code: code, message: VoiceError.alsaMessage(code)) }
+        guard code == 0, let top else {
+            throw .configurationInvalid(code: code, message: VoiceError.alsaMessage(code))
+        }
         var input: OpaquePointer?
         code = snd_input_buffer_open(&input, text, text.utf8.count)
         if code == 0, let input {
@@ -85,7 +88,8 @@ public final class AlsaOutput {
         guard let handle else { throw failed(-EBADF) }
         guard pcm.sampleRate > 0 else { throw failed(-EINVAL) }
         var code = snd_pcm_set_params(
-            handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(pcm.sampleRate), 1, Self.latency)
+            handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(pcm.sampleRate), 1,
+            Self.latency)
         guard code == 0 else { throw failed(code) }
         let chunk = max(1, pcm.sampleRate / 50)
         let clock = ContinuousClock()

@@ -100,13 +100,15 @@ public final class EspeakSynthesizer: SpeechSynthesizer, Sendable {
 
     /// espeak-ng's synth callback: a C function pointer, so it captures nothing; the collector
     /// comes back through the events' `user_data`. Returns 0 to go on.
-    private static let collect: @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?)
-        -> Int32 = { samples, count, events in
-            guard let context = events?.pointee.user_data else { return 0 }
-            let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
-            if let samples, count > 0 {
-                collector.samples.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)))
+    private static let collect:
+        @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?)
+            -> Int32 = { samples, count, events in
+                guard let context = events?.pointee.user_data else { return 0 }
+                let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+                if let samples, count > 0 {
+                    collector.samples.append(
+                        contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)))
+                }
+                return 0
             }
-            return 0
-        }
 }

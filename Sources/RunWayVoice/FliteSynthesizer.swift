@@ -10,10 +10,13 @@ public final class FliteSynthesizer: SpeechSynthesizer, Sendable {
     /// 8 kHz).
     public static let voices = ["slt", "kal"]
 
-    /// flite's rate, words per minute, at a duration stretch of 1. Measured: slt speaks the
-    /// test phrases at 165–180 wpm unstretched.
+    /// The words per minute taken to be flite's own pace (a duration stretch of 1): flite has
+    /// no rate setting, only the stretch. Measured: unstretched, slt says "sink rate, pace six
+    /// ten, target five thirty" in 3.38 s, espeak-ng at 160 wpm in 3.51 s, so 175 is within
+    /// 10 % of espeak-ng's meaning of a rate.
     static let naturalRate = 175
-    /// Rates flite can be stretched to and stay intelligible (stretch 2.2 … 0.5).
+    /// The rates accepted (stretch 2.2 … 0.5): a bound on nonsense, not a listening result
+    /// (the tests speak at 120, 175 and 240).
     public static let rates = 80...350
 
     /// The engine's state, owned by its lock: registered voices. The pointers are flite's and
@@ -40,7 +43,8 @@ public final class FliteSynthesizer: SpeechSynthesizer, Sendable {
 
     public var description: String { "flite \(voice) \(rate) wpm" }
 
-    private static func register(_ name: String, in engine: inout Engine) -> UnsafeMutablePointer<cst_voice>? {
+    private static func register(_ name: String, in engine: inout Engine) -> UnsafeMutablePointer<cst_voice>?
+    {
         if !engine.initialised {
             _ = flite_init()
             engine.initialised = true

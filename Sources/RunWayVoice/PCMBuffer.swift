@@ -13,7 +13,7 @@ public struct PCMBuffer: Sendable, Equatable {
 
     /// The RMS below which a buffer counts as silent (`isSilent`): 0.003 of full scale, about
     /// −50 dBFS. Measured here: the quietest phrase espeak-ng or flite made (of those in
-    /// SynthesizerTests) had an RMS of 0.06 or more, digital silence is 0, and a 16-bit signal's
+    /// SynthesizerTests) had an RMS of 0.084 or more, digital silence is 0, and a 16-bit signal's
     /// own dither is about 0.00002 — the threshold sits far from both.
     public static let silenceThreshold = 0.003
 
@@ -45,7 +45,9 @@ public struct PCMBuffer: Sendable, Equatable {
     /// of 8 kHz and up). A rate that is not positive returns the buffer unchanged.
     public func resampled(to rate: Int) -> PCMBuffer {
         guard rate > 0, sampleRate > 0 else { return self }
-        guard rate != sampleRate, !samples.isEmpty else { return PCMBuffer(sampleRate: rate, samples: samples) }
+        guard rate != sampleRate, !samples.isEmpty else {
+            return PCMBuffer(sampleRate: rate, samples: samples)
+        }
         let count = Int((Double(samples.count) * Double(rate) / Double(sampleRate)).rounded())
         let step = Double(sampleRate) / Double(rate)
         var output = [Int16](repeating: 0, count: count)

@@ -33,15 +33,18 @@ public protocol SpeechSynthesizer: AnyObject {
 public enum Speech {
     /// The longest text a synthesiser takes, in characters. Synthesis is synchronous and holds
     /// its engine's process-wide lock for the whole utterance, so one long text would hold up
-    /// every callout behind it: 1000 characters is about a minute of speech and, measured on the
-    /// development machine, under half a second of CPU with either engine; a callout is under
-    /// 100 characters. Longer text is refused (`.textTooLong`), never cut.
+    /// every callout behind it. Measured on the x86 development machine, 986 characters is 70 s of
+    /// speech and took 0.04 s of CPU with espeak-ng, 0.85 s with flite "slt" (a board is a few
+    /// times slower): the limit keeps the worst case to seconds. A callout is under 100
+    /// characters. Longer text is refused (`.textTooLong`), never cut.
     public static let maximumTextLength = 1000
 
     /// The default engine, voice and rate for a language: the one place they are written down
     /// (to be revised after a listening test). English: flite's "slt" (the clearer of the two
     /// English voices Debian ships). Korean: espeak-ng's "ko", the only Korean voice there is.
-    public static func defaults(for language: VoiceLanguage) -> (engine: SpeechEngine, voice: String, rate: Int) {
+    public static func defaults(for language: VoiceLanguage) -> (
+        engine: SpeechEngine, voice: String, rate: Int
+    ) {
         switch language {
         case .english: (.flite, "slt", 170)
         case .korean: (.espeak, "ko", 160)
@@ -72,7 +75,8 @@ public enum Speech {
         let rate = settings.rate ?? fallback.rate
         switch engine {
         case .espeak:
-            let voice = settings.voice ?? (engine == fallback.engine ? fallback.voice : espeakVoice(for: language))
+            let voice =
+                settings.voice ?? (engine == fallback.engine ? fallback.voice : espeakVoice(for: language))
             return try EspeakSynthesizer(voice: voice, rate: rate)
         case .flite:
             guard language == .english else {
@@ -86,7 +90,9 @@ public enum Speech {
     /// Refuses text no synthesiser should be given: empty, or longer than `maximumTextLength`.
     static func check(_ text: String) throws(VoiceError) {
         let length = text.count
-        guard length <= maximumTextLength else { throw .textTooLong(length: length, limit: maximumTextLength) }
+        guard length <= maximumTextLength else {
+            throw .textTooLong(length: length, limit: maximumTextLength)
+        }
         guard text.contains(where: { !$0.isWhitespace }) else { throw .textEmpty }
     }
 }

@@ -13,8 +13,12 @@ public enum WAVFile {
         let dataSize = pcm.samples.count * 2
         var bytes: [UInt8] = []
         bytes.reserveCapacity(44 + dataSize)
-        func put32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-        func put16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        func put32(_ value: UInt32) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        func put16(_ value: UInt16) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
         bytes.append(contentsOf: Array("RIFF".utf8))
         put32(UInt32(truncatingIfNeeded: 36 + dataSize))
         bytes.append(contentsOf: Array("WAVEfmt ".utf8))
@@ -39,7 +43,8 @@ public enum WAVFile {
     /// truncated or hostile file is a `.badWAV`, never a trap or a huge allocation.
     public static func decode(_ bytes: [UInt8]) throws(VoiceError) -> PCMBuffer {
         func u32(_ at: Int) -> UInt32 {
-            UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+            UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(
+                bytes[at + 3]) << 24
         }
         func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
         func tag(_ at: Int) -> String { String(decoding: bytes[at..<at + 4], as: UTF8.self) }
@@ -71,7 +76,9 @@ public enum WAVFile {
                 }
                 return try samples(bytes[body..<body + size], format: format)
             default:
-                guard size <= remaining else { throw .badWAV("the \(id) chunk claims \(size) bytes, past the end") }
+                guard size <= remaining else {
+                    throw .badWAV("the \(id) chunk claims \(size) bytes, past the end")
+                }
             }
             offset = body + size + (size & 1)  // chunks are padded to an even length
         }
@@ -85,7 +92,9 @@ public enum WAVFile {
         guard format.channels == 1 || format.channels == 2 else {
             throw .badWAV("\(format.channels) channels (runway reads mono or stereo)")
         }
-        guard format.rate >= 1000, format.rate <= 384_000 else { throw .badWAV("a sample rate of \(format.rate) Hz") }
+        guard format.rate >= 1000, format.rate <= 384_000 else {
+            throw .badWAV("a sample rate of \(format.rate) Hz")
+        }
         let frameBytes = 2 * format.channels
         let frames = data.count / frameBytes
         var output = [Int16](repeating: 0, count: frames)
@@ -111,7 +120,9 @@ public enum WAVFile {
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = (folder == "/" ? "" : folder) + "/.\(name).partial-\(getpid())"
-        func failed(_ error: Errno, _ at: String) -> VoiceError { .fileFailed(path: at, errno: error.rawValue) }
+        func failed(_ error: Errno, _ at: String) -> VoiceError {
+            .fileFailed(path: at, errno: error.rawValue)
+        }
         let fd: FileDescriptor
         do {
             fd = try FileDescriptor.open(

@@ -22,7 +22,8 @@ import Testing
             "\(name): \"\(text)\" \(String(format: "%.2f", pcm.duration)) s, "
                 + "\(String(format: "%.2f", perWord)) s/word, rms \(String(format: "%.3f", pcm.rms))")
         #expect(!pcm.isSilent, "\(name) said \"\(text)\" as silence")
-        #expect(perWord > 0.15 && perWord < 0.9, "\(name): \(pcm.duration) s for \(words) words of \"\(text)\"")
+        #expect(
+            perWord > 0.15 && perWord < 0.9, "\(name): \(pcm.duration) s for \(words) words of \"\(text)\"")
     }
 
     @Test func espeakSpeaksBothLanguages() throws {
@@ -50,7 +51,8 @@ import Testing
     @Test func defaultsAreFliteForEnglishAndEspeakForKorean() throws {
         #expect(try Speech.synthesizer(language: .english).description == "flite slt 170 wpm")
         #expect(try Speech.synthesizer(language: .korean).description == "espeak-ng ko 160 wpm")
-        let espeakEnglish = try Speech.synthesizer(language: .english, settings: .init(engine: .espeak, rate: 200))
+        let espeakEnglish = try Speech.synthesizer(
+            language: .english, settings: .init(engine: .espeak, rate: 200))
         #expect(espeakEnglish.description == "espeak-ng en-us 200 wpm")
         #expect(try Speech.language("ko") == .korean)
         #expect(throws: VoiceError.unknownLanguage("fr")) { try Speech.language("fr") }
@@ -130,7 +132,8 @@ import Testing
                 let reference = alone[index]
                 let lengthRatio = Double(pcm.samples.count) / Double(reference.samples.count)
                 #expect(pcm.sampleRate == reference.sampleRate)
-                #expect(abs(lengthRatio - 1) < 0.1, "thread \(index): \(lengthRatio) of the lone take's length")
+                #expect(
+                    abs(lengthRatio - 1) < 0.1, "thread \(index): \(lengthRatio) of the lone take's length")
                 #expect(!pcm.isSilent)
                 #expect(abs(pcm.rms - reference.rms) < 0.3 * reference.rms)
             }
@@ -143,7 +146,8 @@ import Testing
         let phrases = Self.english.map(\.0)
         for (name, synthesizer) in [
             ("espeak-ng en-us", try EspeakSynthesizer(voice: "en-us") as any SpeechSynthesizer),
-            ("espeak-ng ko", try EspeakSynthesizer(voice: "ko")), ("flite slt", try FliteSynthesizer(voice: "slt")),
+            ("espeak-ng ko", try EspeakSynthesizer(voice: "ko")),
+            ("flite slt", try FliteSynthesizer(voice: "slt")),
             ("flite kal", try FliteSynthesizer(voice: "kal")),
         ] {
             let texts = name.hasSuffix("ko") ? Self.korean.map(\.0) : phrases

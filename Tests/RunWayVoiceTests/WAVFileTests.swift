@@ -8,8 +8,12 @@ import Testing
         format: UInt16 = 1, channels: UInt16 = 1, rate: UInt32 = 8000, bits: UInt16 = 16, dataSize: UInt32
     ) -> [UInt8] {
         var bytes: [UInt8] = []
-        func put32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-        func put16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        func put32(_ value: UInt32) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        func put16(_ value: UInt16) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
         bytes += Array("RIFF".utf8)
         put32(36 &+ dataSize)
         bytes += Array("WAVEfmt ".utf8)
@@ -30,7 +34,8 @@ import Testing
         let bytes = WAVFile.encode(pcm)
         #expect(bytes.count == 44 + 12)
         #expect(try WAVFile.decode(bytes) == pcm)
-        #expect(try WAVFile.decode(WAVFile.encode(PCMBuffer(sampleRate: 8000))) == PCMBuffer(sampleRate: 8000))
+        #expect(
+            try WAVFile.decode(WAVFile.encode(PCMBuffer(sampleRate: 8000))) == PCMBuffer(sampleRate: 8000))
     }
 
     @Test func soxReadsWhatWeWriteAndWeReadSox() throws {
@@ -46,7 +51,9 @@ import Testing
         // sox's own stereo file (with a LIST chunk before data) is downmixed.
         let sox = Process()
         sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        sox.arguments = ["-n", "-r", "11025", "-c", "2", "-b", "16", folder + "/stereo.wav", "synth", "0.5", "sine", "300"]
+        sox.arguments = [
+            "-n", "-r", "11025", "-c", "2", "-b", "16", folder + "/stereo.wav", "synth", "0.5", "sine", "300",
+        ]
         try sox.run()
         sox.waitUntilExit()
         let stereo = try WAVFile.read(folder + "/stereo.wav")
@@ -68,7 +75,9 @@ import Testing
             return reason.contains("truncated")
         }
         // A 4 GiB data length (streaming writers' "unknown"), with 4 bytes behind it.
-        #expect(throws: VoiceError.self) { try WAVFile.decode(Self.header(dataSize: 0xFFFF_FFFF) + [1, 2, 3, 4]) }
+        #expect(throws: VoiceError.self) {
+            try WAVFile.decode(Self.header(dataSize: 0xFFFF_FFFF) + [1, 2, 3, 4])
+        }
         #expect(throws: VoiceError.badWAV("8-bit samples (runway reads 16-bit)")) {
             try WAVFile.decode(Self.header(bits: 8, dataSize: 4) + [128, 128, 128, 128])
         }
@@ -81,11 +90,14 @@ import Testing
         #expect(throws: VoiceError.badWAV("a sample rate of 0 Hz")) {
             try WAVFile.decode(Self.header(rate: 0, dataSize: 2) + [0, 0])
         }
-        #expect(throws: VoiceError.self) { try WAVFile.decode(Array("RIFF\0\0\0\0WAVEdata\u{FF}\u{FF}".utf8)) }
+        #expect(throws: VoiceError.self) {
+            try WAVFile.decode(Array("RIFF\0\0\0\0WAVEdata\u{FF}\u{FF}".utf8))
+        }
         #expect(throws: VoiceError.fileFailed(path: "/nonexistent/x.wav", errno: ENOENT)) {
             try WAVFile.read("/nonexistent/x.wav")
         }
-        #expect(throws: VoiceError.fileFailed(path: "/nonexistent/.x.wav.partial-\(getpid())", errno: ENOENT)) {
+        #expect(throws: VoiceError.fileFailed(path: "/nonexistent/.x.wav.partial-\(getpid())", errno: ENOENT))
+        {
             try WAVFile.write(.silence(0.1, sampleRate: 8000), to: "/nonexistent/x.wav")
         }
     }
