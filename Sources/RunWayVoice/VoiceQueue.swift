@@ -102,6 +102,8 @@ public struct VoiceQueue: Sendable {
         return due
     }
 
+    /// A cue to be heard: with `.buzzer` (and a phrase-less cue with `.voice`) its pattern at
+    /// once; otherwise queued, merged with what is queued, and a warning cuts information short.
     public mutating func add(_ cue: Cue, at now: Double) -> [Action] {
         switch output {
         case .buzzer:
@@ -128,6 +130,7 @@ public struct VoiceQueue: Sendable {
         return actions + pump(at: now)
     }
 
+    /// The player finished the utterance, or confirmed a `.stopSpeaking`: the next cue's turn.
     public mutating func speechEnded(at now: Double) -> [Action] {
         if stopping != nil {
             stopping = nil
@@ -139,6 +142,8 @@ public struct VoiceQueue: Sendable {
         return pump(at: now)
     }
 
+    /// What `nextDeadline` was for: a lead-in over, a stop no longer waited for. Staleness is
+    /// judged when a cue's turn comes.
     public mutating func advance(to now: Double) -> [Action] {
         if let until = stopping, until <= now { stopping = nil }
         return pump(at: now)
