@@ -1,5 +1,6 @@
 import CAlsa
 import Glibc
+import RunWayCore
 
 /// A playback PCM of libasound. Not Sendable: an `snd_pcm_t` must be driven from one thread at
 /// a time, and the daemon drives its output from one thread of its own.
@@ -18,10 +19,15 @@ public final class AlsaOutput {
     /// Seconds a write (or the drain) may make no progress before the device counts as stalled.
     public static let stallLimit = 2.0
 
+    /// libasound's own stderr lines silenced, once per process (`rw_alsa_quiet`): every failure
+    /// reaches the caller as a `VoiceError` naming the device.
+    private static let quiet: Void = rw_alsa_quiet()
+
     /// Opens `device` (an `aplay -L` name: "default", "plughw:1,0", …) for playback. The open is
     /// non-blocking, so a device another program holds fails at once (`.deviceBusy`) instead of
     /// waiting for it; the PCM is then switched back to blocking mode.
     public init(device: String) throws(VoiceError) {
+        Self.quiet
         self.device = device
         var pcm: OpaquePointer?
         let code = snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
@@ -34,6 +40,7 @@ public final class AlsaOutput {
     /// configuration it sees (the system's alsa.conf is not loaded): a slave must be defined in
     /// the text, e.g. `pcm.capture { type file slave { pcm { type null } } file "/tmp/a.raw" format "raw" }`.
     public init(configuration text: String, pcm name: String) throws(VoiceError) {
+        Self.quiet
         device = name
         var top: OpaquePointer?
         var code = snd_config_top(&top)

@@ -64,6 +64,7 @@ enum EnglishPhrases {
         case .storage: "storage failing, recording paused, it resumes by itself"
         case .batteryLow: "battery low, charge after this run"
         case .batteryCritical: "battery critical, the run is saved, charge now"
+        case .audio: "audio device failing, the buzzer tells you from now on"
         }
     }
 

@@ -89,7 +89,7 @@ public final class EspeakSynthesizer: SpeechSynthesizer, Sendable {
         }
         let code = try status.get()
         guard code == EE_OK else { throw .engineFailed(engine: .espeak, code: code.rawValue) }
-        return PCMBuffer(sampleRate: sampleRate, samples: collector.samples)
+        return PCMBuffer(sampleRate: sampleRate, samples: collector.samples).trimmingSilence()
     }
 
     /// Where one utterance's samples go. Only the synth callback touches it, on the calling

@@ -77,6 +77,6 @@ public final class FliteSynthesizer: SpeechSynthesizer, Sendable {
             return PCMBuffer(sampleRate: Int(wave.pointee.sample_rate), samples: samples)
         }
         guard let result else { throw .engineFailed(engine: .flite, code: -1) }
-        return result
+        return result.trimmingSilence()
     }
 }

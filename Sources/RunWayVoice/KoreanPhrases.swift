@@ -61,6 +61,7 @@ enum KoreanPhrases {
         case .storage: "저장 공간 오류, 기록 일시 중단, 자동으로 다시 시작됩니다"
         case .batteryLow: "배터리 부족, 운동 후 충전하세요"
         case .batteryCritical: "배터리 매우 부족, 기록을 저장했습니다, 지금 충전하세요"
+        case .audio: "오디오 장치 오류, 이제부터 부저로 알립니다"
         }
     }
 

@@ -116,6 +116,25 @@ public struct PCMBuffer: Sendable, Equatable {
         samples.append(contentsOf: source.samples)
     }
 
+    /// Without the silence before the first frame of sound and after the last, but for `margin`
+    /// seconds each side: flite pads every utterance with ~0.25 s at each end (measured on the
+    /// demo's callouts: a split's 2.45 s held 0.49 s of it), which is latency before the words
+    /// and a longer wait before the next callout. Frames as in `onsets`.
+    public func trimmingSilence(threshold: Double = 0.01, margin: Double = 0.03) -> PCMBuffer {
+        guard sampleRate > 0, !samples.isEmpty else { return self }
+        let window = max(1, sampleRate / 50)
+        let frames = stride(from: 0, to: samples.count, by: window).map { start in
+            Self.rms(samples[start..<min(start + window, samples.count)]) >= threshold
+        }
+        guard let first = frames.firstIndex(of: true), let last = frames.lastIndex(of: true) else {
+            return self
+        }
+        let pad = Int(margin * Double(sampleRate))
+        let from = max(0, first * window - pad)
+        let to = min(samples.count, (last + 1) * window + pad)
+        return PCMBuffer(sampleRate: sampleRate, samples: Array(samples[from..<to]))
+    }
+
     /// Times (s) where sound starts after at least `gap` s of silence. The buffer is cut into
     /// 20 ms frames (long enough to hold two periods of a low voice's 100 Hz pitch, short enough
     /// to place a word to a frame); a frame is sound when its RMS reaches `threshold`. The start

@@ -121,17 +121,8 @@ extension Phrase {
         return example(of: kind)
     }
 
-    /// The fault's name in `runway say fault-<slug>`: its case's name, in words joined by hyphens.
-    public static func slug(for fault: BoardFault) -> String {
-        switch fault {
-        case .gpsdUnreachable: "gpsd-unreachable"
-        case .noFixForLong: "no-fix-for-long"
-        case .barometerMissing: "barometer-missing"
-        case .storage: "storage"
-        case .batteryLow: "battery-low"
-        case .batteryCritical: "battery-critical"
-        }
-    }
+    /// The fault's name in `runway say fault-<slug>`, as `runway buzz fault-<slug>` takes it.
+    public static func slug(for fault: BoardFault) -> String { fault.slug }
 
     /// The numbers of the demo mission (5 km at 5:30/km): what a runner would hear on it.
     static func example(of kind: Kind) -> Phrase? {

@@ -1,3 +1,5 @@
+import RunWayCore
+
 /// A phrase in words, in the board's language: what the speech engine is given.
 public enum Phrasebook {
     public static func text(_ phrase: Phrase, in language: VoiceLanguage) -> String {

@@ -1,3 +1,5 @@
+import RunWayCore
+
 /// The two offline synthesisers Debian packages.
 public enum SpeechEngine: String, Sendable, CaseIterable {
     /// libespeak-ng: formant synthesis, every language runway speaks (22 050 Hz).

@@ -1,5 +1,6 @@
 import CAlsa
 import Glibc
+import RunWayCore
 
 /// Why the board cannot speak. One case per cause, each carrying the code the library or the
 /// system gave, and a message that says what to do about it.

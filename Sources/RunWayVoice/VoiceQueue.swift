@@ -1,3 +1,4 @@
+import RunWayCore
 import RunWayHardware
 
 /// One queue for the buzzer and the voice: which cue sounds when, and on which. A pure state
@@ -10,15 +11,11 @@ import RunWayHardware
 /// After `.stopSpeaking` the next utterance waits for the player's `speechEnded` (it ends every
 /// utterance, a stopped one too), or `Configuration.stopTimeout`.
 public struct VoiceQueue: Sendable {
-    /// `voice.output` in the configuration.
-    public enum Output: String, Sendable, CaseIterable {
-        /// Patterns only, at once, as before the voice (the buzzer driver queues them itself).
-        case buzzer
-        /// Phrases only; a cue without a phrase still buzzes.
-        case voice
-        /// The pattern, then its phrase once the pattern is over: never together.
-        case both
-    }
+    /// `voice.output` in the configuration (`VoiceOutput`): `.buzzer` patterns only, at once, as
+    /// before the voice (the buzzer driver queues them itself); `.voice` phrases only, a cue
+    /// without a phrase still buzzes; `.both` the pattern, then its phrase once the pattern is
+    /// over, never together.
+    public typealias Output = VoiceOutput
 
     public struct Configuration: Sendable, Equatable {
         /// A split or a status 5 s late is still the runner's; later, the next fix's numbers

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import RunWayCore
 import Testing
 
 @testable import RunWayVoice

@@ -1,3 +1,4 @@
+import RunWayCore
 import Testing
 
 @testable import RunWayVoice

@@ -1,4 +1,5 @@
 import Foundation
+import RunWayCore
 import RunWayHardware
 import Testing
 

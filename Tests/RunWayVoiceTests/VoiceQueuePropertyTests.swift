@@ -1,3 +1,4 @@
+import RunWayCore
 import RunWayHardware
 import Testing
 
