@@ -5,4 +5,6 @@
 #include <flite/flite.h>
 cst_voice *register_cmu_us_slt(const char *voxdir);
 cst_voice *register_cmu_us_kal(const char *voxdir);
+cst_voice *register_cmu_us_kal16(const char *voxdir);
+cst_voice *register_cmu_us_rms(const char *voxdir);
 #endif

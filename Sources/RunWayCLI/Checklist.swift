@@ -58,8 +58,12 @@ struct Checklist: Sendable {
     /// Less recording time than this left is not OK: a long run must fit.
     static let hoursNeeded = 6.0
 
+    /// The VOICE line (nil: not checked, as in tests of the other lines).
+    var voice: ChecklistVoice?
+
     var items: [Item] {
         [gpsItem, barometerItem, weatherItem, batteryItem, storageItem, buttonsItem, buzzerItem]
+            + (voice.map { [$0.item] } ?? [])
     }
 
     /// True when every required line is OK.

@@ -59,6 +59,8 @@ enum ChecklistCommand {
                 list.buzzer = hearEach(config, console: console)
             }
         }
+        list.voice = ChecklistVoice.check(
+            config.voice, interactive: request.interactive && !request.json, console: console)
         console.out(request.json ? list.json(source: source).rendered() : list.text(source: source))
         return list.ready ? 0 : 1
     }

@@ -10,7 +10,7 @@ enum EnglishPhrases {
         case .rotate: "rotate"
         case .split(let order, let time, let pace):
             // A full kilometre's time is its pace: said once.
-            clauses("kilometre " + EnglishNumbers.words(order), paceWords(pace ?? time))
+            clauses("kilometer " + EnglishNumbers.words(order), paceWords(pace ?? time))
         case .lastSplit(let metres, let time, let pace):
             clauses(
                 "last " + distance(metres), duration(time, clock: true),
@@ -97,19 +97,21 @@ enum EnglishPhrases {
             count(minutes, "minute"), clock ? EnglishNumbers.words(seconds) : count(seconds, "second"))
     }
 
-    /// 5180 m → "five point one eight kilometres" (two decimals, a trailing zero dropped), under
-    /// a kilometre in metres: "eight hundred metres".
+    /// 5180 m → "five point one eight kilometers" (two decimals, a trailing zero dropped), under
+    /// a kilometre in metres: "eight hundred meters". American spelling because it is what the
+    /// synthesiser reads: flite says British "kilometre" and "metres" as "guillaume for" and
+    /// "letters" to a recogniser (listening test, issue 24: 31 % → 26 % word errors).
     static func distance(_ metres: Double) -> String {
         guard let centi = SpokenNumber.centikilometres(metres) else {
-            return count(max(0, SpokenNumber.whole(metres) ?? 0), "metre")
+            return count(max(0, SpokenNumber.whole(metres) ?? 0), "meter")
         }
         let whole = EnglishNumbers.words(centi / 100)
         let hundredths = centi % 100
-        if hundredths == 0 { return whole + (centi == 100 ? " kilometre" : " kilometres") }
+        if hundredths == 0 { return whole + (centi == 100 ? " kilometer" : " kilometers") }
         let decimals =
             hundredths % 10 == 0
             ? EnglishNumbers.digits(hundredths / 10, count: 1) : EnglishNumbers.digits(hundredths, count: 2)
-        return whole + " point " + decimals + " kilometres"
+        return whole + " point " + decimals + " kilometers"
     }
 
     /// Twelve seconds ahead, one minute five seconds behind, or on target within ±2 s (less

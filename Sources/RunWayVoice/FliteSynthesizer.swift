@@ -6,9 +6,10 @@ import Synchronization
 /// and writes, so one lock (`FliteSynthesizer.engine`) guards `flite_init`, the voices'
 /// registration and every synthesis.
 public final class FliteSynthesizer: SpeechSynthesizer, Sendable {
-    /// The voices Debian's flite links here: "slt" (female, 16 kHz) and "kal" (male diphone,
-    /// 8 kHz).
-    public static let voices = ["slt", "kal"]
+    /// The voices Debian's flite links here: "kal16" (male diphone, 16 kHz: the best understood
+    /// in the listening test, `Speech.defaults`), "rms" (male, 16 kHz), "slt" (female, 16 kHz)
+    /// and "kal" (the 8 kHz diphone).
+    public static let voices = ["kal16", "rms", "slt", "kal"]
 
     /// The words per minute taken to be flite's own pace (a duration stretch of 1): flite has
     /// no rate setting, only the stretch. Measured: unstretched, slt says "sink rate, pace six
@@ -54,6 +55,8 @@ public final class FliteSynthesizer: SpeechSynthesizer, Sendable {
             switch name {
             case "slt": register_cmu_us_slt(nil)
             case "kal": register_cmu_us_kal(nil)
+            case "kal16": register_cmu_us_kal16(nil)
+            case "rms": register_cmu_us_rms(nil)
             default: nil
             }
         if let voice { engine.voices[name] = voice }

@@ -3,7 +3,8 @@ import RunWayHardware
 
 /// The Korean phrase table: short clauses separated by commas, every number in Hangul words —
 /// Sino-Korean for minutes, seconds and distances (오 분 삼십팔 초), native for the countdown
-/// and hours (셋, 한 시간).
+/// and hours (셋, 한 시간). GPS is written 지피에스: in Latin letters espeak-ng switches to its
+/// English voice mid-sentence and reads it with an English accent (listening test, issue 24).
 enum KoreanPhrases {
     static func text(_ phrase: Phrase) -> String {
         switch phrase {
@@ -20,12 +21,12 @@ enum KoreanPhrases {
         case .missionComplete(let time): clauses("미션 완료", duration(time))
         case .pause(let reason): pause(reason)
         case .resume: "다시 시작"
-        case .signalLost: "GPS 신호 끊김, 일시 정지"
-        case .gpsBack: "GPS 신호 복구, 다시 시작"
+        case .signalLost: "지피에스 신호 끊김, 일시 정지"
+        case .gpsBack: "지피에스 신호 복구, 다시 시작"
         case .touchdown(let metres, let time, let pace):
             clauses("운동 종료", distance(metres), duration(time), pace.flatMap(paceWords).map { "평균 페이스 " + $0 })
         case .tooShort: "기록되지 않음, 너무 짧음"
-        case .gpsReady: "GPS 준비 완료"
+        case .gpsReady: "지피에스 준비 완료"
         case .fault(let fault): self.fault(fault)
         case .exportDone: "내보내기 완료, USB를 빼도 됩니다"
         case .exportFailed: "내보내기 실패, 기록은 보드에 남아 있습니다"
@@ -48,15 +49,15 @@ enum KoreanPhrases {
         switch reason {
         case .stopped: "자동 일시 정지"
         case .manual: "일시 정지"
-        case .signalLost: "GPS 신호 끊김, 일시 정지"
+        case .signalLost: "지피에스 신호 끊김, 일시 정지"
         }
     }
 
     /// What to do about each fault (README, "The faults a runner must hear about").
     static func fault(_ fault: BoardFault) -> String {
         switch fault {
-        case .gpsdUnreachable: "GPS 서비스 응답 없음, 계속 연결 시도 중"
-        case .noFixForLong: "GPS 위치 오래 없음, 하늘이 트인 곳으로 이동하세요"
+        case .gpsdUnreachable: "지피에스 서비스 응답 없음, 계속 연결 시도 중"
+        case .noFixForLong: "지피에스 위치 오래 없음, 하늘이 트인 곳으로 이동하세요"
         case .barometerMissing: "기압계 끊김, 고도 없이 계속 기록합니다"
         case .storage: "저장 공간 오류, 기록 일시 중단, 자동으로 다시 시작됩니다"
         case .batteryLow: "배터리 부족, 운동 후 충전하세요"

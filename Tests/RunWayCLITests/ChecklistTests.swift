@@ -47,8 +47,12 @@ struct ChecklistTests {
         let items = try #require(object["items"] as? [[String: Any]])
         #expect(
             items.map { $0["name"] as? String } == [
-                "GPS SIGNAL", "BAROMETER", "WEATHER", "BATTERY", "STORAGE", "BUTTONS", "BUZZER",
+                "GPS SIGNAL", "BAROMETER", "WEATHER", "BATTERY", "STORAGE", "BUTTONS", "BUZZER", "VOICE",
             ])
+        // No sound card here and no voice configured: not a fault, the buzzer alone.
+        let voice = try #require(items.first { $0["name"] as? String == "VOICE" })
+        #expect(
+            (voice["detail"] as? String)?.contains("the buzzer alone tells the runner") == true, "\(voice)")
         let battery = try #require(items.first { $0["name"] as? String == "BATTERY" })
         #expect(battery["ok"] as? Bool == true && battery["detail"] as? String == "80 % (Discharging)")
     }

@@ -73,7 +73,7 @@ struct VoiceTests {
         let heard = PCMBuffer(sampleRate: 16_000, samples: samples)
         #expect(!heard.isSilent && heard.duration > 1, "\(heard.duration) s")
         #expect(
-            logged.all.contains { $0.contains("voice: speaking split: kilometre three, five thirty-eight") })
+            logged.all.contains { $0.contains("voice: speaking split: kilometer three, five thirty-eight") })
     }
 
     @Test func aMissingDeviceIsOneFaultAndEveryCueStillBuzzes() async throws {

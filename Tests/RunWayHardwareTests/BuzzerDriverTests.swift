@@ -51,10 +51,15 @@ struct BuzzerDriverTests {
         let line = RecordingBuzzerLine()
         _ = Self.start(driver, line)
         defer { driver.stop() }
+        // Waited for, not slept on: on a loaded machine the driver's thread started after the
+        // pattern's 550 ms had passed (only its end was seen), and indexing the changes then
+        // crashed the whole test process. The thread sets the line off first when it runs.
+        try await Self.waitUntil { !line.changes.isEmpty }
         driver.play(BuzzerPattern([200, 150, 200]))
-        try await Task.sleep(for: .milliseconds(800))
+        try await Self.waitUntil { line.changes.count >= 5 }
+        try await Task.sleep(for: .milliseconds(100))
         let changes = line.changes
-        #expect(changes.map(\.on) == [false, true, false, true, false])
+        try #require(changes.map(\.on) == [false, true, false, true, false])
         // Durations as played (the line is set within a few ms of each change; CI may be slow).
         let on1 = changes[2].time - changes[1].time
         let off = changes[3].time - changes[2].time

@@ -70,20 +70,20 @@ struct PhraseGoldenTests {
     @Test func theSentencesTheBriefAsksFor() {
         func en(_ phrase: Phrase) -> String { Phrasebook.text(phrase, in: .english) }
         func ko(_ phrase: Phrase) -> String { Phrasebook.text(phrase, in: .korean) }
-        #expect(en(.split(order: 3, time: 338, pace: 338)) == "kilometre three, five thirty-eight")
+        #expect(en(.split(order: 3, time: 338, pace: 338)) == "kilometer three, five thirty-eight")
         #expect(
             en(.lastSplit(metres: 320, time: 102, pace: 321))
-                == "last three hundred and twenty metres, one minute forty-two, pace five twenty-one")
+                == "last three hundred and twenty meters, one minute forty-two, pace five twenty-one")
         #expect(en(.sinkRate(pace: 370, target: 330)) == "sink rate, pace six ten, target five thirty")
-        #expect(en(.minimums(metresToGo: 200)) == "minimums, two hundred metres to go")
+        #expect(en(.minimums(metresToGo: 200)) == "minimums, two hundred meters to go")
         #expect(en(.missionComplete(time: 1632)) == "mission complete, twenty-seven minutes twelve seconds")
         #expect(
             en(.touchdown(distance: 5180, time: 1632, pace: 315))
-                == "touchdown, five point one eight kilometres, twenty-seven minutes twelve seconds, average pace five fifteen"
+                == "touchdown, five point one eight kilometers, twenty-seven minutes twelve seconds, average pace five fifteen"
         )
         #expect(
             en(.status(distance: 5200, time: 1620, pace: 330, ahead: 12))
-                == "five point two kilometres, twenty-seven minutes, pace five thirty, twelve seconds ahead")
+                == "five point two kilometers, twenty-seven minutes, pace five thirty, twelve seconds ahead")
         #expect(en(.status(distance: 5200, time: 1620, pace: 330, ahead: -2)).hasSuffix("on target"))
         #expect(ko(.split(order: 3, time: 338, pace: 338)) == "삼 킬로미터, 오 분 삼십팔 초")
         #expect(ko(.sinkRate(pace: 370, target: 330)) == "페이스 느림, 육 분 십 초, 목표 오 분 삼십 초")

@@ -163,12 +163,14 @@ extension RunWayCommand {
     struct Checklist: Subcommand {
         static let declaration = CommandDeclaration(
             "checklist", group: .board,
-            abstract: "the takeoff checklist: GPS, barometer, WEATHER, battery, storage, buttons, buzzer",
+            abstract:
+                "the takeoff checklist: GPS, barometer, WEATHER, battery, storage, buttons, buzzer, voice",
             discussion:
-                "Each line is OK or NOT OK with its reason, and a note where OK means less than it seems. Read from runwayd when it runs, else from gpsd and the chips themselves. WEATHER is the pressure's tendency over the last hours from runwayd's barograph. Exits 1 when a required line (GPS, barometer, battery, storage; buttons and buzzer with --interactive) is NOT OK.",
+                "Each line is OK or NOT OK with its reason, and a note where OK means less than it seems. Read from runwayd when it runs, else from gpsd and the chips themselves. WEATHER is the pressure's tendency over the last hours from runwayd's barograph. VOICE opens the configured audio device (voice.device). Exits 1 when a required line (GPS, barometer, battery, storage; buttons, buzzer and voice with --interactive) is NOT OK.",
             options: [
                 .init(
-                    "--interactive", help: "also press each button when asked and hear each buzzer pattern"),
+                    "--interactive",
+                    help: "also press each button when asked, hear each buzzer pattern and the voice"),
                 .init(
                     "--simulated",
                     help: "the simulated board's GPS and barometer (battery and storage are real)"),
