@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build install install-files deb deb-check demo test board-test bench bench-daemon bench-export bench-viewer bench-callouts bench-elevation soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build install install-files deb deb-check demo test board-test bench bench-daemon bench-export bench-viewer bench-callouts bench-elevation bench-voice soak fuzz sanitize lint format clean
 
 all: build
 
@@ -109,6 +109,10 @@ bench-elevation: build
 # Only runwayd's figures (start → READY, idle wake-ups, CPU per hour, memory over 24 h): ~5 min.
 bench-daemon: build
 	$(RELEASE)/runway-bench daemon
+
+# Only the voice's figures (synthesis per utterance, split callout → sound, memory): ~20 s.
+bench-voice: build
+	$(RELEASE)/runway-bench voice
 
 ## 500 power cuts: a child records the demo flight and is SIGKILLed at a random moment; then 300
 ## flights with a damaged journal sector and 300 whose card fills mid-run.

@@ -41,6 +41,7 @@ let sections: [String: () -> Void] = [
     "elevation": { ElevationBench().run() },
     "export": { ExportBench().run() },
     "viewer": { ViewerBench().run() },  // needs chromium
+    "voice": { VoiceBench().run() },
 ]
 let benchArguments = Array(CommandLine.arguments.dropFirst())
 if let first = benchArguments.first {
@@ -54,15 +55,17 @@ if let first = benchArguments.first {
         Data(
             ((known ? "" : "runway-bench: unknown section \"\(first)\"\n")
                 + """
-                usage: runway-bench [daemon | callouts | elevation | export | viewer]
+                usage: runway-bench [daemon | callouts | elevation | export | viewer | voice]
                   (no argument)  every figure: memory, cost per fix, accuracy, the gpsd path, storage,
-                                 runway fly's memory, runwayd, callouts, elevation, export (~10 min)
+                                 runway fly's memory, runwayd, callouts, elevation, export, voice (~10 min)
                   daemon         runwayd: start → READY, idle wake-ups, CPU per hour, memory over 24 h
                   callouts       GPWS episodes at a band edge, the SPLIT callout's delay
                   elevation      gain error with the barometer and with GPS alone, loop closure
                   export         a 24-hour flight to FIT, GPX and TCX, and gpxpy's GPX for the ratio
                   viewer         the offline viewer in headless Chromium: 300 flights' logbook, a
                                  24-hour flight's FDR, and its size per flight
+                  voice          synthesis per utterance (CPU, real-time factor, a Pi Zero 2 W estimate),
+                                 split callout → first sample through runwayd's voice thread, memory
 
                 """).utf8))
     exit(known ? 0 : 2)
@@ -404,3 +407,4 @@ DaemonBench().run()
 ExportBench().run()
 CalloutBench().run()
 ElevationBench().run()
+VoiceBench().run()
