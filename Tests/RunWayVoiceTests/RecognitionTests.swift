@@ -17,21 +17,23 @@ struct RecognitionTests {
     static let root = fixtures.deletingLastPathComponent().deletingLastPathComponent()
 
     /// Word errors over every phrase. Measured with flite kal16 and pocketsphinx 5.1.1 (default
-    /// en-us model, noise seeded from the file name): 0.263 (44 of 167 words); the bound leaves
-    /// 10 points for a library update's drift.
-    static let maximumWordErrorRate = 0.363
+    /// en-us model, noise seeded from the file name): 0.199 (34 of 171 words; 0.263 before
+    /// the wording was tuned to it); the bound leaves 10 points for a library update's drift.
+    /// espeak-ng en-us at 175 wpm, far harder to follow, scores 0.760 and fails it (and 8 of the
+    /// 10 callouts' key words).
+    static let maximumWordErrorRate = 0.30
 
     /// The callouts a runner must not mistake, and the words of each a listener must hear (in
     /// this order; other words may come between).
     static let keyWords: [String: [String]] = [
         "countdown": ["three"],
         "split": ["kilometer", "three", "five", "thirty", "eight"],
-        "sink-rate": ["sink", "rate"],
-        "overspeed": ["over", "speed"],
+        "sink-rate": ["too", "slow", "six", "ten", "five", "thirty"],
+        "overspeed": ["too", "fast", "five", "five", "thirty"],
         "signal-lost": ["gps", "lost"],
         "gps-back": ["gps", "back"],
         "touchdown": ["touchdown"],
-        "pause": ["pause"],
+        "pause": ["stopped"],
         "resume": ["resume"],
         "gps-ready": ["gps", "ready"],
     ]
