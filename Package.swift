@@ -95,7 +95,8 @@ let package = Package(
         .testTarget(
             name: "RunWayVoiceTests",
             dependencies: [
-                "RunWayVoice", "RunWayCore", "RunWayHardware", "RunWaySimulator", "RunWaySystem", "RunWayTestSupport",
+                "RunWayVoice", "RunWayCore", "RunWayHardware", "RunWaySimulator", "RunWaySystem",
+                "RunWayTestSupport",
             ],
             resources: [.copy("../Fixtures")], swiftSettings: strict),
         .testTarget(name: "RunWaySystemTests", dependencies: ["RunWaySystem"], swiftSettings: strict),

@@ -62,7 +62,8 @@ struct RecognitionTests {
         for (i, word) in reference.enumerated() {
             var current = [i + 1] + Array(repeating: 0, count: heard.count)
             for (j, other) in heard.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (word == other ? 0 : 1))
+                current[j + 1] = min(
+                    previous[j + 1] + 1, current[j] + 1, previous[j] + (word == other ? 0 : 1))
             }
             previous = current
         }
@@ -137,7 +138,8 @@ struct RecognitionTests {
             if let keys = Self.keyWords[phrase.name] {
                 #expect(
                     Self.hears(keys, in: hypothesis),
-                    "\(phrase.name): \"\(phrase.text)\" heard as \"\(hypothesis.joined(separator: " "))\", without \(keys)")
+                    "\(phrase.name): \"\(phrase.text)\" heard as \"\(hypothesis.joined(separator: " "))\", without \(keys)"
+                )
             }
         }
         let rate = Double(totalErrors) / Double(max(1, totalWords))
