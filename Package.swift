@@ -94,7 +94,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunWayVoiceTests",
-            dependencies: ["RunWayVoice", "RunWayCore", "RunWayHardware", "RunWaySimulator", "RunWaySystem"],
+            dependencies: [
+                "RunWayVoice", "RunWayCore", "RunWayHardware", "RunWaySimulator", "RunWaySystem",
+                "RunWayTestSupport",
+            ],
             resources: [.copy("../Fixtures")], swiftSettings: strict),
         .testTarget(name: "RunWaySystemTests", dependencies: ["RunWaySystem"], swiftSettings: strict),
         .testTarget(

@@ -15,13 +15,13 @@ enum EnglishPhrases {
             clauses(
                 "last " + distance(metres), duration(time, clock: true),
                 pace.flatMap(paceWords).map { "pace " + $0 })
-        case .sinkRate(let pace, let target): alert("sink rate", pace, target)
-        case .overspeed(let pace, let target): alert("overspeed", pace, target)
+        case .sinkRate(let pace, let target): alert("sink rate", "too slow", pace, target)
+        case .overspeed(let pace, let target): alert("overspeed", "too fast", pace, target)
         case .minimums(let metres): clauses("minimums", distance(max(0, metres)) + " to go")
         case .missionComplete(let time): clauses("mission complete", duration(time))
         case .pause(let reason): pause(reason)
         case .resume: "resume"
-        case .signalLost: "GPS signal lost, paused"
+        case .signalLost: signalLost
         case .gpsBack: "GPS back, resume"
         case .touchdown(let metres, let time, let pace):
             clauses(
@@ -30,7 +30,8 @@ enum EnglishPhrases {
         case .tooShort: "not recorded, too short"
         case .gpsReady: "GPS ready"
         case .fault(let fault): self.fault(fault)
-        case .exportDone: "export done, pull the stick"
+        // "export done" was heard as "exports and" (issue 24's recogniser test).
+        case .exportDone: "export finished, pull the stick"
         case .exportFailed: "export failed, the runs stay on the board"
         case .status(let metres, let time, let pace, let ahead):
             clauses(
@@ -43,15 +44,28 @@ enum EnglishPhrases {
 
     static func clauses(_ parts: String?...) -> String { parts.compactMap { $0 }.joined(separator: ", ") }
 
-    static func alert(_ name: String, _ pace: Double?, _ target: Double) -> String {
-        clauses(name, pace.flatMap(paceWords).map { "pace " + $0 }, paceWords(target).map { "target " + $0 })
+    /// "sink rate, too slow, six ten for five thirty": the alert's name, what it means in plain
+    /// words, and the pace against the target ("target five thirty" when there is no pace). The
+    /// recogniser of issue 24 heard "sink rate" as "so inbred" every time and "pace" and
+    /// "target" as "basic" and "carpet"; "too slow", the numbers and "for" it heard.
+    static func alert(_ name: String, _ meaning: String, _ pace: Double?, _ target: Double) -> String {
+        let target = paceWords(target)
+        guard let pace = pace.flatMap(paceWords) else {
+            return clauses(name, meaning, target.map { "target " + $0 })
+        }
+        return clauses(name, meaning, pace + (target.map { " for " + $0 } ?? ""))
     }
+
+    /// "GPS lost", not "GPS signal lost": "signal lost" was heard as "signal also" or "signal most".
+    static let signalLost = "GPS lost, paused"
 
     static func pause(_ reason: PauseReason) -> String {
         switch reason {
-        case .stopped: "auto pause"
+        // flite kal16's "pause" is heard as "balls" or "follows" however it is put ("auto
+        // pause", "paused", "pause", "the run is paused"); "you stopped, run on hold" was heard.
+        case .stopped: "you stopped, run on hold"
         case .manual: "paused"
-        case .signalLost: "GPS signal lost, paused"
+        case .signalLost: signalLost
         }
     }
 

@@ -74,7 +74,7 @@ struct PhraseGoldenTests {
         #expect(
             en(.lastSplit(metres: 320, time: 102, pace: 321))
                 == "last three hundred and twenty meters, one minute forty-two, pace five twenty-one")
-        #expect(en(.sinkRate(pace: 370, target: 330)) == "sink rate, pace six ten, target five thirty")
+        #expect(en(.sinkRate(pace: 370, target: 330)) == "sink rate, too slow, six ten for five thirty")
         #expect(en(.minimums(metresToGo: 200)) == "minimums, two hundred meters to go")
         #expect(en(.missionComplete(time: 1632)) == "mission complete, twenty-seven minutes twelve seconds")
         #expect(
