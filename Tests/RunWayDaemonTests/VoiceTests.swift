@@ -110,4 +110,37 @@ struct VoiceTests {
         await stop()
         #expect(logged.all.contains { $0.contains("\(1000 - Voice.inboxLimit) callouts dropped") })
     }
+
+    /// A short START while flying says the status now (the runner asks without looking): through
+    /// the button service, the annunciator (which heard the flight's outputs) and the voice.
+    @Test func aShortStartWhileFlyingSpeaksTheStatus() async throws {
+        let logged = Lines()
+        let log = DaemonLog(toJournal: false) { logged.append($0) }
+        let buzzer = BuzzerDriver()
+        let voice = Voice(buzzer: buzzer, log: log)
+        let annunciator = Annunciator(driver: buzzer, voice: voice, log: log)
+        let (parts, path) = Self.capture()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let stop = Self.start(voice, parts)
+        let board = TestEngine(observers: [annunciator])
+        let buttons = ButtonService(
+            roles: [.start, .pause, .end], open: { ManualGPIOLines(buttons: 3) }, engine: board.engine,
+            clock: BoardClock(), defaultMission: nil, annunciator: annunciator, log: log)
+        await board.engine.handle(.start(at: 100, mission: nil, countdown: false))
+        for t in 1...60 {
+            let at = Coordinate(latitude: 37, longitude: 127 + Double(t) * 3.4e-5)
+            await board.engine.handle(
+                .fix(Fix(time: 100 + Double(t), coordinate: at, horizontalAccuracy: 5, speed: 3)))
+        }
+        #expect(await board.engine.phase == .cruise)
+        let spokenBefore = voice.counters.spoken
+        await buttons.handle(.short(.start, at: MonotonicClock.seconds))
+        try await Self.wait { voice.counters.spoken > spokenBefore }
+        // START while flying starts nothing.
+        #expect(await board.engine.isFlying)
+        await board.close()
+        await stop()
+        let said = try #require(logged.all.first { $0.contains("voice: speaking status:") }, "\(logged.all)")
+        #expect(said.contains("meters") && said.contains("minute"), "\(said)")
+    }
 }
