@@ -22,15 +22,20 @@ enum ChecklistVoice: Sendable, Equatable {
             let synthesizer = try Speech.synthesizer(
                 language: voice.language, settings: SayCommand.settings(voice))
             let device = try AlsaOutput(device: voice.device)
-            defer { device.close() }
             guard interactive else {
+                device.close()
                 return .present(device: voice.device, engine: synthesizer.description, heard: nil)
             }
             console.out("  voice: \(Phrasebook.text(.voiceCheck, in: voice.language))")
-            _ = try device.play(try synthesizer.synthesize(Phrasebook.text(.voiceCheck, in: voice.language)))
-            {
-                false
+            do {
+                let words = try synthesizer.synthesize(Phrasebook.text(.voiceCheck, in: voice.language))
+                _ = try device.play(words) { false }
+            } catch {
+                device.close()
+                throw error
             }
+            // Closed before the question: runwayd's callouts must not find it busy meanwhile.
+            device.close()
             console.out("Did you hear the voice? [y/N]")
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
             return .present(

@@ -52,7 +52,10 @@ final class FlightAudioWriter: FlightObserver, Sendable {
                         ("interrupted", .bool(utterance.interrupted)),
                     ]))
             }
-            try WAVFile.write(audio.track, to: (directory as NSString).appendingPathComponent("track.wav"))
+            try WAVFile.write(
+                sampleRate: audio.sampleRate, frames: audio.trackFrames,
+                to: (directory as NSString).appendingPathComponent("track.wav"),
+                fill: audio.samples(from:count:))
             let document = JSONValue.object([
                 ("language", .string(language.rawValue)), ("output", .string(output.rawValue)),
                 ("track", .string("track.wav")), ("track_offset_s", .number(audio.trackOffset, places: 2)),
@@ -73,7 +76,7 @@ final class FlightAudioWriter: FlightObserver, Sendable {
             throw CLIError("--audio: \(error)")
         }
         return [
-            "Audio: \(audio.utterances.count) utterances and the track (\(Int(audio.track.duration.rounded())) s) in \(directory)"
+            "Audio: \(audio.utterances.count) utterances and the track (\(audio.trackFrames / max(1, audio.sampleRate)) s) in \(directory)"
         ]
     }
 }

@@ -19,6 +19,10 @@ public enum SayCommand {
             let synthesizer = try Speech.synthesizer(
                 language: request.voice.language, settings: settings(request.voice))
             let audio = try synthesizer.synthesize(text)
+            guard !audio.isSilent else {
+                throw CLIError(
+                    "nothing to say: \(synthesizer.description) finds no words it can read in that text")
+            }
             if let file = request.file {
                 try WAVFile.write(audio, to: file)
                 console.out(
@@ -30,6 +34,8 @@ public enum SayCommand {
                 _ = try device.play(audio) { false }
                 console.out("\"\(text)\" on \(request.voice.device) (\(synthesizer.description))")
             }
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw CLIError("\(error)")
         }

@@ -46,7 +46,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var engine: String?
         /// The engine's voice, e.g. "slt" (flite) or "en-us" (espeak-ng); nil: the default.
         public var name: String?
-        /// Words per minute; nil: the engine's default for the language.
+        /// Words per minute (80–350); nil: the engine's default for the language.
         public var rate: Int?
 
         public init() {}
@@ -299,7 +299,15 @@ struct Reader {
             voice.name = try name.string("a voice name, e.g. \"slt\" or \"en-us\"")
         }
         if let rate = entries["rate"], !rate.isNull {
-            voice.rate = try rate.whole("words per minute 80–400", in: 80...400)
+            // What both engines take (flite's duration stretch is bounded at 350).
+            voice.rate = try rate.whole("words per minute 80–350", in: 80...350)
+        }
+        if voice.engine == "flite", voice.language != .english, let engine = entries["engine"] {
+            throw Problem(
+                path: engine.path,
+                message:
+                    "flite speaks English only; for \"\(voice.language.rawValue)\" leave engine unset or use \"espeak-ng\""
+            )
         }
         return voice
     }

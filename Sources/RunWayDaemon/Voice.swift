@@ -119,8 +119,9 @@ final class Voice: Sendable {
                 log.log(.warning, "voice: \(overflowed) callouts dropped (the queue was full)")
             }
             session.receive(cues)
-            let timeout =
-                session.queue.nextDeadline.map { Int32(max(0, min(60, $0 - clock())) * 1000 + 1) } ?? -1
+            // Until the queue's next deadline or the device's next try, whichever comes first.
+            let due = [session.queue.nextDeadline, session.nextRetry].compactMap { $0 }.min()
+            let timeout = due.map { Int32(max(0, min(60, $0 - clock())) * 1000 + 1) } ?? -1
             wake.sleep(milliseconds: timeout)
         }
     }
@@ -128,6 +129,8 @@ final class Voice: Sendable {
     // MARK: For the session (the voice thread)
 
     func now() -> Double { clock() }
+    /// `stop()` was called: the session says nothing more.
+    var isStopped: Bool { inbox.withLock { $0.stopped } }
     func takeWhilePlaying() -> [Cue]? {
         let (cues, stopped, overflowed) = take()
         if overflowed > 0 { log.log(.warning, "voice: \(overflowed) callouts dropped (the queue was full)") }

@@ -69,10 +69,12 @@ struct VoiceSession {
 
     /// Takes new cues and whatever is due, speaking each utterance whose turn comes.
     mutating func receive(_ cues: [Cue]) {
-        let now = voice.now()
+        let arrived = voice.now()
         prepare(cues)
-        take(cues, at: now)
-        while let cue = pending {
+        // The queue's clock after the synthesis: its lead-in deadlines count from the buzz it
+        // is about to send, or the words could start before the pattern is over.
+        take(cues, at: voice.now(), arrivedAt: arrived)
+        while let cue = pending, !voice.isStopped {
             pending = nil
             speak(cue)
         }
@@ -92,10 +94,13 @@ struct VoiceSession {
         }
     }
 
-    private mutating func take(_ cues: [Cue], at now: Double) {
+    /// When a device that failed is next tried, if it is.
+    var nextRetry: Double? { failedAt.map { $0 + Self.retryAfter } }
+
+    private mutating func take(_ cues: [Cue], at now: Double, arrivedAt arrived: Double? = nil) {
         var actions: [VoiceQueue.Action] = []
         for cue in cues {
-            arrivals.append((cue, now))
+            arrivals.append((cue, arrived ?? now))
             if arrivals.count > Voice.inboxLimit { arrivals.removeFirst() }
             actions += queue.add(cue, at: now)
         }

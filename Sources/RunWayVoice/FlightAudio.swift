@@ -18,11 +18,37 @@ public struct FlightAudio: Sendable {
     }
 
     public var utterances: [Utterance] = []
-    /// The whole flight as heard: buzzer tones and speech.
-    public var track: PCMBuffer
+    /// The whole flight as heard, buzzer tones and speech, as what sounds where: each at its
+    /// offset (s) from the track's start, at `sampleRate`. The track itself is mixed a window at
+    /// a time (`samples(from:count:)`): a day-long flight's is gigabytes, never whole in memory.
+    public var placements: [(audio: PCMBuffer, at: Double)] = []
+    public var sampleRate: Int
     /// Seconds from ROTATE at which the track begins (negative: before it, the countdown).
     public var trackOffset: Double
     public var language: VoiceLanguage
+
+    /// The track's length in samples: to the end of its last sound.
+    public var trackFrames: Int {
+        placements.map { Int(($0.at * Double(sampleRate)).rounded()) + $0.audio.samples.count }.max() ?? 0
+    }
+
+    /// The track's samples `start ..< start + count`: every sound overlapping them, mixed.
+    public func samples(from start: Int, count: Int) -> [Int16] {
+        var mixed = [Int32](repeating: 0, count: count)
+        for (audio, at) in placements {
+            let offset = Int((at * Double(sampleRate)).rounded())
+            let from = max(start, offset)
+            let to = min(start + count, offset + audio.samples.count)
+            guard from < to else { continue }
+            for index in from..<to { mixed[index - start] += Int32(audio.samples[index - offset]) }
+        }
+        return mixed.map { Int16(clamping: $0) }
+    }
+
+    /// The whole track at once (a short flight, tests).
+    public var track: PCMBuffer {
+        PCMBuffer(sampleRate: sampleRate, samples: samples(from: 0, count: trackFrames))
+    }
 
     /// The buzzer's tone in the track: an active buzzer's typical pitch (2.3 kHz) is shrill
     /// through headphones; 1.8 kHz at a third of full scale sits under the voice.
@@ -40,20 +66,23 @@ public struct FlightAudio: Sendable {
         var run = Run(queue: VoiceQueue(output: output), language: language, synthesizer: synthesizer)
         try run.fly(ordered)
         let sampleRate = run.utterances.first?.audio.sampleRate ?? 22_050
-        var track = PCMBuffer(sampleRate: sampleRate)
-        for (pattern, at) in run.tones(sampleRate: sampleRate) {
-            track.mix(pattern, at: at - start)
+        var placements: [(audio: PCMBuffer, at: Double)] = run.tones(sampleRate: sampleRate).map {
+            ($0.0, $0.1 - start)
         }
         var utterances: [Utterance] = []
         for heard in run.utterances {
-            track.mix(heard.audio, at: heard.at - start)
+            let audio =
+                heard.audio.sampleRate == sampleRate ? heard.audio : heard.audio.resampled(to: sampleRate)
+            placements.append((audio, heard.at - start))
             utterances.append(
                 Utterance(
                     elapsed: heard.at - rotate, kind: heard.kind, text: heard.text, audio: heard.audio,
                     interrupted: heard.interrupted))
         }
         return FlightAudio(
-            utterances: utterances, track: track, trackOffset: start - rotate, language: language)
+            utterances: utterances, placements: placements, sampleRate: sampleRate,
+            trackOffset: start - rotate,
+            language: language)
     }
 
     /// The queue on a virtual clock.

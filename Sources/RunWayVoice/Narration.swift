@@ -86,9 +86,16 @@ public struct Narration: Sendable {
             return [cue(.signalLost)]
         case .resume:
             defer { pausedBySignal = false }
-            return [cue(pausedBySignal ? .gpsBack : .resume)]
+            // GPS back only with a signal: PAUSE pressed during a signal loss resumes too, and
+            // must not say the GPS is back when it is not.
+            let signal = state.map { $0.signal != .noSignal } ?? false
+            return [cue(pausedBySignal && signal ? .gpsBack : .resume)]
         case .touchdown: return touchdown(timed, state: state, landed: landed)
-        case .error(let message): return [cue(.text(message))]
+        case .error:
+            // Its pattern only: the engine's errors are the board's faults seen in flight (a
+            // barometer lost), whose words the fault's own cue says with what to do; the same
+            // words twice would hold up the next callout.
+            return [cue(nil)]
         }
     }
 

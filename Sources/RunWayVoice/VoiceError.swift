@@ -32,6 +32,10 @@ public enum VoiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case badWAV(String)
     /// A file could not be read or written; `errno` is the system's code.
     case fileFailed(path: String, errno: Int32)
+    /// The path names something that is not a regular file (a device, a folder).
+    case notAFile(path: String)
+    /// More audio than a WAV file's 32-bit sizes can hold.
+    case tooLong(path: String, frames: Int, sampleRate: Int)
 
     /// The Debian package that provides an engine's voices.
     static func package(for engine: SpeechEngine) -> String {
@@ -71,6 +75,10 @@ public enum VoiceError: Error, Sendable, Equatable, CustomStringConvertible {
             "not a WAV file runway can play: \(reason) (16-bit PCM, mono or stereo, is what it reads)"
         case .fileFailed(let path, let errno):
             "\(path): \(String(cString: strerror(errno))) (errno \(errno))"
+        case .notAFile(let path):
+            "\(path) exists and is not a regular file: give the path of a .wav file to write"
+        case .tooLong(let path, let frames, let sampleRate):
+            "\(path): \(frames / max(1, sampleRate) / 3600) hours of audio is more than a WAV file can hold (37 h at 16 kHz)"
         }
     }
 

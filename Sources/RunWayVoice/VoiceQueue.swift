@@ -27,6 +27,11 @@ public struct VoiceQueue: Sendable {
         /// The countdown's counts are a second apart: a count later than 1.5 s would be said
         /// over the next one, or after ROTATE.
         public var countdownStaleAfter = 1.5
+        /// What a run says once, at its end or its goal (the last partial split, TOUCHDOWN, NOT
+        /// RECORDED, MISSION COMPLETE), is never contradicted by the next fix: it waits for its
+        /// turn up to a minute. At 5 s TOUCHDOWN was dropped whenever the last split ahead of it
+        /// spoke longer than that (a 877 m tail: 5.4 s in English, 6.6 s in Korean).
+        public var onceStaleAfter = 60.0
         /// Silence between a pattern's end and its phrase, as between two patterns: so the last
         /// tone does not run into the first word.
         public var gapAfterPattern = PatternPlayer.gapBetweenPatterns
@@ -271,6 +276,9 @@ extension VoiceQueue {
 
     private func staleAfter(_ cue: Cue) -> Double {
         if cue.phrase?.kind == .countdown { return configuration.countdownStaleAfter }
+        if let kind = cue.phrase?.kind, [.lastSplit, .touchdown, .tooShort, .missionComplete].contains(kind) {
+            return configuration.onceStaleAfter
+        }
         return cue.priority == .warning
             ? configuration.warningStaleAfter : configuration.informationStaleAfter
     }

@@ -7,12 +7,15 @@ public enum WAVFile {
     /// callout or a recorded board test is seconds long; anything near this is not a prompt.
     public static let maximumFileSize = 64 << 20
 
-    /// The file's bytes: a 44-byte header (RIFF, `fmt ` with PCM format 1, `data`), then the
-    /// samples little-endian.
-    public static func encode(_ pcm: PCMBuffer) -> [UInt8] {
-        let dataSize = pcm.samples.count * 2
+    /// The largest `data` a RIFF file can say it holds (its sizes are 32-bit): 37 hours of 16 kHz
+    /// mono. A longer track is refused, never written with wrapped sizes.
+    public static let maximumDataSize = Int(UInt32.max) - 36
+
+    /// The 44-byte header (RIFF, `fmt ` with PCM format 1, `data`) of `frames` mono samples.
+    static func header(sampleRate: Int, frames: Int) -> [UInt8] {
+        let dataSize = frames * 2
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(44 + dataSize)
+        bytes.reserveCapacity(44)
         func put32(_ value: UInt32) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
@@ -25,18 +28,30 @@ public enum WAVFile {
         put32(16)
         put16(1)  // PCM
         put16(1)  // mono
-        put32(UInt32(truncatingIfNeeded: pcm.sampleRate))
-        put32(UInt32(truncatingIfNeeded: pcm.sampleRate * 2))  // bytes per second
+        put32(UInt32(truncatingIfNeeded: sampleRate))
+        put32(UInt32(truncatingIfNeeded: sampleRate * 2))  // bytes per second
         put16(2)  // bytes per frame
         put16(16)  // bits per sample
         bytes.append(contentsOf: Array("data".utf8))
         put32(UInt32(truncatingIfNeeded: dataSize))
-        for sample in pcm.samples {
+        return bytes
+    }
+
+    /// Samples little-endian.
+    static func bytes(_ samples: ArraySlice<Int16>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(samples.count * 2)
+        for sample in samples {
             let value = UInt16(bitPattern: sample)
             bytes.append(UInt8(value & 0xFF))
             bytes.append(UInt8(value >> 8))
         }
         return bytes
+    }
+
+    /// The file's bytes: the header, then the samples little-endian.
+    public static func encode(_ pcm: PCMBuffer) -> [UInt8] {
+        header(sampleRate: pcm.sampleRate, frames: pcm.samples.count) + bytes(pcm.samples[...])
     }
 
     /// Parses a WAV file. Every length in it is checked against the bytes actually there, so a
@@ -112,10 +127,27 @@ public enum WAVFile {
         return PCMBuffer(sampleRate: format.rate, samples: output)
     }
 
-    /// Writes `pcm` to `path` durably: a temporary file in the same folder (so the rename
-    /// cannot cross filesystems), written, fsynced, renamed over `path`, and the folder fsynced,
-    /// so a power cut leaves the old file or the new one, never half of one.
+    /// Writes `pcm` to `path` durably (`write(sampleRate:frames:to:fill:)`).
     public static func write(_ pcm: PCMBuffer, to path: String) throws(VoiceError) {
+        try write(sampleRate: pcm.sampleRate, frames: pcm.samples.count, to: path) { start, count in
+            Array(pcm.samples[start..<start + count])
+        }
+    }
+
+    /// Writes `frames` mono samples to `path`, asking `fill` for them a window at a time (so a
+    /// day-long flight's track is never whole in memory), durably: a temporary file in the same
+    /// folder (so the rename cannot cross filesystems), written, fsynced, renamed over `path`,
+    /// and the folder fsynced, so a power cut leaves the old file or the new one, never half of
+    /// one. A `path` that exists and is not a regular file (a device, a folder) is refused: the
+    /// rename would have replaced `/dev/null` itself.
+    public static func write(
+        sampleRate: Int, frames: Int, to path: String, fill: (_ start: Int, _ count: Int) -> [Int16]
+    ) throws(VoiceError) {
+        guard frames * 2 <= maximumDataSize else {
+            throw .tooLong(path: path, frames: frames, sampleRate: sampleRate)
+        }
+        var existing = stat()
+        if lstat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG { throw .notAFile(path: path) }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -129,7 +161,21 @@ public enum WAVFile {
                 temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, permissions: 0o644)
         } catch { throw failed(error, temporary) }
         do {
-            try fd.writeAll(encode(pcm))
+            try fd.writeAll(header(sampleRate: sampleRate, frames: frames))
+            // A minute of 22 050 Hz at a time: 2.6 MB.
+            let window = max(1, sampleRate * 60)
+            var start = 0
+            while start < frames {
+                let count = min(window, frames - start)
+                var samples = fill(start, count)
+                if samples.count != count {
+                    samples =
+                        Array(samples.prefix(count))
+                        + Array(repeating: 0, count: max(0, count - samples.count))
+                }
+                try fd.writeAll(bytes(samples[...]))
+                start += count
+            }
             try fd.sync()
             try fd.close()
         } catch {

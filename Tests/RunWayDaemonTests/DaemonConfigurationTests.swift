@@ -78,7 +78,9 @@ struct DaemonConfigurationTests {
             #"{"voice": {"engine": "festival"}}"#,
             #"voice.engine: expected one of "espeak-ng", "flite", got "festival""#
         ),
-        (#"{"voice": {"rate": 1000}}"#, "voice.rate: expected words per minute 80–400, got 1000"),
+        (#"{"voice": {"rate": 1000}}"#, "voice.rate: expected words per minute 80–350, got 1000"),
+        (#"{"voice": {"rate": 380}}"#, "voice.rate: expected words per minute 80–350, got 380"),
+        (#"{"voice": {"language": "ko", "engine": "flite"}}"#, "voice.engine: flite speaks English only"),
         (#"{"voice": {"device": ""}}"#, #"voice.device: expected an ALSA device name"#),
         (#"{"voice": {"volume": 3}}"#, "voice.volume: unknown key"),
     ])

@@ -139,10 +139,27 @@ import Testing
         #expect(Narration.holdConfirmed.priority == .warning)
     }
 
-    @Test func anErrorCalloutIsSaidAsItsText() {
+    /// The engine's BAROMETER LOST is the barometer fault seen in flight: the fault's own cue
+    /// says the words with what to do, so the error buzzes only (it was said twice).
+    @Test func anErrorCalloutBuzzesWithoutWords() {
         var narration = Narration()
         let cues = narration.cues(for: [.callout(TimedCallout(.error("BAROMETER LOST"), at: 5))])
-        #expect(cues.map(\.phrase) == [.text("BAROMETER LOST")])
+        #expect(cues.map(\.phrase) == [nil])
+        #expect(cues.first?.pattern == BuzzerPattern.pattern(for: .error("BAROMETER LOST")))
         #expect(cues.first?.time == 5)
+    }
+
+    /// PAUSE pressed while the signal is lost resumes the flight: "resume", not "GPS back".
+    @Test func gpsBackOnlyWhenTheSignalIsBack() {
+        var narration = Narration()
+        var pfd = PFD.idle(at: 10)
+        pfd.phase = .cruise
+        _ = narration.cues(for: [.callout(TimedCallout(.signalLost, at: 10)), .state(pfd)])
+        let manual = narration.cues(for: [.callout(TimedCallout(.resume, at: 20)), .state(pfd)])
+        #expect(manual.map(\.phrase) == [.resume])
+        _ = narration.cues(for: [.callout(TimedCallout(.signalLost, at: 30)), .state(pfd)])
+        pfd.signal = .good
+        let back = narration.cues(for: [.callout(TimedCallout(.resume, at: 40)), .state(pfd)])
+        #expect(back.map(\.phrase) == [.gpsBack])
     }
 }

@@ -23,6 +23,26 @@ import Testing
         split.with(name: "\(n)", pattern: BuzzerPattern([120]), urgent: false, phrase: .countdown(n))
     }
 
+    /// TOUCHDOWN waits behind a long last split however long it speaks: a run's end is said once
+    /// and never contradicted (it was dropped as stale behind a 5.4 s last split).
+    @Test func whatARunSaysOnceIsNeverStale() {
+        var queue = VoiceQueue(output: .voice)
+        let last = Self.status.with(
+            name: "last split", pattern: nil, urgent: false,
+            phrase: .lastSplit(metres: 877, time: 290, pace: 331))
+        let touchdown = Self.split.with(
+            name: "TOUCHDOWN", pattern: BuzzerPattern([600]), urgent: false,
+            phrase: .touchdown(distance: 10_877, time: 3600, pace: 331))
+        #expect(queue.add(last, at: 0) == [.speak(last)])
+        #expect(queue.add(touchdown, at: 0) == [])
+        #expect(queue.speechEnded(at: 30) == [.speak(touchdown)])
+        // A split that waited as long is stale.
+        var other = VoiceQueue(output: .voice)
+        _ = other.add(last, at: 0)
+        _ = other.add(Self.split, at: 0)
+        #expect(other.speechEnded(at: 30) == [.dropped(Self.split, reason: .stale)])
+    }
+
     @Test func theBuzzerAloneBuzzesEveryPatternAtOnce() {
         var queue = VoiceQueue(output: .buzzer)
         #expect(queue.add(Self.split, at: 0) == [.buzz(Self.split.pattern!, urgent: false)])

@@ -41,6 +41,7 @@ extension RunWayCommand {
                     throw CLIError("\(error)")
                 }
             }
+            let configured = request.voice.language
             switch (arguments.argument("NAME"), arguments.value("--text")) {
             case (let name?, nil):
                 guard let phrase = Phrase.example(named: name) else {
@@ -52,7 +53,15 @@ extension RunWayCommand {
             case (nil, nil): throw .usage("say needs a callout's NAME or --text TEXT")
             case (_?, _?): throw .usage("say takes a callout's NAME or --text TEXT, not both")
             }
-            if arguments.value("--lang") != nil { request.voice.language = try arguments.language() }
+            if arguments.value("--lang") != nil {
+                request.voice.language = try arguments.language()
+                // The configured engine and voice are for the configured language: another
+                // language takes its own defaults (flite speaks no Korean).
+                if request.voice.language != configured {
+                    request.voice.engine = nil
+                    request.voice.name = nil
+                }
+            }
             if let device = arguments.value("--device") { request.voice.device = device }
             request.file = arguments.value("--to")
             self.request = request
