@@ -29,6 +29,28 @@ import Testing
         return bytes
     }
 
+    /// A window at a time is the same file as all at once; a device or a folder is never
+    /// replaced; more than a WAV's 32-bit sizes can say is refused, not wrapped.
+    @Test func streamedWritesAreTheSameAndRefuseWhatIsNotAFile() throws {
+        let pcm = PCMBuffer.tone(frequency: 440, seconds: 130, sampleRate: 8000)  // 2+ windows
+        let folder = NSTemporaryDirectory() + "runway-wav-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try WAVFile.write(pcm, to: folder + "/a.wav")
+        #expect(
+            FileManager.default.contents(atPath: folder + "/a.wav").map { Array($0) } == WAVFile.encode(pcm))
+        #expect(try WAVFile.read(folder + "/a.wav") == pcm)
+        #expect(throws: VoiceError.notAFile(path: folder)) { try WAVFile.write(pcm, to: folder) }
+        #expect(throws: VoiceError.notAFile(path: "/dev/null")) { try WAVFile.write(pcm, to: "/dev/null") }
+        let day = 40 * 3600 * 16_000
+        #expect(throws: VoiceError.tooLong(path: folder + "/b.wav", frames: day, sampleRate: 16_000)) {
+            try WAVFile.write(sampleRate: 16_000, frames: day, to: folder + "/b.wav") { _, count in
+                [Int16](repeating: 0, count: count)
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/b.wav"))
+    }
+
     @Test func roundTrips() throws {
         let pcm = PCMBuffer(sampleRate: 22_050, samples: [0, 1, -1, 32_767, -32_768, 1234])
         let bytes = WAVFile.encode(pcm)
