@@ -21,9 +21,11 @@ struct VoiceSession {
     private var failedAt: Double?
     /// When each cue arrived, for the latency figure (bounded like the inbox).
     private var arrivals: [(cue: Cue, at: Double)] = []
-    /// Speech synthesised as its cue arrived, during the buzzer's lead-in, so the words follow
-    /// the pattern without the synthesis's delay (bounded: a few queued utterances at most).
+    /// Speech synthesised during the buzzer's lead-in, so the words follow the pattern without
+    /// the synthesis's delay (bounded: a few queued utterances at most).
     private var prepared: [(cue: Cue, audio: PCMBuffer)] = []
+    /// Cues with words not yet synthesised (bounded likewise).
+    private var unprepared: [Cue] = []
 
     /// A device that failed is tried again after this long (s): a dongle plugged back in or
     /// headphones that connect are heard within half a minute, and a missing device costs one
@@ -68,39 +70,52 @@ struct VoiceSession {
     }
 
     /// Takes new cues and whatever is due, speaking each utterance whose turn comes.
+    ///
+    /// The order is the runner's: the queue first, so each pattern sounds at once and its lead-in
+    /// counts from the buzz (synthesising first delayed the buzz and not the words, which then
+    /// started over the pattern: the board test caught it); then whatever must be said now; then
+    /// the words of cues waiting in their lead-in, one at a time, the queue advanced after each.
+    /// Synthesising the whole batch first held up an utterance due now behind the others' words
+    /// (the last split behind TOUCHDOWN's: 1.5 s under the board test's emulation).
     mutating func receive(_ cues: [Cue]) {
-        let arrived = voice.now()
-        prepare(cues)
-        // The queue's clock after the synthesis: its lead-in deadlines count from the buzz it
-        // is about to send, or the words could start before the pattern is over.
-        take(cues, at: voice.now(), arrivedAt: arrived)
-        while let cue = pending, !voice.isStopped {
-            pending = nil
-            speak(cue)
+        take(cues, at: voice.now())
+        if synthesizer != nil, queue.output != .buzzer {
+            unprepared += cues.filter { $0.phrase != nil }
+            if unprepared.count > 8 { unprepared.removeFirst(unprepared.count - 8) }
+        }
+        while !voice.isStopped {
+            if let cue = pending {
+                pending = nil
+                speak(cue)
+            } else if !unprepared.isEmpty {
+                prepare(unprepared.removeFirst())
+                take([], at: voice.now())
+            } else {
+                return
+            }
         }
     }
 
-    /// Synthesises the new cues' words now, unless only the buzzer speaks. Never while playing:
-    /// the chunks would wait for it.
-    private mutating func prepare(_ cues: [Cue]) {
-        guard let synthesizer, queue.output != .buzzer else { return }
-        for cue in cues {
-            guard let phrase = cue.phrase else { continue }
-            guard let audio = try? synthesizer.synthesize(Phrasebook.text(phrase, in: parts.language)) else {
-                continue  // said when its turn comes, with the error
-            }
-            prepared.append((cue, audio))
-            if prepared.count > 8 { prepared.removeFirst() }
+    /// Synthesises a waiting cue's words during its lead-in. Never while playing: the chunks
+    /// would wait for it.
+    private mutating func prepare(_ cue: Cue) {
+        guard let synthesizer, let phrase = cue.phrase, !prepared.contains(where: { $0.cue == cue }) else {
+            return
         }
+        guard let audio = try? synthesizer.synthesize(Phrasebook.text(phrase, in: parts.language)) else {
+            return  // said when its turn comes, with the error
+        }
+        prepared.append((cue, audio))
+        if prepared.count > 8 { prepared.removeFirst() }
     }
 
     /// When a device that failed is next tried, if it is.
     var nextRetry: Double? { failedAt.map { $0 + Self.retryAfter } }
 
-    private mutating func take(_ cues: [Cue], at now: Double, arrivedAt arrived: Double? = nil) {
+    private mutating func take(_ cues: [Cue], at now: Double) {
         var actions: [VoiceQueue.Action] = []
         for cue in cues {
-            arrivals.append((cue, arrived ?? now))
+            arrivals.append((cue, now))
             if arrivals.count > Voice.inboxLimit { arrivals.removeFirst() }
             actions += queue.add(cue, at: now)
         }
@@ -136,6 +151,7 @@ struct VoiceSession {
         let audio: PCMBuffer
         let device: AlsaOutput
         do {
+            unprepared.removeAll { $0 == cue }
             if let ready = prepared.firstIndex(where: { $0.cue == cue }) {
                 audio = prepared.remove(at: ready).audio
             } else {

@@ -32,6 +32,10 @@ public struct VoiceQueue: Sendable {
         /// turn up to a minute. At 5 s TOUCHDOWN was dropped whenever the last split ahead of it
         /// spoke longer than that (a 877 m tail: 5.4 s in English, 6.6 s in Korean).
         public var onceStaleAfter = 60.0
+        /// A split's numbers are facts that stay true (that kilometre's time); said 15 s late it is
+        /// still the runner's last kilometre. At 5 s one was dropped behind SIGNAL LOST and GPS
+        /// back (the board test's restart): the runner never heard kilometre three.
+        public var splitStaleAfter = 15.0
         /// Silence between a pattern's end and its phrase, as between two patterns: so the last
         /// tone does not run into the first word.
         public var gapAfterPattern = PatternPlayer.gapBetweenPatterns
@@ -279,6 +283,7 @@ extension VoiceQueue {
         if let kind = cue.phrase?.kind, [.lastSplit, .touchdown, .tooShort, .missionComplete].contains(kind) {
             return configuration.onceStaleAfter
         }
+        if cue.phrase?.kind == .split { return configuration.splitStaleAfter }
         return cue.priority == .warning
             ? configuration.warningStaleAfter : configuration.informationStaleAfter
     }
