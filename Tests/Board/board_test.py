@@ -6,13 +6,15 @@ BMP280, and the checks of guest/checks.sh run by the guest's systemd. Prints eac
 
 usage: board_test.py --deb RUNWAY.deb --deb-key KEY --runway HOST-RUNWAY --work DIR [--cuts N]
 """
-import argparse, calendar, hashlib, json, os, random, re, shutil, socket, subprocess, sys, threading, time
+import argparse, array, calendar, hashlib, json, math, os, random, re, shutil, socket, subprocess, sys, threading, time, wave
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GUEST_PACKAGES = [
     "systemd", "systemd-sysv", "udev", "kmod", "gpsd", "i2c-tools", "gpiod", "libgps28", "libi2c0",
     "libgpiod2", "libsqlite3-0", "zlib1g", "libsystemd0", "dosfstools", "mtools", "procps",
+    # The voice (issue 24): its libraries, as the .deb depends on them, and aplay/arecord.
+    "libespeak-ng1", "espeak-ng-data", "libflite1", "libasound2", "alsa-utils",
 ]
 
 
@@ -294,10 +296,13 @@ def main():
 
     # Boot 1: every check of a running board.
     out = fresh(os.path.join(a.work, "run"))
+    write_test_sound(os.path.join(out, "alsa-test.wav"))
     disk = overlay(a.work, base, "board.qcow2")
     boot(a, version, disk, out, Feed(nmea, a.rate), usb=images)
     results = read_results(out)
     results += host_checks(out)
+    results += alsa_checks(out)
+    results += voice_checks(out)
     results += buzzer_checks(a.runway, out)
     results += stick_checks(a.work, images["stick"], "usb-stick")
     # The slow stick as it was when pulled mid-export, then after it was plugged in again.
@@ -624,6 +629,191 @@ def buzzer_checks(runway, out):
         ok = found is None or found[0] > 0.020
         results.append(f"{'PASS' if ok else 'FAIL'} runwayd-buzzer-no-hold-beep: END held 1.8 s: " + (
             "no hold beep" if ok else f"the hold beep played {found[1] - since:.2f} s after the press"))
+    return results
+
+
+RATE = 22050  # the voice's format on the loopback: 22050 Hz, mono, S16_LE
+
+
+def write_test_sound(path):
+    """The sound aplay plays on the loopback: 0.3 s at 440 Hz, 0.2 s of silence, 0.5 s at 880 Hz
+    (cosines: the first sample is not zero, so where the sound starts in a capture is exact)."""
+    samples = array.array("h")
+    for f, seconds in ((440, 0.3), (0, 0.2), (880, 0.5)):
+        n = int(RATE * seconds)
+        samples.extend(int(12000 * math.cos(2 * math.pi * f * i / RATE)) if f else 0 for i in range(n))
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(samples.tobytes())
+
+
+def read_wav(path):
+    """(samples, rate) of a mono S16 WAV; arecord's header may give a length it never wrote."""
+    with wave.open(path, "rb") as w:
+        if w.getnchannels() != 1 or w.getsampwidth() != 2:
+            raise ValueError(f"{w.getnchannels()} channels of {w.getsampwidth() * 8} bits")
+        rate = w.getframerate()
+        data = w.readframes(w.getnframes())
+    samples = array.array("h")
+    samples.frombytes(data[:len(data) // 2 * 2])
+    return samples, rate
+
+
+def dbfs(samples):
+    if not samples:
+        return -math.inf
+    rms = math.sqrt(sum(x * x for x in samples) / len(samples))
+    return 20 * math.log10(rms / 32768) if rms else -math.inf
+
+
+def alsa_checks(out):
+    """Each loopback capture of the guest's ALSA block against the sound that was played: the
+    sound, sample for sample, after silence and followed by silence."""
+    try:
+        sound, _ = read_wav(os.path.join(out, "alsa-test.wav"))
+    except (OSError, ValueError, EOFError, wave.Error) as e:
+        return [f"FAIL alsa-test-sound: {e}"]
+    results = []
+    for slug, who in (("root", "aplay as root"), ("runwayd", "aplay in runwayd.service's sandbox")):
+        name = f"alsa-loopback-capture-{slug}"
+        try:
+            got, rate = read_wav(os.path.join(out, f"alsa-capture-{slug}.wav"))
+        except (OSError, ValueError, EOFError, wave.Error) as e:
+            results.append(f"FAIL {name}: {e}")
+            continue
+        start = next((i for i, x in enumerate(got) if x), None)
+        if rate != RATE or start is None:
+            results.append(f"FAIL {name}: {len(got) / rate:.2f} s at {rate} Hz, " +
+                           ("all silent" if start is None else "not the voice's rate"))
+            continue
+        piece = got[start:start + len(sound)]
+        exact = piece == sound
+        rest_silent = not any(got[start + len(sound):])
+        mismatch = sum(1 for x, y in zip(piece, sound) if x != y) + abs(len(sound) - len(piece))
+        ok = exact and rest_silent
+        results.append(f"{'PASS' if ok else 'FAIL'} {name}: {who} on plughw:Loopback,0,0, captured on "
+                       f"plughw:Loopback,1,0: the sound starts {start / rate:.3f} s into the {len(got) / rate:.2f} s "
+                       f"capture after silence, " + (f"sample for sample ({len(sound)} samples, {dbfs(sound):.1f} dBFS)"
+                                                     if exact else f"{mismatch} of {len(sound)} samples differ") +
+                       (", silence after it" if rest_silent else ", and sound after it"))
+    return results
+
+
+def speech_onsets(samples, rate, frame=0.01, threshold_db=-45, quiet=0.3):
+    """Onsets of sound in a capture (s from its start): a 10 ms frame above -45 dBFS after at
+    least `quiet` s of frames below it (the loopback is silent, digital zeros, between utterances;
+    a pause inside one utterance is shorter). Also the spans of sound: (onset, end)."""
+    n = int(rate * frame)
+    level = 32768 * 10 ** (threshold_db / 20)
+    spans, start, last_loud = [], None, None
+    for k in range(len(samples) // n):
+        chunk = samples[k * n:(k + 1) * n]
+        loud = math.sqrt(sum(x * x for x in chunk) / n) > level
+        t = k * frame
+        if loud:
+            if start is None or t - last_loud - frame >= quiet:
+                if start is not None:
+                    spans.append((start, last_loud + frame))
+                start = t
+            last_loud = t
+    if start is not None:
+        spans.append((start, last_loud + frame))
+    return spans
+
+
+def journal_lines(path):
+    """(realtime s, message) of runwayd's journal (journalctl -o json): the source's own
+    timestamp where it gave one, else journald's; and realtime less monotonic, as journald
+    stamped each entry with both at once (the same all boot: the board has no NTP)."""
+    lines, offsets = [], []
+    for line in open(path, errors="replace"):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        message = entry.get("MESSAGE")
+        if isinstance(message, list):  # journald gives non-UTF-8 messages as bytes
+            message = bytes(message).decode(errors="replace")
+        stamp = entry.get("_SOURCE_REALTIME_TIMESTAMP") or entry.get("__REALTIME_TIMESTAMP")
+        if message and stamp:
+            lines.append((int(stamp) / 1e6, message))
+        if entry.get("__REALTIME_TIMESTAMP") and entry.get("__MONOTONIC_TIMESTAMP"):
+            offsets.append((int(entry["__REALTIME_TIMESTAMP"]) - int(entry["__MONOTONIC_TIMESTAMP"])) / 1e6)
+    offsets.sort()
+    return lines, (offsets[len(offsets) // 2] if offsets else None), (offsets[-1] - offsets[0] if offsets else None)
+
+
+def voice_checks(out):
+    """runwayd's voice in flight (the second half of the flight, after the restart: checks.sh
+    voice-capture-*): every split, SINK RATE, OVERSPEED and SIGNAL LOST callout runwayd logged
+    ("callout: NAME") is heard on the loopback within 1 s (speech starting after silence), and
+    every utterance it said it began ("voice: speaking …") starts after silence: none talks over
+    another. Times: the journal's (CLOCK_REALTIME) against the capture's first sample, the
+    moment ALSA triggered the capture (its status file, CLOCK_MONOTONIC, turned realtime)."""
+    try:
+        times = dict(l.split(" ", 1) for l in open(os.path.join(out, "voice-capture-times")).read().split("\n") if " " in l)
+        began, ended = float(times["began"]), float(times["ended"])
+        samples, rate = read_wav(os.path.join(out, "voice-capture.wav"))
+        journal, offset, spread = journal_lines(os.path.join(out, "runwayd-journal.json"))
+    except (OSError, ValueError, KeyError, EOFError, wave.Error) as e:
+        return [f"FAIL voice-callouts-heard: {e}"]
+    length = len(samples) / rate
+    if rate != RATE:
+        return [f"FAIL voice-callouts-heard: the capture is at {rate} Hz"]
+    # The first sample's time: ALSA's trigger time (CLOCK_MONOTONIC as alsa-lib asks for it, made
+    # realtime through the journal's own pairs; a realtime one is taken as it is); else the
+    # bounds arecord's start and end give.
+    t0, how = None, ""
+    try:
+        trigger = float(times.get("trigger", ""))
+        if trigger > 1e9:
+            t0, how = trigger, "ALSA's trigger time (realtime)"
+        elif offset is not None:
+            t0, how = trigger + offset, f"ALSA's trigger time (monotonic; journal offsets spread {spread * 1000:.0f} ms)"
+    except ValueError:
+        pass
+    latest = ended - length  # arecord ended after its last sample was captured
+    if t0 is None or not (began - 0.05 <= t0 <= latest + 0.05):
+        t0, how = (began + latest) / 2, f"arecord's start and end, ±{(latest - began) / 2 * 1000:.0f} ms" + (
+            f" (the trigger time {t0:.3f} lay outside them)" if t0 is not None else "")
+    spans = speech_onsets(samples, rate)
+    onsets = [t0 + s for s, _ in spans]
+    window = [(t, m) for t, m in journal if t0 <= t <= t0 + length]
+    callouts = [(t, m.split("callout: ", 1)[1]) for t, m in window if "callout: " in m]
+    judged = [(t, name) for t, name in callouts if re.match(r"(SPLIT|SINK RATE|OVERSPEED|SIGNAL LOST)", name)]
+    speaking = [(t, m.split("voice: speaking ", 1)[1]) for t, m in window if "voice: speaking " in m]
+    results = []
+    latencies, bad = [], []
+    for t, name in judged:
+        heard = next((o for o in onsets if o >= t - 0.05), None)
+        if heard is None or heard - t > 1.0:
+            bad.append(f"{name}: " + ("nothing heard after it" if heard is None else f"heard {heard - t:.2f} s later"))
+        else:
+            latencies.append(f"{name} {heard - t:.2f} s")
+    ok = bool(judged) and not bad
+    results.append(f"{'PASS' if ok else 'FAIL'} voice-callouts-heard: " + (
+        "; ".join(bad) if bad else "no split, SINK RATE, OVERSPEED or SIGNAL LOST callout logged while capturing"
+        if not judged else f"{len(judged)} callouts heard on plughw:Loopback,1,0, callout → speech: " + ", ".join(latencies)) +
+        f" (capture {length:.0f} s of {ended - t0:.0f} s it ran, its start from {how}; {len(spans)} onsets of sound after ≥ 0.3 s of silence)")
+    if ended - t0 - length > 1.0:  # an overrun drops samples: the time axis after it is off
+        results[-1] = "FAIL" + results[-1][4:] + f"; {ended - t0 - length:.1f} s of samples missing (overrun?)"
+    # No utterance over another: each one runwayd began starts after silence, in order, an onset
+    # of its own, within 0.5 s of its log line.
+    bad, used, lag = [], set(), []
+    for t, what in speaking:
+        k = next((i for i, o in enumerate(onsets) if o >= t - 0.05 and i not in used), None)
+        if k is None or onsets[k] - t > 0.5 or (used and k < max(used)):
+            bad.append(f"'{what}' at {t - t0:.2f} s: no onset of its own after silence")
+        else:
+            used.add(k)
+            lag.append(onsets[k] - t)
+    ok = bool(speaking) and not bad
+    results.append(f"{'PASS' if ok else 'FAIL'} voice-no-overlap: " + ("; ".join(bad) if bad else
+        "nothing said while capturing" if not speaking else
+        f"{len(speaking)} utterances runwayd began, each heard starting after silence, one at a time "
+        f"(log → sound {min(lag):.2f}–{max(lag):.2f} s): {', '.join(w for _, w in speaking)}"))
     return results
 
 
