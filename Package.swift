@@ -89,7 +89,7 @@ let package = Package(
             name: "RunWayDaemonTests",
             dependencies: [
                 "RunWayDaemon", "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWayCLI",
-                "RunWaySystem", "RunWayControl", "RunWayTestSupport",
+                "RunWaySystem", "RunWayControl", "RunWayTestSupport", "RunWayVoice",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -2,6 +2,7 @@ import RunWayCore
 import RunWaySimulator
 import RunWayStore
 import RunWaySystem
+import RunWayVoice
 import Synchronization
 
 /// `runway demo`: the built-in simulated board flies a 5 km Mission Flight through the flight
@@ -75,7 +76,7 @@ public enum DemoCommand {
     ///   - progress: print `at <elapsed>` each simulated second (the kill test reads it).
     public static func run(
         speed: Double?, logbook path: String? = nil, progress: Bool = false, zone: LocalZone = .utc,
-        console: Console
+        audio: String? = nil, language: VoiceLanguage = .english, console: Console
     )
         async -> Int32
     {
@@ -120,9 +121,11 @@ public enum DemoCommand {
         let storing = Storing()
         let executor = ThreadExecutor(name: "flight engine")
         let listener = Listener(logbook: path ?? "", console: console, storing: storing)
-        let engine = FlightEngine(
-            on: executor,
-            observers: logbook.map { [FlightRecorder(logbook: $0, source: "demo"), listener] } ?? [])
+        let audioWriter = audio.map { _ in FlightAudioWriter() }
+        var observers: [any FlightObserver] =
+            logbook.map { [FlightRecorder(logbook: $0, source: "demo"), listener] } ?? []
+        if let audioWriter { observers.append(audioWriter) }
+        let engine = FlightEngine(on: executor, observers: observers)
         func show(_ outputs: [EngineOutput]) {
             for case .callout(let callout) in outputs {
                 let at = callout.time - rotate
@@ -187,6 +190,14 @@ public enum DemoCommand {
         // A flight the logbook could not store whole is not RECORDED, and the demo failed.
         let notStored = flight.status == .recorded ? storing.notStored.withLock { $0 } : nil
         console.out(FlightReport.summary(flight, zone: zone, verdict: notStored))
+        if let audio, let audioWriter {
+            do {
+                for line in try audioWriter.write(to: audio, language: language) { console.out(line) }
+            } catch {
+                console.err("runway demo: \(error)")
+                return 1
+            }
+        }
         return notStored == nil ? 0 : 1
     }
 }

@@ -1,6 +1,7 @@
 import RunWayCore
 import RunWayStore
 import RunWaySystem
+import RunWayVoice
 
 /// `runway fly`: flies a recorded sensor trace through the same engine as a live run, streaming
 /// both files (merged by time), with the ticks a live run would have had (`ReplayTicker`).
@@ -24,8 +25,8 @@ public enum FlyCommand {
     /// result; with `saveTo`, stores it in that logbook.
     public static func run(
         gps gpsPath: String, pressure pressurePath: String?, mission: Mission?, json: Bool,
-        saveTo logbookPath: String?, zone: LocalZone = .utc,
-        console: Console
+        saveTo logbookPath: String?, zone: LocalZone = .utc, audio: String? = nil,
+        language: VoiceLanguage = .english, console: Console
     ) throws(CLIError) -> Int32 {
         let gps = try GPSTraceFile(LineReader(path: gpsPath))
         report(gps.diagnostics, console: console)
@@ -33,9 +34,10 @@ public enum FlyCommand {
             try PressureFile(LineReader(path: path))
         }
         let line = ProgressLine("flying \(gps.name)", console: console)
+        let listener = audio.map { _ in FlightAudioWriter() }
         let result = try fly(
             gps: gps, pressure: pressure, mission: mission, keepInputs: logbookPath != nil,
-            progress: line.update)
+            observers: listener.map { [$0] } ?? [], progress: line.update)
         line.finish()
         var warnings = gps.diagnostics
         if let pressure {
@@ -84,6 +86,9 @@ public enum FlyCommand {
             }
             console.out(FlightReport.summary(result.flight, zone: zone))
         }
+        if let audio, let listener {
+            for line in try listener.write(to: audio, language: language) { console.err("runway: \(line)") }
+        }
         return 0
     }
 
@@ -116,7 +121,7 @@ public enum FlyCommand {
     public static func fly(
         gps: GPSTraceFile, pressure: PressureFile?, mission: Mission?,
         configuration: EngineConfiguration = EngineConfiguration(), keepInputs: Bool = false,
-        progress: ((Double) -> Void)? = nil
+        observers: sending [any FlightObserver] = [], progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
         var reports = gps.reports()
         guard let first = gps.firstFixTime, let last = gps.lastFixTime else {
@@ -129,7 +134,7 @@ public enum FlyCommand {
             nextPressure: { () throws(CLIError) in
                 try pressure?.next()
             }, mission: mission, configuration: configuration, keepInputs: keepInputs, name: gps.name,
-            progress: progress)
+            observers: observers, progress: progress)
         result.fixCount = gps.fixCount
         return result
     }
@@ -159,10 +164,11 @@ public enum FlyCommand {
         start: Double, end: Double, nextReport: () -> Fix?,
         nextPressure: () throws(CLIError) -> PressureSample?, mission: Mission?,
         configuration: EngineConfiguration, keepInputs: Bool, name: String,
-        progress: ((Double) -> Void)? = nil
+        observers: sending [any FlightObserver] = [], progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
         let engine = FlightEngine(
-            computer: FlightComputer(configuration: configuration), on: CallerThreadExecutor())
+            computer: FlightComputer(configuration: configuration), on: CallerThreadExecutor(),
+            observers: observers)
         // `assumeIsolated` runs its body at once on this thread, which is the engine's
         // (`CallerThreadExecutor` checks it), so the readers and `progress` are called only
         // here, synchronously.

@@ -5,7 +5,7 @@ public enum RunWayCommand {
         Demo.self, Fly.self, Replay.self, Calendar.self, Week.self,
         LogbookList.self, Export.self, Drive.self, Delete.self, Salvage.self, Reprocess.self,
         Status.self, Start.self, Pause.self, Resume.self, Stop.self, ExportFinished.self,
-        GPS.self, Checklist.self, Baro.self, Buttons.self, Buzz.self, Simulate.self,
+        GPS.self, Checklist.self, Baro.self, Buttons.self, Buzz.self, Say.self, Simulate.self,
         Help.self, Version.self,
     ]
 

@@ -25,8 +25,32 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var battery = Battery()
     /// An IANA zone for local times (file names, listings); nil uses the system's.
     public var timeZone: String?
+    /// What the runner hears and how (`voice` in the file).
+    public var voice = Voice()
 
     public init() {}
+
+    /// `{"output": "both", "language": "en", "device": "default", "engine": "flite", "name": "slt",
+    /// "rate": 170}`: every key optional.
+    public struct Voice: Sendable, Equatable {
+        /// The speech engines `engine` may name (RunWayVoice's `SpeechEngine`, checked by a test).
+        public static let engines = ["espeak-ng", "flite"]
+        /// nil: `both` when the audio device opens at start, the buzzer alone when there is none
+        /// (a board without audio out is not at fault).
+        public var output: VoiceOutput?
+        public var language = VoiceLanguage.english
+        /// An ALSA PCM name: `default`, `plughw:CARD=Device` (a USB dongle), `hw:sndrpihifiberry`
+        /// (an I2S amplifier), `bluealsa` (Bluetooth headphones through bluez-alsa).
+        public var device = "default"
+        /// nil: the language's default engine.
+        public var engine: String?
+        /// The engine's voice, e.g. "slt" (flite) or "en-us" (espeak-ng); nil: the default.
+        public var name: String?
+        /// Words per minute; nil: the engine's default for the language.
+        public var rate: Int?
+
+        public init() {}
+    }
 
     public struct Battery: Sendable, Equatable {
         public var powerSupply = "/sys/class/power_supply"
@@ -143,7 +167,7 @@ struct Reader {
     mutating func configuration() throws(Problem) -> DaemonConfiguration {
         var config = DaemonConfiguration()
         let top = try object(known: [
-            "board", "gpsd", "logbook", "runner", "mission", "time_zone", "battery",
+            "board", "gpsd", "logbook", "runner", "mission", "time_zone", "battery", "voice",
         ])
         if let board = top["board"] {
             let keys = try board.object(known: ["gpiochip", "buttons", "buzzer", "i2c"])
@@ -197,6 +221,9 @@ struct Reader {
         if let battery = top["battery"] {
             config.battery = try battery.battery()
         }
+        if let voice = top["voice"] {
+            config.voice = try voice.voice()
+        }
         if let runner = top["runner"] {
             let entries = try runner.object(known: ["body_mass_kg"])
             if let mass = entries["body_mass_kg"], !mass.isNull {
@@ -241,6 +268,40 @@ struct Reader {
             battery.pollSeconds = try poll.number("seconds 0.1–600", in: 0.1...600)
         }
         return battery
+    }
+
+    /// The `voice` object (`DaemonConfiguration.Voice`).
+    func voice() throws(Problem) -> DaemonConfiguration.Voice {
+        var voice = DaemonConfiguration.Voice()
+        let entries = try object(known: ["output", "language", "device", "engine", "name", "rate"])
+        func oneOf(_ entry: Reader, _ names: [String]) throws(Problem) -> String {
+            let expected = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let text = try entry.string("one of \(expected)")
+            guard names.contains(text) else { throw entry.fail("one of \(expected)") }
+            return text
+        }
+        if let output = entries["output"], !output.isNull {
+            voice.output = VoiceOutput(rawValue: try oneOf(output, VoiceOutput.allCases.map(\.rawValue)))
+        }
+        if let language = entries["language"] {
+            voice.language =
+                VoiceLanguage(rawValue: try oneOf(language, VoiceLanguage.allCases.map(\.rawValue)))
+                ?? .english
+        }
+        if let device = entries["device"] {
+            voice.device = try device.string(
+                "an ALSA device name, e.g. \"default\" or \"plughw:CARD=Device\"")
+        }
+        if let engine = entries["engine"], !engine.isNull {
+            voice.engine = try oneOf(engine, DaemonConfiguration.Voice.engines)
+        }
+        if let name = entries["name"], !name.isNull {
+            voice.name = try name.string("a voice name, e.g. \"slt\" or \"en-us\"")
+        }
+        if let rate = entries["rate"], !rate.isNull {
+            voice.rate = try rate.whole("words per minute 80–400", in: 80...400)
+        }
+        return voice
     }
 
     /// `{"pace": "5:30", "deviation": 15, "distance": 5000}` (or `"15s"`, `"5km"`): the

@@ -2,21 +2,26 @@ import Foundation
 import RunWayCore
 import RunWayHardware
 import RunWayStore
+import RunWayVoice
 import Synchronization
 
-/// Everything the runner hears: the engine's outputs (through `Annunciation`) and the recorder's
+/// Everything the runner hears: the engine's outputs (through `Narration`) and the recorder's
 /// failures (news), as an observer of the engine; the board's faults, the END hold's
-/// confirmation and the export's end, called directly by the service that finds them — a fault
-/// must sound even while the engine's thread is stuck in a write (the case the watchdog is for).
-/// Each fault is also a log line. It only queues patterns on the `BuzzerDriver`, never waits, so
-/// it may be called on the engine's thread and from any other.
+/// confirmation, the export's end and the on-demand status, called directly by the service that
+/// finds them — a fault must sound even while the engine's thread is stuck in a write (the case
+/// the watchdog is for). Each cue goes to the voice's queue (`Voice`), which buzzes and speaks
+/// it on its own thread; without a voice (tests of other parts) the buzzer plays it at once.
+/// Each fault is also a log line, each callout an info line (`callout: NAME`). It never waits,
+/// so it may be called on the engine's thread and from any other.
 final class Annunciator: FlightObserver, Sendable {
-    private let annunciation = Mutex(Annunciation())
+    private let narration = Mutex(Narration())
     let driver: BuzzerDriver
+    let voice: Voice?
     private let log: DaemonLog
 
-    init(driver: BuzzerDriver, log: DaemonLog) {
+    init(driver: BuzzerDriver, voice: Voice? = nil, log: DaemonLog) {
         self.driver = driver
+        self.voice = voice
         self.log = log
     }
 
@@ -39,30 +44,59 @@ final class Annunciator: FlightObserver, Sendable {
     }
 
     func heard(_ outputs: [EngineOutput]) {
-        let sounds = annunciation.withLock { $0.sounds(for: outputs) }
-        for sound in sounds {
-            log.log(.debug, "sound: \(sound.name)")
-            driver.play(sound.pattern, urgent: sound.urgent)
+        let cues = narration.withLock { $0.cues(for: outputs) }
+        for cue in cues {
+            log.log(.info, "callout: \(cue.name)")
+            tell(cue)
+        }
+    }
+
+    /// The cue to the voice's queue, or straight to the buzzer without a voice.
+    private func tell(_ cue: Cue) {
+        if let voice {
+            voice.say(cue)
+        } else if let pattern = cue.pattern {
+            driver.play(pattern, urgent: cue.urgent)
         }
     }
 
     func holdConfirmed() {
         log.log(.debug, "sound: END hold confirmed")
-        driver.play(.holdConfirmed, urgent: true)
+        tell(Narration.holdConfirmed)
+    }
+
+    /// START pressed while flying: the status now (distance, time, pace, and a mission's margin).
+    /// Said by the voice only; the buzzer has no pattern for numbers.
+    func statusRequested(at time: Double) {
+        guard let cue = narration.withLock({ $0.statusCue(at: time) }) else { return }
+        log.log(.info, "callout: status")
+        tell(cue)
     }
 
     /// The USB export ended and the stick may be pulled (or it failed: the journal says why).
     func exportFinished(ok: Bool) {
         log.log(ok ? .notice : .error, ok ? "export to the USB stick done" : "export to the USB stick failed")
-        driver.play(ok ? .exportDone : .exportFailed, urgent: false)
+        tell(Narration.exportCue(ok: ok))
     }
 
-    /// Sounds `fault`'s pattern and logs `detail` under it.
+    /// Sounds `fault`'s pattern and says its name with what to do, and logs `detail` under it.
     func fault(_ fault: BoardFault, _ detail: String) {
         log.log(
             fault == .batteryLow ? .warning : .error, "\(fault.rawValue): \(detail)",
             fields: ["fault": "\(fault)"])
-        driver.play(BuzzerPattern.pattern(for: fault), urgent: true)
+        tell(Narration.cue(for: fault))
+    }
+}
+
+/// The voice as a service: its thread starts in `run()` and ends on cancellation.
+struct VoiceService: Service {
+    let name = "voice"
+    let voice: Voice
+    let parts: Voice.Parts
+
+    func run() async throws {
+        let (voice, parts) = (self.voice, self.parts)
+        await runOnOwnThread("voice", { voice.run(parts) }, stop: { voice.stop() })
     }
 }
 

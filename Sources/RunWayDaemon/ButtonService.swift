@@ -7,8 +7,10 @@ import RunWayHardware
 /// time base, or held until the first fix (a START pressed while the GPS is still looking is
 /// back-filled).
 ///
-/// START starts (with the configured mission); PAUSE toggles pause; END ends only when held 2 s
-/// (the confirmation beep sounds then, so the runner knows to let go) — a bump never ends a run.
+/// START starts (with the configured mission), and a short press while flying says the status
+/// now (distance, time, pace, a mission's margin: the runner asks without looking); PAUSE toggles
+/// pause; END ends only when held 2 s (the confirmation beep sounds then, so the runner knows to
+/// let go) — a bump never ends a run.
 struct ButtonService: Service {
     let name = "buttons"
     let roles: [ButtonRole]
@@ -56,7 +58,13 @@ struct ButtonService: Service {
         log.log(.info, "button: \(press)")
         let kind: HeldInputs.Kind
         switch role {
-        case .start: kind = .start(mission: defaultMission, countdown: true)
+        case .start:
+            let pfd = await engine.pfd
+            if !held, pfd.phase == .cruise || pfd.phase == .approach {
+                annunciator.statusRequested(at: pfd.time)
+                return
+            }
+            kind = .start(mission: defaultMission, countdown: true)
         case .pause: kind = .togglePause
         case .end:
             guard held else {

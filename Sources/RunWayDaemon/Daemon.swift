@@ -5,6 +5,7 @@ import RunWayHardware
 import RunWaySimulator
 import RunWayStore
 import RunWaySystem
+import RunWayVoice
 
 /// `runwayd`: the firmware process. It opens the logbook (closing flights a power cut left open),
 /// builds the pipeline, serves the control socket, tells systemd it is ready, and flies until
@@ -154,7 +155,9 @@ public enum Daemon {
             return 1
         }
         let buzzer = BuzzerDriver()
-        let annunciator = Annunciator(driver: buzzer, log: log)
+        let voice = Voice(buzzer: buzzer, log: log)
+        let annunciator = Annunciator(driver: buzzer, voice: voice, log: log)
+        let voiceService = VoiceService(voice: voice, parts: .configured(config.voice))
         let barometerPace = BarometerPace()
         let barograph = BarographKeeper()
         let statusReporter = StatusReporter()
@@ -190,12 +193,13 @@ public enum Daemon {
         let server = ControlServer(
             path: options.socketPath, inherited: inherited, log: { log.log(.warning, $0) },
             handler: { request in await answering.answer(request) })
-        // The buzzer starts first and stops last: it sounds whatever the others say until the end.
+        // The buzzer starts first and stops last: it sounds whatever the others say until the end;
+        // the voice, which drives it, next.
         var services: [any Service] = []
         switch options.board {
         case .simulated:
             services = [
-                BuzzerService(driver: buzzer, open: { SilentBuzzerLine() }, log: log),
+                BuzzerService(driver: buzzer, open: { SilentBuzzerLine() }, log: log), voiceService,
                 SimulatedBoard(
                     scenario: Scenario.named.first { $0.name == options.scenario }?.scenario ?? .demoMission,
                     speed: options.speed, engine: engine
@@ -210,6 +214,7 @@ public enum Daemon {
                     driver: buzzer,
                     open: { try GpiodOutputLine(chip: try GpiodChip(chip), line: buzzerLine) },
                     log: log),
+                voiceService,
                 BarometerService(
                     bus: config.i2cBus, address: config.i2cAddress,
                     simulated: options.simulate.contains(.barometer), pace: barometerPace,

@@ -95,6 +95,8 @@ public enum BoardFault: String, Sendable, CaseIterable {
     case storage = "storage full or failing"
     case batteryLow = "battery low"
     case batteryCritical = "battery critical"
+    /// The voice's ALSA device is missing, busy or failed: the buzzer alone tells the runner.
+    case audio = "audio device missing or failing"
 
     /// The count of long beeps after the burst.
     public var number: Int { Self.allCases.firstIndex(of: self)! + 1 }
@@ -108,6 +110,7 @@ public enum BoardFault: String, Sendable, CaseIterable {
         case .storage: "storage"
         case .batteryLow: "battery-low"
         case .batteryCritical: "battery-critical"
+        case .audio: "audio"
         }
     }
 }

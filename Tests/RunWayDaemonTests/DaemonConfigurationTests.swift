@@ -58,6 +58,37 @@ struct DaemonConfigurationTests {
         ).battery
         #expect(battery.powerSupply == "/run/ups" && battery.lowPercent == 25)
         #expect(battery.criticalPercent == 8 && battery.pollSeconds == 10)
+        let voice = try Self.parse(
+            #"{"voice": {"output": "voice", "language": "ko", "device": "plughw:CARD=Device", "engine": "espeak-ng", "name": "ko", "rate": 150}}"#
+        ).voice
+        #expect(voice.output == .voice && voice.language == .korean && voice.device == "plughw:CARD=Device")
+        #expect(voice.engine == "espeak-ng" && voice.name == "ko" && voice.rate == 150)
+        // Unset: the output follows the device (both with audio out, the buzzer without).
+        #expect(try Self.parse("{}").voice == DaemonConfiguration.Voice())
+        #expect(DaemonConfiguration.Voice().output == nil && DaemonConfiguration.Voice().language == .english)
+    }
+
+    @Test(arguments: [
+        (#"{"voice": {"language": "fr"}}"#, #"voice.language: expected one of "en", "ko", got "fr""#),
+        (
+            #"{"voice": {"output": "loud"}}"#,
+            #"voice.output: expected one of "buzzer", "voice", "both", got "loud""#
+        ),
+        (
+            #"{"voice": {"engine": "festival"}}"#,
+            #"voice.engine: expected one of "espeak-ng", "flite", got "festival""#
+        ),
+        (#"{"voice": {"rate": 1000}}"#, "voice.rate: expected words per minute 80–400, got 1000"),
+        (#"{"voice": {"device": ""}}"#, #"voice.device: expected an ALSA device name"#),
+        (#"{"voice": {"volume": 3}}"#, "voice.volume: unknown key"),
+    ])
+    func aWrongVoiceNamesItsKey(_ text: String, _ said: String) throws {
+        #expect(throws: DaemonConfiguration.Problem.self) { try Self.parse(text) }
+        do {
+            _ = try Self.parse(text)
+        } catch {
+            #expect("\(error)".hasPrefix(said), "\(error)")
+        }
     }
 
     @Test(arguments: [
@@ -73,7 +104,7 @@ struct DaemonConfigurationTests {
         // Unknown keys, at any depth.
         (
             #"{"bord": {}}"#,
-            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery)"
+            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery, voice)"
         ),
         (
             #"{"board": {"buttons": {"stop": 3}}}"#,

@@ -1,6 +1,5 @@
+import RunWayCore
 import Testing
-
-@testable import RunWayVoice
 
 @Suite struct VoiceLanguageTests {
     @Test func codesAreTheConfigurationsWords() {

@@ -14,15 +14,23 @@ extension RunWayCommand {
                 ),
                 .logbook("record the flight into this logbook as it flies", required: false),
                 .init("--progress", help: "print 'at <elapsed>' each simulated second (for scripts)"),
+                .audio, .lang,
             ] + CommandDeclaration.Option.zone,
-            examples: ["runway demo", "runway demo --speed max --logbook /tmp/demo.sqlite"])
+            examples: [
+                "runway demo", "runway demo --speed max --logbook /tmp/demo.sqlite",
+                "runway demo --speed max --audio /tmp/demo-audio",
+            ])
 
         let speed: Double?
         let logbook: String?
         let progress: Bool
         let zone: LocalZone
+        let audio: String?
+        let language: VoiceLanguage
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
+            audio = arguments.value("--audio")
+            language = try arguments.language()
             logbook = arguments.value("--logbook")
             progress = arguments.flag("--progress")
             zone = try arguments.zone()
@@ -40,7 +48,9 @@ extension RunWayCommand {
 
         func run(console: Console) async throws(CLIError) -> Int32 {
             await DemoCommand.run(
-                speed: speed, logbook: logbook, progress: progress, zone: zone, console: console)
+                speed: speed, logbook: logbook, progress: progress, zone: zone, audio: audio,
+                language: language,
+                console: console)
         }
     }
 
@@ -61,7 +71,7 @@ extension RunWayCommand {
                     help: "fly as a Mission Flight: pace=5:30,deviation=15,distance=5000"),
                 .init("--save", help: "store the flight in the logbook (with --logbook)"),
                 .logbook("the logbook --save stores into", required: false),
-                .json,
+                .json, .audio, .lang,
             ] + CommandDeclaration.Option.zone,
             examples: [
                 "gpspipe -w -n 4000 > run.json; runway fly --gps run.json",
@@ -74,9 +84,13 @@ extension RunWayCommand {
         let json: Bool
         let saveTo: String?
         let zone: LocalZone
+        let audio: String?
+        let language: VoiceLanguage
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
             gps = arguments.value("--gps")!
+            audio = arguments.value("--audio")
+            language = try arguments.language()
             pressure = arguments.value("--pressure")
             mission = try arguments.mission()
             json = arguments.flag("--json")
@@ -97,7 +111,7 @@ extension RunWayCommand {
         func run(console: Console) async throws(CLIError) -> Int32 {
             try FlyCommand.run(
                 gps: gps, pressure: pressure, mission: mission, json: json, saveTo: saveTo, zone: zone,
-                console: console)
+                audio: audio, language: language, console: console)
         }
     }
 

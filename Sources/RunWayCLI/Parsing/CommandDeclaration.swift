@@ -87,6 +87,11 @@ extension CommandDeclaration.Option {
             help: "runwayd's configuration, for its time_zone (default /etc/runway/runway.json)"),
     ]
     static let json = Self("--json", help: "print JSON instead of text (times in UTC)")
+    /// `--audio DIR` (read as a value) and `--lang L` (read by `ParsedArguments.language`).
+    static let audio = Self(
+        "--audio", value: "DIR",
+        help: "write what the board would have said: callouts.json, a WAV per utterance and track.wav")
+    static let lang = Self("--lang", value: "L", help: "the voice's language: en (default) or ko")
     static let socket = Self(
         "--socket", value: "PATH", help: "runwayd's control socket (default /run/runway/control.sock)")
 

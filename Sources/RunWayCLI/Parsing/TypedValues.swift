@@ -55,6 +55,17 @@ extension ParsedArguments {
     /// `--chip NAME`, else the board's first GPIO chip.
     var chip: String { value("--chip") ?? "gpiochip0" }
 
+    /// `--lang L`: the voice's language, English without it.
+    func language() throws(CLIError) -> VoiceLanguage {
+        guard let code = value("--lang") else { return .english }
+        guard let language = VoiceLanguage(rawValue: code) else {
+            throw .usage(
+                "unknown language \"\(code)\" (runway speaks \(VoiceLanguage.allCases.map(\.rawValue).joined(separator: ", ")))"
+            )
+        }
+        return language
+    }
+
     /// `--config FILE`, else the installed configuration's path.
     var configurationPath: String { value("--config") ?? DaemonConfiguration.defaultPath }
 

@@ -1,0 +1,116 @@
+import RunWayCore
+import RunWayHardware
+
+/// The Korean phrase table: short clauses separated by commas, every number in Hangul words —
+/// Sino-Korean for minutes, seconds and distances (오 분 삼십팔 초), native for the countdown
+/// and hours (셋, 한 시간).
+enum KoreanPhrases {
+    static func text(_ phrase: Phrase) -> String {
+        switch phrase {
+        case .countdown(let n): KoreanNumbers.native(n)
+        case .rotate: "출발"
+        case .split(let order, let time, let pace):
+            // A full kilometre's time is its pace: said once.
+            clauses(KoreanNumbers.sino(order) + " 킬로미터", paceWords(pace ?? time))
+        case .lastSplit(let metres, let time, let pace):
+            clauses("마지막 " + distance(metres), duration(time), pace.flatMap(paceWords).map { "페이스 " + $0 })
+        case .sinkRate(let pace, let target): alert("페이스 느림", pace, target)
+        case .overspeed(let pace, let target): alert("페이스 빠름", pace, target)
+        case .minimums(let metres): clauses("목표까지 " + distance(max(0, metres)) + " 남음")
+        case .missionComplete(let time): clauses("미션 완료", duration(time))
+        case .pause(let reason): pause(reason)
+        case .resume: "다시 시작"
+        case .signalLost: "GPS 신호 끊김, 일시 정지"
+        case .gpsBack: "GPS 신호 복구, 다시 시작"
+        case .touchdown(let metres, let time, let pace):
+            clauses("운동 종료", distance(metres), duration(time), pace.flatMap(paceWords).map { "평균 페이스 " + $0 })
+        case .tooShort: "기록되지 않음, 너무 짧음"
+        case .gpsReady: "GPS 준비 완료"
+        case .fault(let fault): self.fault(fault)
+        case .exportDone: "내보내기 완료, USB를 빼도 됩니다"
+        case .exportFailed: "내보내기 실패, 기록은 보드에 남아 있습니다"
+        case .status(let metres, let time, let pace, let ahead):
+            clauses(
+                distance(metres), duration(time), pace.flatMap(paceWords).map { "페이스 " + $0 },
+                ahead.flatMap(versus))
+        case .voiceCheck: "음성 확인, 잘 들리나요"
+        case .text(let text): text
+        }
+    }
+
+    static func clauses(_ parts: String?...) -> String { parts.compactMap { $0 }.joined(separator: ", ") }
+
+    static func alert(_ name: String, _ pace: Double?, _ target: Double) -> String {
+        clauses(name, pace.flatMap(paceWords), paceWords(target).map { "목표 " + $0 })
+    }
+
+    static func pause(_ reason: PauseReason) -> String {
+        switch reason {
+        case .stopped: "자동 일시 정지"
+        case .manual: "일시 정지"
+        case .signalLost: "GPS 신호 끊김, 일시 정지"
+        }
+    }
+
+    /// What to do about each fault (README, "The faults a runner must hear about").
+    static func fault(_ fault: BoardFault) -> String {
+        switch fault {
+        case .gpsdUnreachable: "GPS 서비스 응답 없음, 계속 연결 시도 중"
+        case .noFixForLong: "GPS 위치 오래 없음, 하늘이 트인 곳으로 이동하세요"
+        case .barometerMissing: "기압계 끊김, 고도 없이 계속 기록합니다"
+        case .storage: "저장 공간 오류, 기록 일시 중단, 자동으로 다시 시작됩니다"
+        case .batteryLow: "배터리 부족, 운동 후 충전하세요"
+        case .batteryCritical: "배터리 매우 부족, 기록을 저장했습니다, 지금 충전하세요"
+        case .audio: "오디오 장치 오류, 이제부터 부저로 알립니다"
+        }
+    }
+
+    /// A pace as minutes and seconds: 338 → "오 분 삼십팔 초", 300 → "오 분"; nil for no pace
+    /// worth saying.
+    static func paceWords(_ secondsPerKm: Double?) -> String? {
+        guard let total = SpokenNumber.pace(secondsPerKm) else { return nil }
+        return minutesSeconds(total)
+    }
+
+    /// "이십칠 분 십이 초", "한 시간 사 분" (past an hour the seconds are rounded away, as in
+    /// English), "영 초".
+    static func duration(_ time: Double) -> String {
+        let total = SpokenNumber.seconds(time)
+        guard total >= 3600 else { return minutesSeconds(total) }
+        let minutesTotal = (total + 30) / 60
+        let hours = KoreanNumbers.native(minutesTotal / 60, beforeCounter: true) + " 시간"
+        let minutes = minutesTotal % 60
+        return minutes > 0 ? hours + " " + KoreanNumbers.sino(minutes) + " 분" : hours
+    }
+
+    static func minutesSeconds(_ total: Int) -> String {
+        let minutes = total / 60
+        let seconds = total % 60
+        if minutes == 0 { return KoreanNumbers.sino(seconds) + " 초" }
+        let said = KoreanNumbers.sino(minutes) + " 분"
+        return seconds > 0 ? said + " " + KoreanNumbers.sino(seconds) + " 초" : said
+    }
+
+    /// 5180 m → "오 점 일팔 킬로미터" (two decimals, a trailing zero dropped), under a kilometre
+    /// in metres: "팔백 미터".
+    static func distance(_ metres: Double) -> String {
+        guard let centi = SpokenNumber.centikilometres(metres) else {
+            return KoreanNumbers.sino(max(0, SpokenNumber.whole(metres) ?? 0)) + " 미터"
+        }
+        let whole = KoreanNumbers.sino(centi / 100)
+        let hundredths = centi % 100
+        if hundredths == 0 { return whole + " 킬로미터" }
+        let decimals =
+            hundredths % 10 == 0
+            ? KoreanNumbers.digits(hundredths / 10, count: 1) : KoreanNumbers.digits(hundredths, count: 2)
+        return whole + " 점 " + decimals + " 킬로미터"
+    }
+
+    /// 십이 초 빠름 (ahead), 일 분 오 초 느림 (behind), or 목표 페이스 within ±2 s, as in English;
+    /// nil for a broken value.
+    static func versus(_ ahead: Double) -> String? {
+        guard ahead.isFinite else { return nil }
+        guard abs(ahead) > 2 else { return "목표 페이스" }
+        return duration(abs(ahead)) + (ahead > 0 ? " 빠름" : " 느림")
+    }
+}
