@@ -302,7 +302,7 @@ def main():
     results = read_results(out)
     results += host_checks(out)
     results += alsa_checks(out)
-    results += voice_checks(out)
+    results += voice_checks(a.runway, out)
     results += buzzer_checks(a.runway, out)
     results += stick_checks(a.work, images["stick"], "usb-stick")
     # The slow stick as it was when pulled mid-export, then after it was plugged in again.
@@ -745,10 +745,12 @@ def journal_lines(path):
     return lines, (offsets[len(offsets) // 2] if offsets else None), (offsets[-1] - offsets[0] if offsets else None)
 
 
-def voice_checks(out):
+def voice_checks(runway, out):
     """runwayd's voice in flight (the second half of the flight, after the restart: checks.sh
     voice-capture-*): every split, SINK RATE, OVERSPEED and SIGNAL LOST callout runwayd logged
-    ("callout: NAME") is heard on the loopback within 1 s (speech starting after silence), and
+    ("callout: NAME") is heard on the loopback within 1 s (speech starting after silence) of
+    its buzzer lead-in (output "both": the pattern, as `runway buzz NAME --simulated` plays it,
+    and PatternPlayer's 0.4 s gap, come before the words; the last split has no pattern), and
     every utterance it said it began ("voice: speaking …") starts after silence: none talks over
     another. Times: the journal's (CLOCK_REALTIME) against the capture's first sample, the
     moment ALSA triggered the capture (its status file, CLOCK_MONOTONIC, turned realtime)."""
@@ -782,16 +784,30 @@ def voice_checks(out):
     onsets = [t0 + s for s, _ in spans]
     window = [(t, m) for t, m in journal if t0 <= t <= t0 + length]
     callouts = [(t, m.split("callout: ", 1)[1]) for t, m in window if "callout: " in m]
-    judged = [(t, name) for t, name in callouts if re.match(r"(SPLIT|SINK RATE|OVERSPEED|SIGNAL LOST)", name)]
+    judged = [(t, name) for t, name in callouts if re.search(r"SPLIT|SINK RATE|OVERSPEED|SIGNAL LOST", name)]
     speaking = [(t, m.split("voice: speaking ", 1)[1]) for t, m in window if "voice: speaking " in m]
+    leads = {}
+
+    def lead_in(name):
+        """The seconds of buzzer pattern and gap before the words, in output "both"."""
+        pattern = next((p for key, p in (("LAST SPLIT", None), ("SPLIT", "split"), ("SINK RATE", "sink-rate"),
+                                         ("OVERSPEED", "overspeed"), ("SIGNAL LOST", "signal-lost")) if key in name), None)
+        if pattern is None:
+            return 0.0
+        if pattern not in leads:
+            r = subprocess.run([runway, "buzz", pattern, "--simulated"], capture_output=True, text=True, check=True)
+            leads[pattern] = int(r.stdout.split()[-3]) / 1000 + 0.4  # the last line: "N ms  off"
+        return leads[pattern]
     results = []
     latencies, bad = [], []
     for t, name in judged:
+        lead = lead_in(name)
         heard = next((o for o in onsets if o >= t - 0.05), None)
-        if heard is None or heard - t > 1.0:
-            bad.append(f"{name}: " + ("nothing heard after it" if heard is None else f"heard {heard - t:.2f} s later"))
+        if heard is None or heard - t - lead > 1.0:
+            bad.append(f"{name}: " + ("nothing heard after it" if heard is None else
+                                      f"heard {heard - t:.2f} s later ({lead:.2f} s of it the buzzer's lead-in)"))
         else:
-            latencies.append(f"{name} {heard - t:.2f} s")
+            latencies.append(f"{name} {heard - t:.2f} s ({heard - t - lead:.2f} s after its {lead:.2f} s lead-in)")
     ok = bool(judged) and not bad
     results.append(f"{'PASS' if ok else 'FAIL'} voice-callouts-heard: " + (
         "; ".join(bad) if bad else "no split, SINK RATE, OVERSPEED or SIGNAL LOST callout logged while capturing"
