@@ -803,26 +803,10 @@ def voice_checks(runway, out):
             r = subprocess.run([runway, "buzz", pattern, "--simulated"], capture_output=True, text=True, check=True)
             leads[pattern] = int(r.stdout.split()[-3]) / 1000 + 0.4  # the last line: "N ms  off"
         return leads[pattern]
-    results = []
-    latencies, bad = [], []
-    for t, name in judged:
-        lead = lead_in(name)
-        heard = next((o for o in onsets if o >= t - 0.05), None)
-        if heard is None or heard - t - lead > 1.0:
-            bad.append(f"{name}: " + ("nothing heard after it" if heard is None else
-                                      f"heard {heard - t:.2f} s later ({lead:.2f} s of it the buzzer's lead-in)"))
-        else:
-            latencies.append(f"{name} {heard - t:.2f} s ({heard - t - lead:.2f} s after its {lead:.2f} s lead-in)")
-    ok = bool(judged) and not bad
-    results.append(f"{'PASS' if ok else 'FAIL'} voice-callouts-heard: " + (
-        "; ".join(bad) if bad else "no split, SINK RATE, OVERSPEED or SIGNAL LOST callout logged while capturing"
-        if not judged else f"{len(judged)} callouts heard on plughw:Loopback,1,0, callout → speech: " + ", ".join(latencies)) +
-        f" (capture {length:.0f} s of {ended - t0:.0f} s it ran, its start from {how}; {len(spans)} onsets of sound after ≥ 0.3 s of silence)")
-    if ended - t0 - length > 1.0:  # an overrun drops samples: the time axis after it is off
-        results[-1] = "FAIL" + results[-1][4:] + f"; {ended - t0 - length:.1f} s of samples missing (overrun?)"
     # No utterance over another: each one runwayd began starts after silence, in order, an onset
     # of its own, within 0.5 s of its log line.
-    bad, used, lag = [], set(), []
+    results = []
+    bad, used, lag, heard_at = [], set(), [], {}
     for t, what in speaking:
         k = next((i for i, o in enumerate(onsets) if o >= t - 0.05 and i not in used), None)
         if k is None or onsets[k] - t > 0.5 or (used and k < max(used)):
@@ -830,12 +814,80 @@ def voice_checks(runway, out):
         else:
             used.add(k)
             lag.append(onsets[k] - t)
+            heard_at[t] = onsets[k]
     ok = bool(speaking) and not bad
-    results.append(f"{'PASS' if ok else 'FAIL'} voice-no-overlap: " + ("; ".join(bad) if bad else
-        "nothing said while capturing" if not speaking else
-        f"{len(speaking)} utterances runwayd began, each heard starting after silence, one at a time "
-        f"(log → sound {min(lag):.2f}–{max(lag):.2f} s): {', '.join(w for _, w in speaking)}"))
+    overlap = (f"{'PASS' if ok else 'FAIL'} voice-no-overlap: " + ("; ".join(bad) if bad else
+               "nothing said while capturing" if not speaking else
+               f"{len(speaking)} utterances runwayd began, each heard starting after silence, one at a time "
+               f"(log → sound {min(lag):.2f}–{max(lag):.2f} s): {', '.join(w for _, w in speaking)}"))
+    # Each callout: its utterance (the first "voice: speaking KIND" after it), heard within 1 s of
+    # the buzzer's lead-in; or runwayd's queue said it dropped it ("voice: NAME not said (why)").
+    kinds = (("LAST SPLIT", "last-split"), ("SPLIT", "split"), ("SINK RATE", "sink-rate"),
+             ("OVERSPEED", "overspeed"), ("SIGNAL LOST", "signal-lost"))
+    latencies, dropped, late = [], [], []
+    for t, name in judged:
+        lead = lead_in(name)
+        kind = next(k for key, k in kinds if key in name)
+        drop = next((m for u, m in window if u >= t and m.startswith(f"voice: {name} not said")), None)
+        said = next((u for u, what in speaking if u >= t - 0.05 and what.startswith(kind + ":")), None)
+        if drop and (said is None or said - t > 10):
+            dropped.append(f"{name} {drop.split(' not said ', 1)[1]}")
+            continue
+        heard = heard_at.get(said)
+        if heard is None:
+            late.append(f"{name}: " + ("never said" if said is None else "said but not heard"))
+        elif heard - t - lead > 1.0:
+            late.append(f"{name}: heard {heard - t:.2f} s later, {heard - t - lead:.2f} s after its {lead:.2f} s "
+                       f"lead-in (runwayd began it {said - t:.2f} s after the callout)")
+        else:
+            latencies.append(f"{name} {heard - t:.2f} s ({heard - t - lead:.2f} s after its {lead:.2f} s lead-in)")
+    ok = bool(judged) and not late
+    results.append(f"{'PASS' if ok else 'FAIL'} voice-callouts-heard: " + (
+        "no split, SINK RATE, OVERSPEED or SIGNAL LOST callout logged while capturing" if not judged else
+        "; ".join(late + latencies)) + (f"; dropped by runwayd's queue, as it logged: {', '.join(dropped)}" if dropped else "") +
+        f" (capture {length:.0f} s of {ended - t0:.0f} s it ran, its start from {how}; "
+        f"{len(spans)} onsets of sound after ≥ 0.3 s of silence)")
+    if ended - t0 - length > 1.0:  # an overrun drops samples: the time axis after it is off
+        results[-1] = "FAIL" + results[-1][4:] + f"; {ended - t0 - length:.1f} s of samples missing (overrun?)"
+    results.append(overlap)
+    results.append(buzzer_and_speech(out, t0, offset, spans, speaking, heard_at))
     return results
+
+
+def buzzer_and_speech(out, t0, offset, spans, speaking, heard_at):
+    """The buzzer line's edges (the kernel's trace, CLOCK_MONOTONIC, made realtime through the
+    journal's offset) against the speech on the loopback: no pattern over speech, and how long
+    after the buzzer's last edge each utterance started (output "both": pattern, gap, words)."""
+    try:
+        gpio = int(open(os.path.join(out, "buzzer-gpio")).read())
+        lines = open(os.path.join(out, "buzzer-trace.txt")).read().splitlines()
+    except (OSError, ValueError) as e:
+        return f"FAIL voice-buzzer-apart: {e}"
+    if offset is None:
+        return "FAIL voice-buzzer-apart: no journal offset to put the trace on the realtime clock"
+    edges = []
+    for line in lines:
+        m = re.search(r"\s(\d+\.\d+): gpio_value: (\d+) set (\d)", line)
+        if m and int(m.group(2)) == gpio:
+            edges.append(float(m.group(1)) + offset)
+    over, gaps = [], []
+    said = {heard: what for what_t, heard in heard_at.items() for t, what in speaking if t == what_t}
+    for start, end in spans:
+        a, b = t0 + start, t0 + end
+        inside = [e for e in edges if a + 0.02 < e < b - 0.02]
+        if inside:
+            what = said.get(a, "a sound runwayd did not log")
+            over.append(f"'{what}' ({start:.2f}–{end:.2f} s into the capture): buzzer edges "
+                        f"{', '.join(f'{e - a:+.2f}' for e in inside)} s from its start")
+    for t, what in speaking:
+        heard = heard_at.get(t)
+        before = [e for e in edges if heard is not None and heard - 5 < e <= heard]
+        if before:
+            gaps.append(f"{what.split(':', 1)[0]} {heard - before[-1]:.2f} s")
+    ok = not over and bool(edges)
+    return (f"{'PASS' if ok else 'FAIL'} voice-buzzer-apart: " + ("; ".join(over) if over else
+            f"no buzzer edge on line 23 while speech played ({len(edges)} edges traced); speech began after the "
+            f"buzzer's last edge by: {', '.join(gaps) or 'no pattern before any utterance'}"))
 
 
 def host_checks(out):
