@@ -66,6 +66,12 @@ def initrd(work, version):
     return path
 
 
+# The root filesystem's size. 1G left 138 MB free once the voice's packages came in (libflite1's
+# voices alone are 27 MB): ext4 keeps 5% for root, and the power-cut boots' journals filled the
+# rest for the user runway by the 8th cut (SQLite: database or disk is full).
+IMAGE_SIZE = "2G"
+
+
 def image(work, make_deb, deb_key, version, module):
     """The root filesystem as an ext4 image, rebuilt when its recipe or inputs change; the .deb
     is made (make_deb) only then."""
@@ -87,7 +93,7 @@ def image(work, make_deb, deb_key, version, module):
     # scripts/board-test.sh), not on its bytes: the .deb is reproducible, but its Swift binaries
     # are byte-identical only when built at the same path (the build id and .swift_modhash differ
     # between two clones), and this way the .deb is not even made when the image is cached.
-    key = hashlib.sha256("\n".join(hooks + GUEST_PACKAGES + [deb_key, version]).encode())
+    key = hashlib.sha256("\n".join(hooks + GUEST_PACKAGES + [deb_key, version, IMAGE_SIZE]).encode())
     inputs = [module, f"{HERE}/guest/gpsd.default", f"{HERE}/guest/runway-board-test.service"]
     for f in inputs:
         key.update(open(f, "rb").read())
@@ -107,7 +113,7 @@ def image(work, make_deb, deb_key, version, module):
     run("mmdebstrap", "--variant=minbase", "--include=" + ",".join(GUEST_PACKAGES), *hooks,
         "bookworm", root, stdout=subprocess.DEVNULL)
     tmp = path + ".tmp"
-    run("mkfs.ext4", "-q", "-F", "-L", "board", "-d", root, tmp, "1G")
+    run("mkfs.ext4", "-q", "-F", "-L", "board", "-d", root, tmp, IMAGE_SIZE)
     shutil.rmtree(root)
     os.rename(tmp, path)
     return path
