@@ -224,14 +224,18 @@ echo "$card" > "$out/alsa-card"
 alsa_nodes=$(ls /dev/snd/controlC"$card" /dev/snd/pcmC"$card"D* 2>/dev/null | tr '\n' ' ')
 check alsa-nodes-audio "snd-aloop card $card: $(stat -c '%n %U:%G %a' $alsa_nodes 2>&1 | tr '\n' ';')" \
     sh -c "test -n '$alsa_nodes' && test \"\$(stat -c '%U %G %a' $alsa_nodes | sort -u)\" = 'root audio 660'"
-# loop_capture FILE SECONDS: the loopback's other end, as the voice plays (22050 Hz, mono, S16).
-loop_capture() { arecord -q -D plughw:Loopback,1,0 -f S16_LE -r 22050 -c 1 -d "$2" "$1" 2>> "$out/guest.log"; }
-loop_capture "$out/alsa-capture-root.wav" 4 &
-recorder=$!
-sleep 1
+# loop_capture FILE: the loopback's other end, as the voice plays (22050 Hz, mono, S16), in the
+# background ($recorder) until loop_stop (after what played has ended: TCG's pace varies).
+loop_capture() {
+    arecord -q -D plughw:Loopback,1,0 -f S16_LE -r 22050 -c 1 "$1" 2>> "$out/guest.log" &
+    recorder=$!
+    sleep 1
+}
+loop_stop() { sleep 0.5; kill -INT "$recorder"; wait "$recorder"; }
+loop_capture "$out/alsa-capture-root.wav"
 aplay -q -D plughw:Loopback,0,0 "$out/alsa-test.wav" 2>> "$out/guest.log"
 played=$?
-wait $recorder
+loop_stop
 check alsa-aplay-arecord "as root: aplay on plughw:Loopback,0,0 exit $played, arecord on plughw:Loopback,1,0 exit $? (the capture is judged on the host)" \
     test "$played" = 0 -a -s "$out/alsa-capture-root.wav"
 # probe NAME [SED]: runwayd.service as installed, with aplay for runwayd (a oneshot; the lines that
@@ -248,13 +252,11 @@ probe() {
     journalctl -u "runway-alsa-$1.service" -o cat --no-pager | grep -i aplay | tail -n 2 | tr '\n' ' ' > "$out/alsa-$1.err"
     return $code
 }
-loop_capture "$out/alsa-capture-runwayd.wav" 8 &  # the reload and the unit's start take their time under TCG
-recorder=$!
-sleep 1
+loop_capture "$out/alsa-capture-runwayd.wav"
 probe runwayd
 check alsa-runwayd-sandbox "aplay as runway in runwayd.service's sandbox (DevicePolicy=closed, DeviceAllow=char-alsa rw, SupplementaryGroups=… audio, ProcSubset=pid) plays on the loopback: exit $? $(cat "$out/alsa-runwayd.err")" \
     test "$(systemctl show -p Result --value runway-alsa-runwayd.service)" = success
-wait $recorder
+loop_stop
 probe no-device-allow 's/^DeviceAllow=char-alsa rw$//'
 check alsa-needs-device-allow "the same sandbox without DeviceAllow=char-alsa is refused: exit $? $(cat "$out/alsa-no-device-allow.err")" \
     test "$(systemctl show -p Result --value runway-alsa-no-device-allow.service)" != success
@@ -325,20 +327,9 @@ sleep 20
 "$here/bmp280-registers.sh" "$bus"
 await distance-2000m 60 sh -c '[ "$(runway status --json | sed -n "s/.*\"distance_m\":\([0-9]*\).*/\1/p")" -ge 2000 ]'
 before=$(status_field distance_m)
-systemctl stop runwayd
-check runwayd-stopped-mid-flight "the flight stays open (flying) in the logbook after systemctl stop" \
-    sh -c "runway logbook --json | grep -q '\"id\":$id,\"status\":\"flying\"'"
-# The first half's voice: its device does not exist; the fault said once however many callouts.
-journal_since_boot runwayd > "$out/runwayd-first-half.journal"
-# (runwayd's audio fault: "audio device missing or failing: …", said once, the device retried
-# every 30 s without a word; nothing is said to be spoken.)
-voice_faults=$(grep -c 'audio device missing or failing' "$out/runwayd-first-half.journal")
-first_spoken=$(grep -c 'voice: speaking' "$out/runwayd-first-half.journal")
-first_callouts=$(grep -c 'callout: ' "$out/runwayd-first-half.journal")
-check voice-fault-said-once "device plughw:NoSuchCard,0,0: flight $id flew on to $before m through $first_callouts callouts ($(grep 'callout: ' "$out/runwayd-first-half.journal" | sed 's/.*callout: //' | tr '\n' ',' | head -c 200)), none spoken, the fault logged $voice_faults times: $(grep 'audio device missing' "$out/runwayd-first-half.journal" | head -n 2 | tr '\n' ' ')" \
-    test "$voice_faults" = 1 -a "$first_callouts" -ge 3 -a "$first_spoken" = 0
-# The second half speaks on the loopback: captured from before runwayd starts to after it lands.
-# The capture's first sample is the moment ALSA triggered it (the stream's status file).
+# The second half speaks on the loopback: captured from before the restart to after the landing.
+# The capture's first sample is the moment ALSA triggered it (the stream's status file). Made
+# ready before the stop: each second runwayd is down is 60 m of flat5k it does not count.
 voice_conf plughw:Loopback,0,0
 capture_status=/proc/asound/card${card:-0}/pcm1c/sub0/status
 echo "began $(date +%s.%N)" > "$out/voice-capture-times"
@@ -346,9 +337,22 @@ arecord -q -D plughw:Loopback,1,0 -f S16_LE -r 22050 -c 1 /var/tmp/voice-capture
 voice_recorder=$!
 wait_for 10 grep -q 'state: RUNNING' "$capture_status"
 echo "trigger $(sed -n 's/^trigger_time: *//p' "$capture_status")" >> "$out/voice-capture-times"
+first_half=$(systemctl show -p MainPID --value runwayd)
+systemctl stop runwayd
+check runwayd-stopped-mid-flight "the flight stays open (flying) in the logbook after systemctl stop" \
+    sh -c "runway logbook --json | grep -q '\"id\":$id,\"status\":\"flying\"'"
 systemctl start runwayd
 check runwayd-continues "flight $id goes on after the restart (from $before m)" \
     wait_for 60 sh -c "[ \"\$(runway status --json | sed -n 's/.*\"flight_id\":\([0-9]*\).*/\1/p')\" = $id ]"
+# The first half's voice: its device did not exist; the fault said once however many callouts.
+journalctl -b 0 _PID="$first_half" -o cat --no-pager > "$out/runwayd-first-half.journal" 2>&1
+# (runwayd's audio fault: "audio device missing or failing: …", said once, the device retried
+# every 30 s without a word; nothing is said to be spoken.)
+voice_faults=$(grep -c 'audio device missing or failing' "$out/runwayd-first-half.journal")
+first_spoken=$(grep -c 'voice: speaking' "$out/runwayd-first-half.journal")
+first_callouts=$(grep -c 'callout: ' "$out/runwayd-first-half.journal")
+check voice-fault-said-once "device plughw:NoSuchCard,0,0: flight $id flew on to $before m through $first_callouts callouts ($(grep 'callout: ' "$out/runwayd-first-half.journal" | sed 's/.*callout: //' | tr '\n' ',' | head -c 200)), none spoken, the fault logged $voice_faults times: $(grep 'audio device missing' "$out/runwayd-first-half.journal" | head -n 2 | tr '\n' ' ')" \
+    test "$voice_faults" = 1 -a "$first_callouts" -ge 3 -a "$first_spoken" = 0
 await gps-done 300 test -e "$out/gps-done"
 # SIGNAL LOST comes 8 s after the last fix: buzzed, then said (2.1 s of pattern and gap, about
 # 1 s of words), before END lands the flight.
