@@ -7,7 +7,8 @@ set -euo pipefail
 deb=$1
 fail() { echo "check-deb: $*" >&2; exit 1; }
 info=$(dpkg-deb --info "$deb")
-for field in "Package: runway" "Architecture: $(dpkg --print-architecture)" "Depends: .*gpsd, libgps28"; do
+for field in "Package: runway" "Architecture: $(dpkg --print-architecture)" "Depends: .*gpsd, libgps28" \
+    "Depends: .*libespeak-ng1, espeak-ng-data, libflite1, libasound2"; do
     grep -q "$field" <<<"$info" || fail "control lacks '$field'"
 done
 [ "$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles)" = /etc/runway/runway.json ] || fail "conffiles"
@@ -33,6 +34,24 @@ dpkg-deb --extract "$deb" "$root"
 dpkg-deb --control "$deb" "$root/DEBIAN"
 for script in postinst prerm postrm; do sh -n "$root/DEBIAN/$script" || fail "$script does not parse"; done
 if ldd "$root/usr/bin/runwayd" | grep -q libswift; then fail "runwayd needs the Swift runtime"; fi
+# Every shared library the binaries name (DT_NEEDED: the voice's libespeak-ng, libflite*,
+# libasound among them) loads from the extracted tree's binaries and belongs to a package
+# Depends names: a library linked in but not depended on would be missing on the board.
+depends=$(sed -n 's/^ Depends: //p' <<<"$info" | tr -d ' ' | tr ',' '\n' | sed 's/(.*//')
+for binary in runwayd runway; do
+    resolved=$(ldd "$root/usr/bin/$binary")
+    ! grep -q "not found" <<<"$resolved" || fail "$binary: $(grep 'not found' <<<"$resolved" | tr -s '\t\n' ' ')"
+    for soname in $(objdump -p "$root/usr/bin/$binary" | awk '$1 == "NEEDED" { print $2 }'); do
+        path=$(awk -v n="$soname" '$1 == n && $2 == "=>" { print $3 }' <<<"$resolved")
+        [ -n "$path" ] || path=$(awk -v n="$soname" 'index($1, n) { print $1 }' <<<"$resolved")  # ld-linux
+        owner=
+        for candidate in "$path" "${path#/usr}" "/usr${path}" "$(readlink -f "$path")"; do
+            owner=$(dpkg -S "$candidate" 2>/dev/null | head -n 1 | cut -d: -f1) && [ -n "$owner" ] && break
+        done
+        [ -n "$owner" ] || fail "$binary needs $soname ($path), which no installed package owns"
+        grep -qx "$owner" <<<"$depends" || fail "$binary needs $soname from $owner, which Depends does not name"
+    done
+done
 "$root/usr/bin/runwayd" --check-config --config "$root/etc/runway/runway.json" | grep -q valid \
     || fail "runwayd does not accept the packaged configuration"
 "$root/usr/bin/runway" help >/dev/null || fail "runway does not run"

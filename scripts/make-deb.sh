@@ -1,6 +1,7 @@
 #!/bin/bash
 # Builds runway_VERSION_ARCH.deb: runwayd and runway with the Swift runtime and Foundation linked
-# statically (the board needs no toolchain), the systemd units, sysusers file, udev rules and the
+# statically (the board needs no toolchain; the C libraries, the voice's libespeak-ng, flite and
+# libasound among them, are Debian's shared ones, named in Depends), the systemd units, sysusers file, udev rules and the
 # default configuration (a conffile: an edited one survives upgrades). Usage: scripts/make-deb.sh [OUTDIR]
 #
 # Reproducible: the same tree gives the same bytes (make board-test keys its image on them).
@@ -49,14 +50,15 @@ Version: $version
 Architecture: $arch
 Maintainer: RunWay Core developers <runway-core@example.org>
 Installed-Size: $size
-Depends: libc6 (>= 2.36), libstdc++6, libgcc-s1, gpsd, libgps28, libi2c0, libgpiod2, libsqlite3-0, zlib1g, libsystemd0, systemd, dosfstools, mtools
+Depends: libc6 (>= 2.36), libstdc++6, libgcc-s1, gpsd, libgps28, libi2c0, libgpiod2, libsqlite3-0, zlib1g, libsystemd0, systemd, dosfstools, mtools, libespeak-ng1, espeak-ng-data, libflite1, libasound2
 Section: misc
 Priority: optional
 Description: running tracker firmware for a Raspberry Pi-class board
  Reads GPS from gpsd, a BMP280 barometer over I2C, three buttons and a buzzer
  over GPIO; flies each run through an aviation-style engine and records it
  crash-safely in an SQLite logbook. runwayd is the daemon; runway is the
- runner's command (status, start, pause, resume, stop, the logbook).
+ runner's command (status, start, pause, resume, stop, the logbook). Speaks
+ its callouts through ALSA (libespeak-ng, flite) when configured to.
 CONTROL
 echo /etc/runway/runway.json > "$root/DEBIAN/conffiles"
 cat > "$root/DEBIAN/postinst" <<'SCRIPT'

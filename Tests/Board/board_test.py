@@ -6,13 +6,15 @@ BMP280, and the checks of guest/checks.sh run by the guest's systemd. Prints eac
 
 usage: board_test.py --deb RUNWAY.deb --deb-key KEY --runway HOST-RUNWAY --work DIR [--cuts N]
 """
-import argparse, calendar, hashlib, json, os, random, re, shutil, socket, subprocess, sys, threading, time
+import argparse, array, calendar, hashlib, json, math, os, random, re, shutil, socket, subprocess, sys, threading, time, wave
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GUEST_PACKAGES = [
     "systemd", "systemd-sysv", "udev", "kmod", "gpsd", "i2c-tools", "gpiod", "libgps28", "libi2c0",
     "libgpiod2", "libsqlite3-0", "zlib1g", "libsystemd0", "dosfstools", "mtools", "procps",
+    # The voice (issue 24): its libraries, as the .deb depends on them, and aplay/arecord.
+    "libespeak-ng1", "espeak-ng-data", "libflite1", "libasound2", "alsa-utils",
 ]
 
 
@@ -64,6 +66,12 @@ def initrd(work, version):
     return path
 
 
+# The root filesystem's size. 1G left 138 MB free once the voice's packages came in (libflite1's
+# voices alone are 27 MB): ext4 keeps 5% for root, and the power-cut boots' journals filled the
+# rest for the user runway by the 8th cut (SQLite: database or disk is full).
+IMAGE_SIZE = "2G"
+
+
 def image(work, make_deb, deb_key, version, module):
     """The root filesystem as an ext4 image, rebuilt when its recipe or inputs change; the .deb
     is made (make_deb) only then."""
@@ -85,7 +93,7 @@ def image(work, make_deb, deb_key, version, module):
     # scripts/board-test.sh), not on its bytes: the .deb is reproducible, but its Swift binaries
     # are byte-identical only when built at the same path (the build id and .swift_modhash differ
     # between two clones), and this way the .deb is not even made when the image is cached.
-    key = hashlib.sha256("\n".join(hooks + GUEST_PACKAGES + [deb_key, version]).encode())
+    key = hashlib.sha256("\n".join(hooks + GUEST_PACKAGES + [deb_key, version, IMAGE_SIZE]).encode())
     inputs = [module, f"{HERE}/guest/gpsd.default", f"{HERE}/guest/runway-board-test.service"]
     for f in inputs:
         key.update(open(f, "rb").read())
@@ -105,7 +113,7 @@ def image(work, make_deb, deb_key, version, module):
     run("mmdebstrap", "--variant=minbase", "--include=" + ",".join(GUEST_PACKAGES), *hooks,
         "bookworm", root, stdout=subprocess.DEVNULL)
     tmp = path + ".tmp"
-    run("mkfs.ext4", "-q", "-F", "-L", "board", "-d", root, tmp, "1G")
+    run("mkfs.ext4", "-q", "-F", "-L", "board", "-d", root, tmp, IMAGE_SIZE)
     shutil.rmtree(root)
     os.rename(tmp, path)
     return path
@@ -294,10 +302,13 @@ def main():
 
     # Boot 1: every check of a running board.
     out = fresh(os.path.join(a.work, "run"))
+    write_test_sound(os.path.join(out, "alsa-test.wav"))
     disk = overlay(a.work, base, "board.qcow2")
     boot(a, version, disk, out, Feed(nmea, a.rate), usb=images)
     results = read_results(out)
     results += host_checks(out)
+    results += alsa_checks(out)
+    results += voice_checks(a.runway, out)
     results += buzzer_checks(a.runway, out)
     results += stick_checks(a.work, images["stick"], "usb-stick")
     # The slow stick as it was when pulled mid-export, then after it was plugged in again.
@@ -625,6 +636,264 @@ def buzzer_checks(runway, out):
         results.append(f"{'PASS' if ok else 'FAIL'} runwayd-buzzer-no-hold-beep: END held 1.8 s: " + (
             "no hold beep" if ok else f"the hold beep played {found[1] - since:.2f} s after the press"))
     return results
+
+
+RATE = 22050  # the voice's format on the loopback: 22050 Hz, mono, S16_LE
+
+
+def write_test_sound(path):
+    """The sound aplay plays on the loopback: 0.3 s at 440 Hz, 0.2 s of silence, 0.5 s at 880 Hz
+    (cosines: the first sample is not zero, so where the sound starts in a capture is exact)."""
+    samples = array.array("h")
+    for f, seconds in ((440, 0.3), (0, 0.2), (880, 0.5)):
+        n = int(RATE * seconds)
+        samples.extend(int(12000 * math.cos(2 * math.pi * f * i / RATE)) if f else 0 for i in range(n))
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(samples.tobytes())
+
+
+def read_wav(path):
+    """(samples, rate) of a mono S16 WAV; arecord's header may give a length it never wrote."""
+    with wave.open(path, "rb") as w:
+        if w.getnchannels() != 1 or w.getsampwidth() != 2:
+            raise ValueError(f"{w.getnchannels()} channels of {w.getsampwidth() * 8} bits")
+        rate = w.getframerate()
+        data = w.readframes(w.getnframes())
+    samples = array.array("h")
+    samples.frombytes(data[:len(data) // 2 * 2])
+    return samples, rate
+
+
+def dbfs(samples):
+    if not samples:
+        return -math.inf
+    rms = math.sqrt(sum(x * x for x in samples) / len(samples))
+    return 20 * math.log10(rms / 32768) if rms else -math.inf
+
+
+def alsa_checks(out):
+    """Each loopback capture of the guest's ALSA block against the sound that was played: the
+    sound, sample for sample, after silence and followed by silence."""
+    try:
+        sound, _ = read_wav(os.path.join(out, "alsa-test.wav"))
+    except (OSError, ValueError, EOFError, wave.Error) as e:
+        return [f"FAIL alsa-test-sound: {e}"]
+    results = []
+    for slug, who in (("root", "aplay as root"), ("runwayd", "aplay in runwayd.service's sandbox")):
+        name = f"alsa-loopback-capture-{slug}"
+        try:
+            got, rate = read_wav(os.path.join(out, f"alsa-capture-{slug}.wav"))
+        except (OSError, ValueError, EOFError, wave.Error) as e:
+            results.append(f"FAIL {name}: {e}")
+            continue
+        start = next((i for i, x in enumerate(got) if x), None)
+        if rate != RATE or start is None:
+            results.append(f"FAIL {name}: {len(got) / rate:.2f} s at {rate} Hz, " +
+                           ("all silent" if start is None else "not the voice's rate"))
+            continue
+        piece = got[start:start + len(sound)]
+        exact = piece == sound
+        # After it, silence; but for what the loopback replays of the ring buffer's stale tail
+        # when aplay drains mid-period (a few ms of the sound itself; the first run had 7 ms).
+        tail = sum(1 for x in got[start + len(sound):] if x)
+        rest_silent = tail <= rate * 0.05
+        mismatch = sum(1 for x, y in zip(piece, sound) if x != y) + abs(len(sound) - len(piece))
+        ok = exact and rest_silent
+        results.append(f"{'PASS' if ok else 'FAIL'} {name}: {who} on plughw:Loopback,0,0, captured on "
+                       f"plughw:Loopback,1,0: the sound starts {start / rate:.3f} s into the {len(got) / rate:.2f} s "
+                       f"capture after silence, " + (f"sample for sample ({len(sound)} samples, {dbfs(sound):.1f} dBFS)"
+                                                     if exact else f"{mismatch} of {len(sound)} samples differ") +
+                       (", silence after it" if not tail else f", then {tail * 1000 / rate:.0f} ms of the ring buffer's "
+                        f"stale tail (the drain ends on a period) and silence" if rest_silent else
+                        f", and {tail * 1000 / rate:.0f} ms of sound after it"))
+    return results
+
+
+def speech_onsets(samples, rate, frame=0.01, threshold_db=-45, quiet=0.3):
+    """Onsets of sound in a capture (s from its start): a 10 ms frame above -45 dBFS after at
+    least `quiet` s of frames below it (the loopback is silent, digital zeros, between utterances;
+    a pause inside one utterance is shorter). Also the spans of sound: (onset, end)."""
+    n = int(rate * frame)
+    level = 32768 * 10 ** (threshold_db / 20)
+    spans, start, last_loud = [], None, None
+    for k in range(len(samples) // n):
+        chunk = samples[k * n:(k + 1) * n]
+        loud = math.sqrt(sum(x * x for x in chunk) / n) > level
+        t = k * frame
+        if loud:
+            if start is None or t - last_loud - frame >= quiet:
+                if start is not None:
+                    spans.append((start, last_loud + frame))
+                start = t
+            last_loud = t
+    if start is not None:
+        spans.append((start, last_loud + frame))
+    return spans
+
+
+def journal_lines(path):
+    """(realtime s, message) of runwayd's journal (journalctl -o json): the source's own
+    timestamp where it gave one, else journald's; and realtime less monotonic, as journald
+    stamped each entry with both at once (the same all boot: the board has no NTP)."""
+    lines, offsets = [], []
+    for line in open(path, errors="replace"):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        message = entry.get("MESSAGE")
+        if isinstance(message, list):  # journald gives non-UTF-8 messages as bytes
+            message = bytes(message).decode(errors="replace")
+        stamp = entry.get("_SOURCE_REALTIME_TIMESTAMP") or entry.get("__REALTIME_TIMESTAMP")
+        if message and stamp:
+            lines.append((int(stamp) / 1e6, message))
+        if entry.get("__REALTIME_TIMESTAMP") and entry.get("__MONOTONIC_TIMESTAMP"):
+            offsets.append((int(entry["__REALTIME_TIMESTAMP"]) - int(entry["__MONOTONIC_TIMESTAMP"])) / 1e6)
+    offsets.sort()
+    return lines, (offsets[len(offsets) // 2] if offsets else None), (offsets[-1] - offsets[0] if offsets else None)
+
+
+def voice_checks(runway, out):
+    """runwayd's voice in flight (the second half of the flight, after the restart: checks.sh
+    voice-capture-*): every split, SINK RATE, OVERSPEED and SIGNAL LOST callout runwayd logged
+    ("callout: NAME") is heard on the loopback within 1 s (speech starting after silence) of
+    its buzzer lead-in (output "both": the pattern, as `runway buzz NAME --simulated` plays it,
+    and PatternPlayer's 0.4 s gap, come before the words; the last split has no pattern), and
+    every utterance it said it began ("voice: speaking …") starts after silence: none talks over
+    another. Times: the journal's (CLOCK_REALTIME) against the capture's first sample, the
+    moment ALSA triggered the capture (its status file, CLOCK_MONOTONIC, turned realtime)."""
+    try:
+        times = dict(l.split(" ", 1) for l in open(os.path.join(out, "voice-capture-times")).read().split("\n") if " " in l)
+        began, ended = float(times["began"]), float(times["ended"])
+        samples, rate = read_wav(os.path.join(out, "voice-capture.wav"))
+        journal, offset, spread = journal_lines(os.path.join(out, "runwayd-journal.json"))
+    except (OSError, ValueError, KeyError, EOFError, wave.Error) as e:
+        return [f"FAIL voice-callouts-heard: {e}"]
+    length = len(samples) / rate
+    if rate != RATE:
+        return [f"FAIL voice-callouts-heard: the capture is at {rate} Hz"]
+    # The first sample's time: ALSA's trigger time (CLOCK_MONOTONIC as alsa-lib asks for it, made
+    # realtime through the journal's own pairs; a realtime one is taken as it is); else the
+    # bounds arecord's start and end give.
+    t0, how = None, ""
+    try:
+        trigger = float(times.get("trigger", ""))
+        if trigger > 1e9:
+            t0, how = trigger, "ALSA's trigger time (realtime)"
+        elif offset is not None:
+            t0, how = trigger + offset, f"ALSA's trigger time (monotonic; journal offsets spread {spread * 1000:.0f} ms)"
+    except ValueError:
+        pass
+    latest = ended - length  # arecord ended after its last sample was captured
+    if t0 is None or not (began - 0.05 <= t0 <= latest + 0.05):
+        t0, how = (began + latest) / 2, f"arecord's start and end, ±{(latest - began) / 2 * 1000:.0f} ms" + (
+            f" (the trigger time {t0:.3f} lay outside them)" if t0 is not None else "")
+    spans = speech_onsets(samples, rate)
+    onsets = [t0 + s for s, _ in spans]
+    window = [(t, m) for t, m in journal if t0 <= t <= t0 + length]
+    callouts = [(t, m.split("callout: ", 1)[1]) for t, m in window if "callout: " in m]
+    judged = [(t, name) for t, name in callouts if re.search(r"SPLIT|SINK RATE|OVERSPEED|SIGNAL LOST", name)]
+    speaking = [(t, m.split("voice: speaking ", 1)[1]) for t, m in window if "voice: speaking " in m]
+    leads = {}
+
+    def lead_in(name):
+        """The seconds of buzzer pattern and gap before the words, in output "both"."""
+        pattern = next((p for key, p in (("LAST SPLIT", None), ("SPLIT", "split"), ("SINK RATE", "sink-rate"),
+                                         ("OVERSPEED", "overspeed"), ("SIGNAL LOST", "signal-lost")) if key in name), None)
+        if pattern is None:
+            return 0.0
+        if pattern not in leads:
+            r = subprocess.run([runway, "buzz", pattern, "--simulated"], capture_output=True, text=True, check=True)
+            leads[pattern] = int(r.stdout.split()[-3]) / 1000 + 0.4  # the last line: "N ms  off"
+        return leads[pattern]
+    # No utterance over another: each one runwayd began starts after silence, in order, an onset
+    # of its own, within 0.5 s of its log line.
+    results = []
+    bad, used, lag, heard_at = [], set(), [], {}
+    for t, what in speaking:
+        k = next((i for i, o in enumerate(onsets) if o >= t - 0.05 and i not in used), None)
+        if k is None or onsets[k] - t > 0.5 or (used and k < max(used)):
+            bad.append(f"'{what}' at {t - t0:.2f} s: no onset of its own after silence")
+        else:
+            used.add(k)
+            lag.append(onsets[k] - t)
+            heard_at[t] = onsets[k]
+    ok = bool(speaking) and not bad
+    overlap = (f"{'PASS' if ok else 'FAIL'} voice-no-overlap: " + ("; ".join(bad) if bad else
+               "nothing said while capturing" if not speaking else
+               f"{len(speaking)} utterances runwayd began, each heard starting after silence, one at a time "
+               f"(log → sound {min(lag):.2f}–{max(lag):.2f} s): {', '.join(w for _, w in speaking)}"))
+    # Each callout: its utterance (the first "voice: speaking KIND" after it), heard within 1 s of
+    # the buzzer's lead-in; or runwayd's queue said it dropped it ("voice: NAME not said (why)").
+    kinds = (("LAST SPLIT", "last-split"), ("SPLIT", "split"), ("SINK RATE", "sink-rate"),
+             ("OVERSPEED", "overspeed"), ("SIGNAL LOST", "signal-lost"))
+    latencies, dropped, late = [], [], []
+    for t, name in judged:
+        lead = lead_in(name)
+        kind = next(k for key, k in kinds if key in name)
+        drop = next((m for u, m in window if u >= t and m.startswith(f"voice: {name} not said")), None)
+        said = next((u for u, what in speaking if u >= t - 0.05 and what.startswith(kind + ":")), None)
+        if drop and (said is None or said - t > 10):
+            dropped.append(f"{name} {drop.split(' not said ', 1)[1]}")
+            continue
+        heard = heard_at.get(said)
+        if heard is None:
+            late.append(f"{name}: " + ("never said" if said is None else "said but not heard"))
+        elif heard - t - lead > 1.0:
+            late.append(f"{name}: heard {heard - t:.2f} s later, {heard - t - lead:.2f} s after its {lead:.2f} s "
+                       f"lead-in (runwayd began it {said - t:.2f} s after the callout)")
+        else:
+            latencies.append(f"{name} {heard - t:.2f} s ({heard - t - lead:.2f} s after its {lead:.2f} s lead-in)")
+    ok = bool(judged) and not late
+    results.append(f"{'PASS' if ok else 'FAIL'} voice-callouts-heard: " + (
+        "no split, SINK RATE, OVERSPEED or SIGNAL LOST callout logged while capturing" if not judged else
+        "; ".join(late + latencies)) + (f"; dropped by runwayd's queue, as it logged: {', '.join(dropped)}" if dropped else "") +
+        f" (capture {length:.0f} s of {ended - t0:.0f} s it ran, its start from {how}; "
+        f"{len(spans)} onsets of sound after ≥ 0.3 s of silence)")
+    if ended - t0 - length > 1.0:  # an overrun drops samples: the time axis after it is off
+        results[-1] = "FAIL" + results[-1][4:] + f"; {ended - t0 - length:.1f} s of samples missing (overrun?)"
+    results.append(overlap)
+    results.append(buzzer_and_speech(out, t0, offset, spans, speaking, heard_at))
+    return results
+
+
+def buzzer_and_speech(out, t0, offset, spans, speaking, heard_at):
+    """The buzzer line's edges (the kernel's trace, CLOCK_MONOTONIC, made realtime through the
+    journal's offset) against the speech on the loopback: no pattern over speech, and how long
+    after the buzzer's last edge each utterance started (output "both": pattern, gap, words)."""
+    try:
+        gpio = int(open(os.path.join(out, "buzzer-gpio")).read())
+        lines = open(os.path.join(out, "buzzer-trace.txt")).read().splitlines()
+    except (OSError, ValueError) as e:
+        return f"FAIL voice-buzzer-apart: {e}"
+    if offset is None:
+        return "FAIL voice-buzzer-apart: no journal offset to put the trace on the realtime clock"
+    edges = []
+    for line in lines:
+        m = re.search(r"\s(\d+\.\d+): gpio_value: (\d+) set (\d)", line)
+        if m and int(m.group(2)) == gpio:
+            edges.append(float(m.group(1)) + offset)
+    over, gaps = [], []
+    said = {heard: what for what_t, heard in heard_at.items() for t, what in speaking if t == what_t}
+    for start, end in spans:
+        a, b = t0 + start, t0 + end
+        inside = [e for e in edges if a + 0.02 < e < b - 0.02]
+        if inside:
+            what = said.get(a, "a sound runwayd did not log")
+            over.append(f"'{what}' ({start:.2f}–{end:.2f} s into the capture): buzzer edges "
+                        f"{', '.join(f'{e - a:+.2f}' for e in inside)} s from its start")
+    for t, what in speaking:
+        heard = heard_at.get(t)
+        before = [e for e in edges if heard is not None and heard - 5 < e <= heard]
+        if before:
+            gaps.append(f"{what.split(':', 1)[0]} {heard - before[-1]:.2f} s")
+    ok = not over and bool(edges)
+    return (f"{'PASS' if ok else 'FAIL'} voice-buzzer-apart: " + ("; ".join(over) if over else
+            f"no buzzer edge on line 23 while speech played ({len(edges)} edges traced); speech began after the "
+            f"buzzer's last edge by: {', '.join(gaps) or 'no pattern before any utterance'}"))
 
 
 def host_checks(out):

@@ -210,11 +210,83 @@ cat "$out/checklist.out" >> "$out/guest.log"
 check checklist-interactive "runway checklist --interactive: each button pressed when asked, the buzzer's patterns played" \
     sh -c "grep -q '^  BUTTONS     OK      START, PAUSE, END pressed' '$out/checklist.out' && grep -q '^  BUZZER      OK' '$out/checklist.out'"
 
+# 2b. ALSA, the voice's path, first without runwayd: snd-aloop's loopback card (what is played
+# on Loopback,0,0 is captured on Loopback,1,0), its nodes root:audio 0660, and runwayd.service's
+# own sandbox playing on it. The host compares each capture with the sound (alsa-test.wav).
+alsa_major=$(awk '$2 == "alsa" { print $1 }' /proc/devices)
+check alsa-core-at-boot "snd loaded before runwayd started (modprobe@snd: char major ${alsa_major:-none} 'alsa' in /proc/devices, which DeviceAllow=char-alsa is resolved through at the start)" \
+    test -n "$alsa_major"
+modprobe snd-aloop
+await alsa-loopback-card 20 grep -q Loopback /proc/asound/cards
+udevadm settle
+card=$(awk '/Loopback/ { print $1; exit }' /proc/asound/cards)
+echo "$card" > "$out/alsa-card"
+alsa_nodes=$(ls /dev/snd/controlC"$card" /dev/snd/pcmC"$card"D* 2>/dev/null | tr '\n' ' ')
+check alsa-nodes-audio "snd-aloop card $card: $(stat -c '%n %U:%G %a' $alsa_nodes 2>&1 | tr '\n' ';')" \
+    sh -c "test -n '$alsa_nodes' && test \"\$(stat -c '%U %G %a' $alsa_nodes | sort -u)\" = 'root audio 660'"
+# loop_capture FILE: the loopback's other end, as the voice plays (22050 Hz, mono, S16), in the
+# background ($recorder) until loop_stop (after what played has ended: TCG's pace varies).
+loop_capture() {
+    arecord -q -D plughw:Loopback,1,0 -f S16_LE -r 22050 -c 1 "$1" 2>> "$out/guest.log" &
+    recorder=$!
+    sleep 1
+}
+loop_stop() { sleep 0.5; kill -INT "$recorder"; wait "$recorder"; }
+loop_capture "$out/alsa-capture-root.wav"
+aplay -q -D plughw:Loopback,0,0 "$out/alsa-test.wav" 2>> "$out/guest.log"
+played=$?
+loop_stop
+check alsa-aplay-arecord "as root: aplay on plughw:Loopback,0,0 exit $played, arecord on plughw:Loopback,1,0 exit $? (the capture is judged on the host)" \
+    test "$played" = 0 -a -s "$out/alsa-capture-root.wav"
+# probe NAME [SED]: runwayd.service as installed, with aplay for runwayd (a oneshot; the lines that
+# make it a notify daemon with the socket and state directories dropped), SED changing it; the
+# exit status of systemctl start, what aplay said in $out/alsa-NAME.err.
+mkdir -p -m 0755 /run/runway-probe && cp "$out/alsa-test.wav" /run/runway-probe/ && chmod 0644 /run/runway-probe/alsa-test.wav
+probe() {
+    sed -e '/^\(Type\|NotifyAccess\|WatchdogSec\|Restart\|RestartSec\|TimeoutStopSec\|Requires\|After\|Wants\|StateDirectory\|StateDirectoryMode\|RuntimeDirectory\|RuntimeDirectoryMode\|RuntimeDirectoryPreserve\|ConfigurationDirectory\)=/d' \
+        -e 's|^ExecStart=.*|ExecStart=/usr/bin/aplay -q -D plughw:Loopback,0,0 /run/runway-probe/alsa-test.wav|' \
+        -e '/^\[Service\]/a Type=oneshot' -e "${2:-}" /lib/systemd/system/runwayd.service > "/run/systemd/system/runway-alsa-$1.service"
+    systemctl daemon-reload
+    systemctl start "runway-alsa-$1.service" 2> /dev/null
+    code=$?
+    journalctl -u "runway-alsa-$1.service" -o cat --no-pager | grep -i aplay | tail -n 2 | tr '\n' ' ' > "$out/alsa-$1.err"
+    return $code
+}
+loop_capture "$out/alsa-capture-runwayd.wav"
+probe runwayd
+check alsa-runwayd-sandbox "aplay as runway in runwayd.service's sandbox (DevicePolicy=closed, DeviceAllow=char-alsa rw, SupplementaryGroups=… audio, ProcSubset=pid) plays on the loopback: exit $? $(cat "$out/alsa-runwayd.err")" \
+    test "$(systemctl show -p Result --value runway-alsa-runwayd.service)" = success
+loop_stop
+probe no-device-allow 's/^DeviceAllow=char-alsa rw$//'
+check alsa-needs-device-allow "the same sandbox without DeviceAllow=char-alsa is refused: exit $? $(cat "$out/alsa-no-device-allow.err")" \
+    test "$(systemctl show -p Result --value runway-alsa-no-device-allow.service)" != success
+probe no-audio-group 's/^\(SupplementaryGroups=.*\) audio$/\1/'
+check alsa-needs-audio-group "the same sandbox without the group audio is refused: exit $? $(cat "$out/alsa-no-audio-group.err")" \
+    test "$(systemctl show -p Result --value runway-alsa-no-audio-group.service)" != success
+rm -f /run/systemd/system/runway-alsa-*.service
+systemctl daemon-reload
+
 # 3. runwayd under the board's systemd, as the .deb installed it.
 sed -i "s/\"bus\": 1/\"bus\": ${bus:-1}/" /etc/runway/runway.json
 ls -l "/dev/i2c-${bus:-1}" >> "$out/guest.log" 2>&1
 check udev-i2c-group "/dev/i2c-$bus is root:i2c 0660 (udev/60-runway.rules)" \
     test "$(stat -c '%G %a' "/dev/i2c-${bus:-1}")" = "i2c 660"
+# The voice (issue 24), output "both": runwayd flies the first half of this flight with a device
+# that does not exist (it flies on, buzzer and all, and says the fault once), the second half,
+# after the restart mid-flight, speaking on the loopback while it is captured (the host's
+# voice_checks judge the capture against runwayd's journal).
+voice_conf() {  # voice_conf DEVICE: the package's "voice" object (one line) made this one
+    voice="\"voice\": {\"output\": \"both\", \"language\": \"en\", \"device\": \"$1\"}"
+    if grep -q '"voice": {[^}]*}' /etc/runway/runway.json; then
+        sed -i "s|\"voice\": {[^}]*}|$voice|" /etc/runway/runway.json
+    else
+        sed -i "1a\\  $voice," /etc/runway/runway.json
+    fi
+    runwayd --check-config --config /etc/runway/runway.json > "$out/voice-config.check" 2>&1
+}
+voice_conf plughw:NoSuchCard,0,0
+check voice-config-accepted "runwayd --check-config: $(grep '"voice"' /etc/runway/runway.json || echo 'no voice'): $(head -c 300 "$out/voice-config.check")" \
+    sh -c "grep -q valid '$out/voice-config.check' && grep -q '\"device\": \"plughw:NoSuchCard,0,0\"' /etc/runway/runway.json"
 systemctl restart gpsd.socket runwayd
 check runwayd-ready "Type=notify: active only after READY=1" wait_for 30 systemctl is-active -q runwayd
 touch "$out/feed-gps"
@@ -255,18 +327,46 @@ sleep 20
 "$here/bmp280-registers.sh" "$bus"
 await distance-2000m 60 sh -c '[ "$(runway status --json | sed -n "s/.*\"distance_m\":\([0-9]*\).*/\1/p")" -ge 2000 ]'
 before=$(status_field distance_m)
+# The second half speaks on the loopback: captured from before the restart to after the landing.
+# The capture's first sample is the moment ALSA triggered it (the stream's status file). Made
+# ready before the stop: each second runwayd is down is 60 m of flat5k it does not count.
+voice_conf plughw:Loopback,0,0
+capture_status=/proc/asound/card${card:-0}/pcm1c/sub0/status
+echo "began $(date +%s.%N)" > "$out/voice-capture-times"
+arecord -q -D plughw:Loopback,1,0 -f S16_LE -r 22050 -c 1 /var/tmp/voice-capture.wav 2>> "$out/guest.log" &
+voice_recorder=$!
+wait_for 10 grep -q 'state: RUNNING' "$capture_status"
+echo "trigger $(sed -n 's/^trigger_time: *//p' "$capture_status")" >> "$out/voice-capture-times"
+first_half=$(systemctl show -p MainPID --value runwayd)
 systemctl stop runwayd
 check runwayd-stopped-mid-flight "the flight stays open (flying) in the logbook after systemctl stop" \
     sh -c "runway logbook --json | grep -q '\"id\":$id,\"status\":\"flying\"'"
 systemctl start runwayd
 check runwayd-continues "flight $id goes on after the restart (from $before m)" \
     wait_for 60 sh -c "[ \"\$(runway status --json | sed -n 's/.*\"flight_id\":\([0-9]*\).*/\1/p')\" = $id ]"
+# The first half's voice: its device did not exist; the fault said once however many callouts.
+journalctl -b 0 _PID="$first_half" -o cat --no-pager > "$out/runwayd-first-half.journal" 2>&1
+# (runwayd's audio fault: "audio device missing or failing: …", said once, the device retried
+# every 30 s without a word; nothing is said to be spoken.)
+voice_faults=$(grep -c 'audio device missing or failing' "$out/runwayd-first-half.journal")
+first_spoken=$(grep -c 'voice: speaking' "$out/runwayd-first-half.journal")
+first_callouts=$(grep -c 'callout: ' "$out/runwayd-first-half.journal")
+check voice-fault-said-once "device plughw:NoSuchCard,0,0: flight $id flew on to $before m through $first_callouts callouts ($(grep 'callout: ' "$out/runwayd-first-half.journal" | sed 's/.*callout: //' | tr '\n' ',' | head -c 200)), none spoken, the fault logged $voice_faults times: $(grep 'audio device missing' "$out/runwayd-first-half.journal" | head -n 2 | tr '\n' ' ')" \
+    test "$voice_faults" = 1 -a "$first_callouts" -ge 3 -a "$first_spoken" = 0
 await gps-done 300 test -e "$out/gps-done"
-sleep 3
+# SIGNAL LOST comes 8 s after the last fix: buzzed, then said (2.1 s of pattern and gap, about
+# 1 s of words), before END lands the flight.
+sleep 14
 press 22 2.2 end-land; sleep 2.5  # END, held over the threshold
 check runwayd-long-press-lands "END held 2.2 s on gpio-sim: TOUCHDOWN, flight $id finished in the logbook ($(tail -n 1 "$out/holds.txt"))" \
     wait_for 20 sh -c "runway logbook --json | grep -q '\"id\":$id,\"status\":\"finished\"'"
 mark "flight end"
+sleep 4  # TOUCHDOWN said
+kill -INT "$voice_recorder" 2>/dev/null
+wait "$voice_recorder"
+echo "ended $(date +%s.%N)" >> "$out/voice-capture-times"
+cp /var/tmp/voice-capture.wav "$out/voice-capture.wav"
+journalctl -b 0 -u runwayd -o json --no-pager > "$out/runwayd-journal.json" 2>&1
 runway logbook --json > "$out/logbook.json" 2>&1
 runway logbook --flight "$id" --json > "$out/flight.json" 2>&1
 runway logbook --flight "$id" >> "$out/guest.log" 2>&1
