@@ -39,6 +39,12 @@ public struct VoiceQueue: Sendable {
         /// Silence between a pattern's end and its phrase, as between two patterns: so the last
         /// tone does not run into the first word.
         public var gapAfterPattern = PatternPlayer.gapBetweenPatterns
+        /// In `.both`, the longest lead-in (pattern and gap) before the words: a split's (0.3 s
+        /// and the gap, 0.7 s) and the countdown's fit, so their words start within a second of
+        /// the callout. A longer pattern (SINK RATE's 1.6 s, SIGNAL LOST's 2.1 s, a fault's
+        /// 3.5 s) plays after the words instead: a warning is said at once and its pattern
+        /// follows, still never over the words.
+        public var maximumLeadIn = 0.75
         /// How long to wait for the player to confirm a stop before speaking on: a player that
         /// never answers must not silence the warnings for good. Stopping audio takes one ALSA
         /// period (tens of ms); 1 s is far beyond that.
@@ -70,6 +76,8 @@ public struct VoiceQueue: Sendable {
         var cue: Cue
         var added: Double
         var buzzed = false
+        /// Its pattern is too long to lead in: it plays once the words are over.
+        var patternAfter = false
     }
 
     /// The cue whose turn it is: its lead-in (its pattern and the gap after it, in `.both`),
@@ -138,14 +146,20 @@ public struct VoiceQueue: Sendable {
 
     /// The player finished the utterance, or confirmed a `.stopSpeaking`: the next cue's turn.
     public mutating func speechEnded(at now: Double) -> [Action] {
+        var actions: [Action] = []
         if stopping != nil {
             stopping = nil
-        } else if case .speaking = turn {
+        } else if case .speaking(let entry) = turn {
             turn = nil
+            if entry.patternAfter, !entry.buzzed, let pattern = entry.cue.pattern {
+                actions.append(.buzz(pattern, urgent: entry.cue.urgent))
+                buzzerFreeAt = now + pattern.duration + configuration.gapAfterPattern
+                buzzerUrgent = entry.cue.urgent
+            }
         } else {
             return []
         }
-        return pump(at: now)
+        return actions + pump(at: now)
     }
 
     /// What `nextDeadline` was for: a lead-in over, a stop no longer waited for. Staleness is
@@ -264,7 +278,11 @@ extension VoiceQueue {
                     continue
                 }
                 var until = output == .both ? max(now, buzzerFreeAt) : now
-                if output == .both, let pattern = entry.cue.pattern {
+                if output == .both, let pattern = entry.cue.pattern, entry.cue.phrase != nil,
+                    pattern.duration + configuration.gapAfterPattern > configuration.maximumLeadIn
+                {
+                    entry.patternAfter = true  // the words first, once the buzzer is free
+                } else if output == .both, let pattern = entry.cue.pattern {
                     actions.append(.buzz(pattern, urgent: entry.cue.urgent))
                     // An urgent pattern cuts a normal one short in the driver; else it waits.
                     let start = entry.cue.urgent && !buzzerUrgent ? now : until

@@ -98,14 +98,29 @@ import Testing
     @Test func aWarningCutsInformationsLeadInShort() {
         var queue = VoiceQueue(output: .both)
         _ = queue.add(Self.split, at: 0)
-        #expect(
-            queue.add(Self.sinkRate, at: 0.1) == [
-                .dropped(Self.split, reason: .interrupted), .buzz(Self.sinkRate.pattern!, urgent: true),
-            ])
-        // The urgent pattern cut the split's short in the driver: its words follow its own lead-in.
-        let due = 0.1 + Self.sinkRate.pattern!.duration + PatternPlayer.gapBetweenPatterns
-        #expect(queue.nextDeadline == due)
-        #expect(queue.advance(to: due) == [.speak(Self.sinkRate)])
+        // SINK RATE's pattern (1.0 s) is too long to lead in: its words come first, as soon as
+        // the split's pattern and gap are over, and its pattern after them.
+        #expect(queue.add(Self.sinkRate, at: 0.1) == [.dropped(Self.split, reason: .interrupted)])
+        let free = Self.split.pattern!.duration + PatternPlayer.gapBetweenPatterns
+        #expect(queue.nextDeadline == free)
+        #expect(queue.advance(to: free) == [.speak(Self.sinkRate)])
+        #expect(queue.speechEnded(at: 3) == [.buzz(Self.sinkRate.pattern!, urgent: true)])
+        // The next cue's pattern queues behind that one in the driver; its words wait for both.
+        #expect(queue.add(Self.split, at: 3.1) == [.buzz(Self.split.pattern!, urgent: false)])
+        let after = 3 + Self.sinkRate.pattern!.duration + PatternPlayer.gapBetweenPatterns + free
+        #expect(abs(queue.nextDeadline! - after) < 1e-9)
+        #expect(queue.advance(to: after + 1e-9) == [.speak(Self.split)])
+    }
+
+    /// A pattern that fits the lead-in (a split's) goes first; a long one after the words, so a
+    /// warning's words start at once: within the second of its callout.
+    @Test func longPatternsFollowTheWords() {
+        var queue = VoiceQueue(output: .both)
+        #expect(queue.add(Self.sinkRate, at: 0) == [.speak(Self.sinkRate)])
+        #expect(queue.speechEnded(at: 2.5) == [.buzz(Self.sinkRate.pattern!, urgent: true)])
+        var split = VoiceQueue(output: .both)
+        #expect(split.add(Self.split, at: 0) == [.buzz(Self.split.pattern!, urgent: false)])
+        #expect(split.nextDeadline! <= VoiceQueue.Configuration().maximumLeadIn)
     }
 
     @Test func aWarningNeverCutsAWarningAndWarningsGoFirst() {
