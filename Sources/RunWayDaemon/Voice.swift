@@ -119,6 +119,8 @@ final class Voice: Sendable {
                 log.log(.warning, "voice: \(overflowed) callouts dropped (the queue was full)")
             }
             session.receive(cues)
+            // While idle, one fixed phrase synthesised ahead, then the inbox looked at again.
+            if session.warmUp() { continue }
             // Until the queue's next deadline or the device's next try, whichever comes first.
             let due = [session.queue.nextDeadline, session.nextRetry].compactMap { $0 }.min()
             let timeout = due.map { Int32(max(0, min(60, $0 - clock())) * 1000 + 1) } ?? -1

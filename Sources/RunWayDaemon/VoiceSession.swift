@@ -21,9 +21,8 @@ struct VoiceSession {
     private var failedAt: Double?
     /// When each cue arrived, for the latency figure (bounded like the inbox).
     private var arrivals: [(cue: Cue, at: Double)] = []
-    /// Speech synthesised during the buzzer's lead-in, so the words follow the pattern without
-    /// the synthesis's delay (bounded: a few queued utterances at most).
-    private var prepared: [(cue: Cue, audio: PCMBuffer)] = []
+    /// Speech synthesised ahead: the fixed phrases while idle, the others during their lead-in.
+    private var cache: SpeechCache
     /// Cues with words not yet synthesised (bounded likewise).
     private var unprepared: [Cue] = []
 
@@ -35,6 +34,21 @@ struct VoiceSession {
     init(parts: Voice.Parts, voice: Voice) {
         self.parts = parts
         self.voice = voice
+        cache = SpeechCache(language: parts.language)
+    }
+
+    /// Synthesises one fixed phrase ahead, when nothing is due; false when there is nothing to do
+    /// (all done, only the buzzer speaks, or the queue has something coming).
+    mutating func warmUp() -> Bool {
+        guard let synthesizer, queue.output != .buzzer, queue.nextDeadline == nil, queue.speaking == nil,
+            let text = cache.nextWarmup
+        else { return false }
+        if let audio = try? synthesizer.synthesize(text) {
+            cache.store(audio, for: text)
+        } else {
+            cache.skipWarmup(text)
+        }
+        return true
     }
 
     /// Chooses the output: the configured one, or `both` when the device opens and the buzzer
@@ -99,14 +113,12 @@ struct VoiceSession {
     /// Synthesises a waiting cue's words during its lead-in. Never while playing: the chunks
     /// would wait for it.
     private mutating func prepare(_ cue: Cue) {
-        guard let synthesizer, let phrase = cue.phrase, !prepared.contains(where: { $0.cue == cue }) else {
-            return
+        guard let synthesizer, let phrase = cue.phrase else { return }
+        let text = Phrasebook.text(phrase, in: parts.language)
+        guard cache.audio(for: text) == nil, let audio = try? synthesizer.synthesize(text) else {
+            return  // ready already, or said when its turn comes, with the error
         }
-        guard let audio = try? synthesizer.synthesize(Phrasebook.text(phrase, in: parts.language)) else {
-            return  // said when its turn comes, with the error
-        }
-        prepared.append((cue, audio))
-        if prepared.count > 8 { prepared.removeFirst() }
+        cache.store(audio, for: text)
     }
 
     /// When a device that failed is next tried, if it is.
@@ -152,10 +164,11 @@ struct VoiceSession {
         let device: AlsaOutput
         do {
             unprepared.removeAll { $0 == cue }
-            if let ready = prepared.firstIndex(where: { $0.cue == cue }) {
-                audio = prepared.remove(at: ready).audio
+            if let ready = cache.audio(for: text) {
+                audio = ready
             } else {
                 audio = try synthesizer.synthesize(text)
+                cache.store(audio, for: text)
             }
             device = try parts.open(parts.device)
         } catch {

@@ -759,9 +759,10 @@ def journal_lines(path):
 def voice_checks(runway, out):
     """runwayd's voice in flight (the second half of the flight, after the restart: checks.sh
     voice-capture-*): every split, SINK RATE, OVERSPEED and SIGNAL LOST callout runwayd logged
-    ("callout: NAME") is heard on the loopback within 1 s (speech starting after silence) of
-    its buzzer lead-in (output "both": the pattern, as `runway buzz NAME --simulated` plays it,
-    and PatternPlayer's 0.4 s gap, come before the words; the last split has no pattern), and
+    ("callout: NAME") is heard on the loopback within 1 s of the callout (speech starting after
+    silence; output "both": a split's pattern, as `runway buzz NAME --simulated` plays it, and
+    PatternPlayer's 0.4 s gap come before the words, a pattern longer than 0.75 s with its gap
+    comes after them; the last split has no pattern), and
     every utterance it said it began ("voice: speaking …") starts after silence: none talks over
     another. Times: the journal's (CLOCK_REALTIME) against the capture's first sample, the
     moment ALSA triggered the capture (its status file, CLOCK_MONOTONIC, turned realtime)."""
@@ -807,7 +808,8 @@ def voice_checks(runway, out):
             return 0.0
         if pattern not in leads:
             r = subprocess.run([runway, "buzz", pattern, "--simulated"], capture_output=True, text=True, check=True)
-            leads[pattern] = int(r.stdout.split()[-3]) / 1000 + 0.4  # the last line: "N ms  off"
+            lead = int(r.stdout.split()[-3]) / 1000 + 0.4  # the last line: "N ms  off"
+            leads[pattern] = lead if lead <= 0.75 else 0.0  # VoiceQueue's maximumLeadIn
         return leads[pattern]
     # No utterance over another: each one runwayd began starts after silence, in order, an onset
     # of its own, within 0.5 s of its log line.
@@ -827,7 +829,7 @@ def voice_checks(runway, out):
                f"{len(speaking)} utterances runwayd began, each heard starting after silence, one at a time "
                f"(log → sound {min(lag):.2f}–{max(lag):.2f} s): {', '.join(w for _, w in speaking)}"))
     # Each callout: its utterance (the first "voice: speaking KIND" after it), heard within 1 s of
-    # the buzzer's lead-in; or runwayd's queue said it dropped it ("voice: NAME not said (why)").
+    # the callout; or runwayd's queue said it dropped it ("voice: NAME not said (why)").
     kinds = (("LAST SPLIT", "last-split"), ("SPLIT", "split"), ("SINK RATE", "sink-rate"),
              ("OVERSPEED", "overspeed"), ("SIGNAL LOST", "signal-lost"))
     latencies, dropped, late = [], [], []
@@ -842,7 +844,7 @@ def voice_checks(runway, out):
         heard = heard_at.get(said)
         if heard is None:
             late.append(f"{name}: " + ("never said" if said is None else "said but not heard"))
-        elif heard - t - lead > 1.0:
+        elif heard - t > 1.0:
             late.append(f"{name}: heard {heard - t:.2f} s later, {heard - t - lead:.2f} s after its {lead:.2f} s "
                        f"lead-in (runwayd began it {said - t:.2f} s after the callout)")
         else:

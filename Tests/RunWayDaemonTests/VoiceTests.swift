@@ -133,14 +133,28 @@ struct VoiceTests {
                 .fix(Fix(time: 100 + Double(t), coordinate: at, horizontalAccuracy: 5, speed: 3)))
         }
         #expect(await board.engine.phase == .cruise)
-        let spokenBefore = voice.counters.spoken
         await buttons.handle(.short(.start, at: MonotonicClock.seconds))
-        try await Self.wait { voice.counters.spoken > spokenBefore }
+        try await Self.wait { logged.all.contains { $0.contains("voice: speaking status:") } }
         // START while flying starts nothing.
         #expect(await board.engine.isFlying)
         await board.close()
         await stop()
         let said = try #require(logged.all.first { $0.contains("voice: speaking status:") }, "\(logged.all)")
         #expect(said.contains("meters") && said.contains("minute"), "\(said)")
+    }
+
+    /// The fixed phrases are kept for good once synthesised; those with numbers only the last 8.
+    @Test func theCacheKeepsTheFixedPhrasesAndABoundOfTheRest() {
+        var cache = SpeechCache(language: .english)
+        let fixed = SpeechCache.fixedTexts(.english)
+        #expect(fixed.contains("GPS lost, paused") && fixed.count == 13 + BoardFault.allCases.count)
+        #expect(cache.nextWarmup == fixed.first)
+        let audio = PCMBuffer.tone(frequency: 440, seconds: 0.1, sampleRate: 16_000)
+        for text in fixed { cache.store(audio, for: text) }
+        #expect(cache.nextWarmup == nil)
+        for n in 0..<20 { cache.store(audio, for: "kilometer \(n)") }
+        #expect(cache.audio(for: "kilometer 19") != nil && cache.audio(for: "kilometer 12") != nil)
+        #expect(cache.audio(for: "kilometer 11") == nil)
+        #expect(fixed.allSatisfy { cache.audio(for: $0) != nil })
     }
 }
