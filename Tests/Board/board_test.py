@@ -615,7 +615,8 @@ def buzzer_checks(runway, out):
         results.append("FAIL runwayd-buzzer-end-hold: no 'press end-land' in the trace")
     else:
         hold_found = find(hold_steps, since + 1.9, since + 2.6)
-        landed = find(touchdown, since + 1.9, since + 10)
+        # TOUCHDOWN's pattern (1.45 s) follows its words and the last split's (voice "both").
+        landed = find(touchdown, since + 1.9, since + 25)
         # Each heard as itself: PatternPlayer leaves 400 ms of silence between queued patterns
         # (before, the hold beep and TOUCHDOWN's first beep ran together into one tone).
         for slug, name, steps, found in (("end-hold", "END held 2.2 s: the hold beep", hold_steps, hold_found),

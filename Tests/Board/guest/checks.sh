@@ -354,14 +354,14 @@ first_callouts=$(grep -c 'callout: ' "$out/runwayd-first-half.journal")
 check voice-fault-said-once "device plughw:NoSuchCard,0,0: flight $id flew on to $before m through $first_callouts callouts ($(grep 'callout: ' "$out/runwayd-first-half.journal" | sed 's/.*callout: //' | tr '\n' ',' | head -c 200)), none spoken, the fault logged $voice_faults times: $(grep 'audio device missing' "$out/runwayd-first-half.journal" | head -n 2 | tr '\n' ' ')" \
     test "$voice_faults" = 1 -a "$first_callouts" -ge 3 -a "$first_spoken" = 0
 await gps-done 300 test -e "$out/gps-done"
-# SIGNAL LOST comes 8 s after the last fix: buzzed, then said (2.1 s of pattern and gap, about
-# 1 s of words), before END lands the flight.
+# SIGNAL LOST comes 8 s after the last fix: said (about 1 s of words), then its 2.1 s pattern
+# (longer than a lead-in: after the words), before END lands the flight.
 sleep 14
 press 22 2.2 end-land; sleep 2.5  # END, held over the threshold
 check runwayd-long-press-lands "END held 2.2 s on gpio-sim: TOUCHDOWN, flight $id finished in the logbook ($(tail -n 1 "$out/holds.txt"))" \
     wait_for 20 sh -c "runway logbook --json | grep -q '\"id\":$id,\"status\":\"finished\"'"
 mark "flight end"
-sleep 4  # TOUCHDOWN said
+sleep 15  # the last split's words (~4 s), TOUCHDOWN's (~7 s), then its 1.45 s pattern
 kill -INT "$voice_recorder" 2>/dev/null
 wait "$voice_recorder"
 echo "ended $(date +%s.%N)" >> "$out/voice-capture-times"
