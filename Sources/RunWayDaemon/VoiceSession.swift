@@ -191,6 +191,8 @@ struct VoiceSession {
                     return true
                 }
                 take(cues, at: voice.now())
+                unprepared += cues.filter { $0.phrase != nil }  // synthesised after this utterance
+                if unprepared.count > 8 { unprepared.removeFirst(unprepared.count - 8) }
                 return stopRequested
             }
             if finished { voice.note { $0.spoken += 1 } }
