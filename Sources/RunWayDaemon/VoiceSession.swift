@@ -184,8 +184,10 @@ struct VoiceSession {
         voice.note { $0.lastLatency = arrived.map { started - $0 } }
         stopRequested = false
         var stopping = false
+        var heard = audio
+        heard.append(.silence(VoiceQueue.gapAfterWords, sampleRate: audio.sampleRate))
         do {
-            let finished = try device.play(audio) {
+            let finished = try device.play(heard) {
                 guard let cues = voice.takeWhilePlaying() else {
                     stopping = true
                     return true

@@ -129,7 +129,7 @@ public struct FlightAudio: Sendable {
                     let text = Phrasebook.text(phrase, in: language)
                     let audio = try synthesizer.synthesize(text)
                     utterances.append((now, phrase.kind, text, audio, false))
-                    speaking = (utterances.count - 1, now + audio.duration)
+                    speaking = (utterances.count - 1, now + audio.duration + VoiceQueue.gapAfterWords)
                 case .stopSpeaking:
                     guard let (index, _) = speaking else { continue }
                     let heard = utterances[index]

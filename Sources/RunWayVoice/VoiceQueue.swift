@@ -87,6 +87,11 @@ public struct VoiceQueue: Sendable {
         case speaking(Entry)
     }
 
+    /// Silence the player ends each utterance with, before it calls `speechEnded`: so the next
+    /// utterance, or the pattern that follows the words, does not run into the last word (the
+    /// last split and TOUCHDOWN back to back were heard as one). As between two patterns.
+    public static let gapAfterWords = PatternPlayer.gapBetweenPatterns
+
     public private(set) var output: Output
     public let configuration: Configuration
     private var pending: [Entry] = []
@@ -129,6 +134,7 @@ public struct VoiceQueue: Sendable {
         case .voice, .both:
             guard cue.phrase != nil || cue.pattern != nil else { return [.dropped(cue, reason: .noOutput)] }
         }
+        if let cancelled = cancelInFlight(by: cue, at: now) { return cancelled + pump(at: now) }
         let (merged, place) = merge(cue)
         guard let place else { return merged }
         let entry = Entry(cue: cue, added: now)
@@ -233,6 +239,26 @@ extension VoiceQueue {
         case (.resume, .pause(let reason)?): reason != .signalLost
         case (.gpsBack, .signalLost?), (.gpsBack, .pause(.signalLost)?): true
         default: false
+        }
+    }
+
+    /// `cue` undoes what is being said or led in (GPS back while "GPS lost" plays: the board's
+    /// restart lost and found the signal within 30 ms and said both, holding up the split
+    /// behind them 6 s): both dropped, the utterance cut short.
+    private mutating func cancelInFlight(by cue: Cue, at now: Double) -> [Action]? {
+        guard let phrase = cue.phrase else { return nil }
+        switch turn {
+        case .speaking(let entry) where Self.cancels(phrase, entry.cue.phrase):
+            turn = nil
+            stopping = now + configuration.stopTimeout
+            return [
+                .stopSpeaking, .dropped(entry.cue, reason: .superseded), .dropped(cue, reason: .superseded),
+            ]
+        case .leadIn(let entry, _) where Self.cancels(phrase, entry.cue.phrase):
+            turn = nil
+            return [.dropped(entry.cue, reason: .superseded), .dropped(cue, reason: .superseded)]
+        default:
+            return nil
         }
     }
 

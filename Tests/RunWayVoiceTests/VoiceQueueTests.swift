@@ -189,11 +189,15 @@ import Testing
                 .dropped(lost, reason: .superseded), .dropped(back, reason: .superseded),
             ])
         #expect(queue.speechEnded(at: 5) == [])
-        // Said already: the resume is said too.
+        // Being said: cut short, and the resume not said either (the board's restart lost and
+        // found the signal within 30 ms, and "GPS lost … GPS back" held up the split behind).
         _ = queue.add(pause, at: 6)
         #expect(queue.speaking == pause)
-        #expect(queue.add(resume, at: 7) == [])
-        #expect(queue.speechEnded(at: 8) == [.speak(resume)])
+        #expect(
+            queue.add(resume, at: 7) == [
+                .stopSpeaking, .dropped(pause, reason: .superseded), .dropped(resume, reason: .superseded),
+            ])
+        #expect(queue.speechEnded(at: 8) == [])
     }
 
     @Test func whenTheVoiceFailsTheBuzzerTakesOverWhatWasWaiting() {
