@@ -41,7 +41,7 @@ public struct VoiceQueue: Sendable {
         public var gapAfterPattern = PatternPlayer.gapBetweenPatterns
         /// In `.both`, the longest lead-in (pattern and gap) before the words: a split's (0.3 s
         /// and the gap, 0.7 s) and the countdown's fit, so their words start within a second of
-        /// the callout. A longer pattern (SINK RATE's 1.6 s, SIGNAL LOST's 2.1 s, a fault's
+        /// the callout. A longer pattern (SINK RATE's 1.6 s, SIGNAL LOST's 1.7 s, a fault's
         /// 3.5 s) plays after the words instead: a warning is said at once and its pattern
         /// follows, still never over the words.
         public var maximumLeadIn = 0.75

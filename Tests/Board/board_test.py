@@ -815,8 +815,13 @@ def voice_checks(runway, out):
     # No utterance over another: each one runwayd began starts after silence, in order, an onset
     # of its own, within 0.5 s of its log line.
     results = []
-    bad, used, lag, heard_at = [], set(), [], {}
+    bad, used, lag, heard_at, cut = [], set(), [], {}, []
     for t, what in speaking:
+        # An utterance runwayd's queue cut short at once (its opposite arrived: GPS back while
+        # "GPS lost" began, at the restart) may leave no onset of its own: listed, not judged.
+        if any(t <= u <= t + 1.0 and re.match(r"voice: .* not said \((superseded|interrupted)\)", m) for u, m in window):
+            cut.append(what.split(":", 1)[0])
+            continue
         k = next((i for i, o in enumerate(onsets) if o >= t - 0.05 and i not in used), None)
         if k is None or onsets[k] - t > 0.5 or (used and k < max(used)):
             bad.append(f"'{what}' at {t - t0:.2f} s: no onset of its own after silence")
@@ -827,8 +832,9 @@ def voice_checks(runway, out):
     ok = bool(speaking) and not bad
     overlap = (f"{'PASS' if ok else 'FAIL'} voice-no-overlap: " + ("; ".join(bad) if bad else
                "nothing said while capturing" if not speaking else
-               f"{len(speaking)} utterances runwayd began, each heard starting after silence, one at a time "
-               f"(log → sound {min(lag):.2f}–{max(lag):.2f} s): {', '.join(w for _, w in speaking)}"))
+               f"{len(speaking) - len(cut)} utterances runwayd began, each heard starting after silence, one at a time "
+               f"(log → sound {min(lag):.2f}–{max(lag):.2f} s): {', '.join(w for _, w in speaking)}"
+               + (f"; cut short by the queue at once: {', '.join(cut)}" if cut else "")))
     # Each callout: its utterance (the first "voice: speaking KIND" after it), heard within 1 s of
     # the callout; or runwayd's queue said it dropped it ("voice: NAME not said (why)").
     kinds = (("LAST SPLIT", "last-split"), ("SPLIT", "split"), ("SINK RATE", "sink-rate"),
@@ -839,7 +845,7 @@ def voice_checks(runway, out):
         kind = next(k for key, k in kinds if key in name)
         drop = next((m for u, m in window if u >= t and m.startswith(f"voice: {name} not said")), None)
         said = next((u for u, what in speaking if u >= t - 0.05 and what.startswith(kind + ":")), None)
-        if drop and (said is None or said - t > 10):
+        if drop and (said is None or said - t > 10 or re.search(r"\((superseded|interrupted)\)", drop)):
             dropped.append(f"{name} {drop.split(' not said ', 1)[1]}")
             continue
         heard = heard_at.get(said)

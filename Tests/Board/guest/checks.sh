@@ -354,7 +354,7 @@ first_callouts=$(grep -c 'callout: ' "$out/runwayd-first-half.journal")
 check voice-fault-said-once "device plughw:NoSuchCard,0,0: flight $id flew on to $before m through $first_callouts callouts ($(grep 'callout: ' "$out/runwayd-first-half.journal" | sed 's/.*callout: //' | tr '\n' ',' | head -c 200)), none spoken, the fault logged $voice_faults times: $(grep 'audio device missing' "$out/runwayd-first-half.journal" | head -n 2 | tr '\n' ' ')" \
     test "$voice_faults" = 1 -a "$first_callouts" -ge 3 -a "$first_spoken" = 0
 await gps-done 300 test -e "$out/gps-done"
-# SIGNAL LOST comes 8 s after the last fix: said (about 1 s of words), then its 2.1 s pattern
+# SIGNAL LOST comes 8 s after the last fix: said (about 1 s of words), then its 1.7 s pattern
 # (longer than a lead-in: after the words), before END lands the flight.
 sleep 14
 press 22 2.2 end-land; sleep 2.5  # END, held over the threshold
