@@ -195,14 +195,7 @@ extension RunWayCommand {
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
             var request = ChecklistCommand.Request()
-            let path = arguments.configurationPath
-            if FileManager.default.fileExists(atPath: path) {
-                do {
-                    request.configuration = try DaemonConfiguration.load(path: path)
-                } catch {
-                    throw CLIError("\(error)")
-                }
-            }
+            request.configuration = try arguments.configuration()
             request.socket = arguments.socketPath
             request.wait = try arguments.number("--wait", in: 1...600, unit: "seconds") ?? 15
             request.powerSupply = arguments.value("--power-supply")

@@ -33,14 +33,7 @@ extension RunWayCommand {
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
             var request = SayCommand.Request()
-            let path = arguments.configurationPath
-            if FileManager.default.fileExists(atPath: path) {
-                do {
-                    request.voice = try DaemonConfiguration.load(path: path).voice
-                } catch {
-                    throw CLIError("\(error)")
-                }
-            }
+            request.voice = try arguments.configuration().voice
             let configured = request.voice.language
             switch (arguments.argument("NAME"), arguments.value("--text")) {
             case (let name?, nil):

@@ -69,6 +69,16 @@ extension ParsedArguments {
     /// `--config FILE`, else the installed configuration's path.
     var configurationPath: String { value("--config") ?? DaemonConfiguration.defaultPath }
 
+    /// The configuration at `configurationPath` (none there: the defaults); a broken one is
+    /// refused with its key.
+    func configuration() throws(CLIError) -> DaemonConfiguration {
+        do {
+            return try DaemonConfiguration.load(path: configurationPath)
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
     /// `--logbook FILE`, else the configuration's logbook (on the board, runwayd's).
     func logbookPath() -> String {
         if let path = value("--logbook") { return path }
