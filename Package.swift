@@ -47,6 +47,10 @@ let package = Package(
             name: "RunWayVoice",
             dependencies: ["RunWayCore", "RunWayHardware", "RunWaySystem", "CEspeakNG", "CFlite", "CAlsa"],
             swiftSettings: strict),
+        // Bluetooth LE sensors (heart-rate straps, footpods) through BlueZ over D-Bus (sd-bus).
+        .target(
+            name: "RunWayBluetooth", dependencies: ["RunWayCore", "RunWaySystem", "CSystemd"],
+            swiftSettings: strict),
         .target(
             name: "RunWaySimulator", dependencies: ["RunWayCore", "RunWaySystem"], swiftSettings: strict),
         .target(

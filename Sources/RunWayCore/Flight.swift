@@ -35,6 +35,12 @@ public struct Flight: Sendable, Equatable {
     /// Where the elevation came from, the descent and the range; nil: no altitude source at all,
     /// so every elevation figure of the flight is missing (SPEC: never 0).
     public var elevation: FlightElevation?
+    /// The highest heart rate of the flight; nil without heart-rate readings.
+    public var maxHeartRate: Double?
+    /// The zones the flight was counted in (the configuration's at ROTATE).
+    public var heartRateZones: HeartRateZones?
+    /// Moving seconds in each of zones 1…5 (five numbers); nil without heart-rate readings.
+    public var timeInZone: [Double]?
 
     public init(
         mission: Mission?, startTime: Double, endTime: Double, distance: Double, elapsed: Double,

@@ -10,6 +10,8 @@ public struct Split: Sendable, Equatable {
     /// Flight elapsed time when this split closed.
     public var elapsedEnd: Double
     public var heartRate: Double?
+    /// The highest heart rate on this split; nil without readings.
+    public var maxHeartRate: Double?
     public var cadence: Double?
     /// Metres climbed on this split (never negative).
     public var elevationGain: Double
