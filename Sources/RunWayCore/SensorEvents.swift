@@ -56,18 +56,36 @@ public struct PressureSample: Sendable, Equatable {
     public var isPlausible: Bool { pascals.isFinite && pascals >= 30_000 && pascals <= 110_000 }
 }
 
-/// Heart rate and cadence from optional sensors. Each is `nil` when that sensor said nothing:
-/// a missing value is missing, never 0.
+/// Heart rate and cadence from optional sensors, and a footpod's own speed and distance. Each
+/// is `nil` when that sensor said nothing: a missing value is missing, never 0.
 public struct BodySample: Sendable, Equatable {
     public var time: Double
     public var heartRate: Double?
+    /// Steps per minute (both feet).
     public var cadence: Double?
+    /// A footpod's instantaneous speed, m/s. Kept in the raw log as an input for where GPS is
+    /// lost (tunnels); the engine's distance does not use it yet.
+    public var footpodSpeed: Double?
+    /// A footpod's total distance since its own reset, metres (its odometer: differences count).
+    public var footpodDistance: Double?
 
-    public init(time: Double, heartRate: Double? = nil, cadence: Double? = nil) {
+    /// The fastest a footpod's speed is believed: 12.5 m/s, past the 100 m world record's mean
+    /// (10.4 m/s); beyond it the pod is wrong.
+    public static let footpodSpeedRange: ClosedRange<Double> = 0...12.5
+
+    public init(
+        time: Double, heartRate: Double? = nil, cadence: Double? = nil, footpodSpeed: Double? = nil,
+        footpodDistance: Double? = nil
+    ) {
         self.time = time
         // A heart rate of 0 is a sensor that lost contact, not a stopped heart.
         self.heartRate = heartRate.flatMap { $0.isFinite && $0 >= 20 && $0 <= 250 ? $0 : nil }
         self.cadence = cadence.flatMap { $0.isFinite && $0 >= 0 && $0 <= 300 ? $0 : nil }
+        self.footpodSpeed = footpodSpeed.flatMap { Self.footpodSpeedRange.contains($0) ? $0 : nil }
+        // RSC's total distance is a 32-bit count of decimetres: at most 429 496 729.5 m.
+        self.footpodDistance = footpodDistance.flatMap {
+            $0.isFinite && $0 >= 0 && $0 <= 429_496_730 ? $0 : nil
+        }
     }
 }
 

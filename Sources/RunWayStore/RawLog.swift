@@ -2,7 +2,8 @@ import RunWayCore
 
 /// The raw sensor log: every input exactly as the engine received it, so any flight can be flown
 /// again by a newer engine. A batch is stored as compact text, one input per line (`F`ix,
-/// `N`o-fix, `P`ressure, `B`ody, `T`ick, commands), numbers in shortest round-trip form, so
+/// `N`o-fix, `P`ressure, `B`ody (heart rate, cadence, and a footpod's speed and distance when one
+/// sent them), `T`ick, commands), numbers in shortest round-trip form, so
 /// replay is bit-exact and the rows stay small.
 public enum RawLog {
     public static func encode(_ inputs: [EngineInput]) -> String {
@@ -19,7 +20,11 @@ public enum RawLog {
                 n(f.speed), n(f.track), n(f.altitude), "\(f.mode)",
             ].joined(separator: ",")
         case .pressure(let p): return "P,\(n(p.time)),\(n(p.pascals))"
-        case .body(let b): return "B,\(n(b.time)),\(n(b.heartRate)),\(n(b.cadence))"
+        case .body(let b):
+            // A footpod's speed and distance make six fields; without them, the four of old.
+            let base = "B,\(n(b.time)),\(n(b.heartRate)),\(n(b.cadence))"
+            guard b.footpodSpeed != nil || b.footpodDistance != nil else { return base }
+            return base + ",\(n(b.footpodSpeed)),\(n(b.footpodDistance))"
         case .tick(let t): return "T,\(n(t))"
         case .pause(let t): return "PA,\(n(t))"
         case .resume(let t): return "RE,\(n(t))"
@@ -56,6 +61,11 @@ public enum RawLog {
             case "P" where f.count == 3:
                 return f[2].map { .pressure(PressureSample(time: time, pascals: $0)) }
             case "B" where f.count == 4: return .body(BodySample(time: time, heartRate: f[2], cadence: f[3]))
+            case "B" where f.count == 6:
+                return .body(
+                    BodySample(
+                        time: time, heartRate: f[2], cadence: f[3], footpodSpeed: f[4], footpodDistance: f[5])
+                )
             case "T": return .tick(time)
             case "PA": return .pause(at: time)
             case "RE": return .resume(at: time)

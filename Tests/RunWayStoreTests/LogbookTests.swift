@@ -167,6 +167,18 @@ struct RawLogTests {
         #expect(RawLog.decode(RawLog.encode(inputs)) == inputs)
     }
 
+    /// A footpod's speed and distance ride in six fields; a line of four (every log before them)
+    /// still reads, and a footpod value out of its range reads as missing.
+    @Test func aFootpodsSpeedAndDistanceAreKeptAndOldLinesStillRead() {
+        let pod = BodySample(
+            time: 3, heartRate: nil, cadence: 172, footpodSpeed: 3.25, footpodDistance: 1234.5)
+        #expect(RawLog.encode([.body(pod)]) == "B,3.0,,172.0,3.25,1234.5")
+        #expect(RawLog.decode(RawLog.encode([.body(pod)])) == [.body(pod)])
+        #expect(RawLog.decode("B,3,150,") == [.body(BodySample(time: 3, heartRate: 150))])
+        #expect(RawLog.decode("B,3,,170,40,-5") == [.body(BodySample(time: 3, cadence: 170))])
+        #expect(RawLog.decode("B,3,150,170,1") == [])
+    }
+
     /// A time past any receiver's (a flipped exponent) is no input, not a replay toward it.
     @Test func aTimePastAnyReceiversIsNoInput() {
         #expect(RawLog.decode("P,1e300,101325\nT,-1e300\nT,nan\nP,1790000000,101325").count == 1)
