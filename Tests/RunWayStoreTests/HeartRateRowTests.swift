@@ -103,3 +103,29 @@ struct HeartRateRowTests {
         #expect(columns == ["zone_3_s", "hr_zone_method", "max_heart_rate"], "\(logged.damage)")
     }
 }
+
+extension SalvageTests {
+    /// A flight whose raw log is lost keeps its heart-rate figures in the salvaged copy (it is
+    /// copied from its derived data, which holds them).
+    @Test func aSalvagedCopyKeepsTheHeartRateFigures() throws {
+        let path = temporaryLogbookPath()
+        var zoned: Flight
+        do {
+            let logbook = try Logbook(path: path)
+            let (id, _, landed) = try record(scenario, into: logbook)
+            zoned = try #require(landed)
+            zoned.maxHeartRate = 177
+            zoned.heartRateZones = HeartRateZones(method: .reserve, maximum: 185, resting: 52)
+            zoned.timeInZone = [12.5, 100, 600, 200, 3]
+            for i in zoned.splits.indices { zoned.splits[i].maxHeartRate = 170 + Double(i) }
+            try logbook.finish(flight: id, with: zoned)
+        }
+        try damage("raw_log", in: path)
+        let (logbook, flights, _) = try salvage(path)
+        #expect(flights.map(\.outcome) == [.derivedOnly])
+        let newID = try #require(flights.first?.newID)
+        let copy = try #require(try logbook.flight(id: newID))
+        #expect(copy.flight == zoned)
+        #expect(copy.flight.timeInZone == [12.5, 100, 600, 200, 3] && copy.flight.maxHeartRate == 177)
+    }
+}
