@@ -29,6 +29,7 @@ public enum FlightReport {
                 ("elevation_gain_m", n(flight.elevation == nil ? nil : split.elevationGain)),
                 ("heart_rate", n(split.heartRate)),
                 ("cadence", n(split.cadence)),
+                ("max_heart_rate", n(split.maxHeartRate)),
             ])
         }
         let alerts: [JSONValue] = flight.alerts.map { alert in
@@ -64,6 +65,7 @@ public enum FlightReport {
             ("avg_pace_s_per_km", n(flight.averagePace)),
             ("avg_heart_rate", n(flight.averageHeartRate)),
             ("avg_cadence", n(flight.averageCadence)),
+        ] + heartRateFields(flight) + [
             ("mission", mission),
             ("splits", .array(splits)),
             ("alerts", .array(alerts)),
@@ -130,6 +132,7 @@ public enum FlightReport {
                     "Altitude",
                     (range ?? "--") + (elevation.source == .gps ? " (GPS)" : "")))
         }
+        if let heartRate = heartRateLine(flight) { lines.append(heartRate) }
         if let bodyMass, let kcal = flight.kilocalories(bodyMass: bodyMass) {
             lines.append("  Calories      \(Int(kcal.rounded())) kcal (\(whole(bodyMass)) kg)")
         }
@@ -162,6 +165,7 @@ public enum FlightReport {
             lines.append(
                 "  The last \(Int(flight.droppedTail.rounded())) m were under 100 m and made no split.")
         }
+        lines += timeInZoneLines(flight)
         if !flight.alerts.isEmpty {
             lines.append("")
             lines.append("  ALERTS")

@@ -29,6 +29,8 @@ public struct ExportActivity: Sendable, Equatable {
         public var distance: Double
         public var movingTime: Double
         public var heartRate: Double?
+        /// The split's highest heart rate; nil without readings.
+        public var maximumHeartRate: Double?
         public var cadence: Double?
         public var ascent: Double
         /// Where the altitudes came from; nil: none (no barometer and no GPS altitude).
@@ -50,7 +52,12 @@ public struct ExportActivity: Sendable, Equatable {
     /// Nil without a body mass in the configuration.
     public var calories: Double?
     public var averageHeartRate: Double?
+    /// The flight's; for a flight stored before it was kept, its samples' highest.
     public var maximumHeartRate: Double?
+    /// The zones the flight's time in zone was counted in; nil without them.
+    public var heartRateZones: HeartRateZones?
+    /// Moving seconds in zones 1…5; nil without heart rate.
+    public var timeInZone: [Double]?
     public var averageCadence: Double?
     public var points: [Point]
     public var laps: [Lap]
@@ -85,7 +92,9 @@ public struct ExportActivity: Sendable, Equatable {
         descent = flight.elevation?.loss
         calories = bodyMass.flatMap { flight.kilocalories(bodyMass: $0) }
         averageHeartRate = flight.averageHeartRate
-        maximumHeartRate = flight.samples.compactMap(\.heartRate).max()
+        maximumHeartRate = Self.maximumHeartRate(flight)
+        heartRateZones = flight.heartRateZones
+        timeInZone = flight.timeInZone
         averageCadence = flight.averageCadence
         pauses = flight.pauses
         points = Self.track(flight)
@@ -169,6 +178,11 @@ public struct ExportActivity: Sendable, Equatable {
         return points
     }
 
+    /// The flight's highest heart rate; for a flight stored before it was kept, its samples'.
+    static func maximumHeartRate(_ flight: Flight) -> Double? {
+        flight.maxHeartRate ?? flight.samples.compactMap(\.heartRate).max()
+    }
+
     /// One lap per split. A final piece under 100 m that the splits dropped belongs to the last
     /// lap, so the laps add up to the session; a flight without splits is one lap.
     static func laps(_ flight: Flight) -> [Lap] {
@@ -176,14 +190,15 @@ public struct ExportActivity: Sendable, Equatable {
             Lap(
                 startElapsed: $0.elapsedEnd - $0.elapsedDuration, endElapsed: $0.elapsedEnd,
                 distance: $0.distance, movingTime: $0.movingDuration, heartRate: $0.heartRate,
-                cadence: $0.cadence, ascent: $0.elevationGain)
+                maximumHeartRate: $0.maxHeartRate, cadence: $0.cadence, ascent: $0.elevationGain)
         }
         guard var last = laps.popLast() else {
             return [
                 Lap(
                     startElapsed: 0, endElapsed: flight.elapsed, distance: flight.distance,
                     movingTime: flight.movingTime, heartRate: flight.averageHeartRate,
-                    cadence: flight.averageCadence, ascent: flight.elevationGain)
+                    maximumHeartRate: maximumHeartRate(flight), cadence: flight.averageCadence,
+                    ascent: flight.elevationGain)
             ]
         }
         let covered = laps.reduce(0) { $0 + $1.movingTime } + last.movingTime

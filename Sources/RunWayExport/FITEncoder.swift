@@ -1,7 +1,8 @@
 /// A FIT activity file of one flight, as a Garmin watch writes one: file_id, file_creator, the
 /// device (and the barometer, so services keep the file's elevation), timer events — start,
 /// stop_all at every pause, start again after it — a record per track point, a lap per split,
-/// the session and the activity. Field numbers, types and scales are the FIT profile's.
+/// the session, its time in heart-rate zones and the activity. Field numbers, types and scales are
+/// the FIT profile's.
 public enum FITEncoder {
     /// Garmin's manufacturer id for development (unregistered) devices.
     static let manufacturer: Int64 = 255
@@ -33,8 +34,8 @@ public enum FITEncoder {
         fields: [
             F(254, .uint16), F(253, .uint32), F(0, .enumeration), F(1, .enumeration), F(2, .uint32),
             F(3, .sint32), F(4, .sint32), F(5, .sint32), F(6, .sint32), F(7, .uint32), F(8, .uint32),
-            F(9, .uint32), F(11, .uint16), F(15, .uint8), F(17, .uint8), F(80, .uint8), F(21, .uint16),
-            F(24, .enumeration), F(25, .enumeration), F(110, .uint32),
+            F(9, .uint32), F(11, .uint16), F(15, .uint8), F(16, .uint8), F(17, .uint8), F(80, .uint8),
+            F(21, .uint16), F(24, .enumeration), F(25, .enumeration), F(110, .uint32),
         ])
     private static let session = FITWriter.Definition(
         local: 6, global: 18,
@@ -44,7 +45,7 @@ public enum FITEncoder {
             F(8, .uint32), F(9, .uint32), F(11, .uint16), F(16, .uint8), F(17, .uint8), F(18, .uint8),
             F(92, .uint8), F(22, .uint16), F(23, .uint16), F(25, .uint16), F(26, .uint16),
             F(28, .enumeration),
-            F(124, .uint32),
+            F(124, .uint32), F(65, .uint32, size: 4 * zoneCount),
         ])
     private static let activity = FITWriter.Definition(
         local: 7, global: 34,
@@ -138,6 +139,7 @@ public enum FITEncoder {
         timer(&w, at: activity.endTime, .stopAll, trigger: .manual)
         writeLap(&w, activity, activity.laps.count - 1, from: lapStartPoint, to: lastPoint)
 
+        let sessionZoneTimes: FITWriter.Value = zoneTimes(activity).map { .numbers($0) } ?? .none
         w.write(
             session,
             [
@@ -152,8 +154,9 @@ public enum FITEncoder {
                 activity.hasAltitude ? FITWriter.scaled(activity.ascent, 1) : .none,
                 activity.hasAltitude ? FITWriter.scaled(activity.descent, 1) : .none, .number(0),
                 .number(Int64(activity.laps.count)), .number(0),
-                FITWriter.scaled(speed(activity.distance, activity.movingTime), 1000),
+                FITWriter.scaled(speed(activity.distance, activity.movingTime), 1000), sessionZoneTimes,
             ])
+        writeSessionTimeInZone(&w, activity, at: end)
         w.write(
             FITEncoder.activity,
             [
@@ -195,7 +198,7 @@ public enum FITEncoder {
             last.map { FITWriter.semicircles($0.coordinate.longitude) } ?? .none,
             FITWriter.scaled(lap.elapsed, 1000), FITWriter.scaled(lap.movingTime, 1000),
             FITWriter.scaled(lap.distance, 100), FITWriter.scaled(activity.lapCalories(index), 1),
-            FITWriter.scaled(lap.heartRate, 1),
+            FITWriter.scaled(lap.heartRate, 1), FITWriter.scaled(lap.maximumHeartRate, 1),
         ]
         values += cadence(lap.cadence)
         values += [

@@ -64,10 +64,12 @@ struct FITWriter {
         var fields: [Field]
     }
 
-    /// A field's value: a number in the field's units after scale and offset, text, or nothing.
+    /// A field's value: a number in the field's units after scale and offset, text, an array of
+    /// numbers (as many as the field's size holds; a nil or missing element is invalid), or nothing.
     enum Value {
         case number(Int64)
         case text(String)
+        case numbers([Int64?])
         case none
     }
 
@@ -124,8 +126,19 @@ struct FITWriter {
                 data += bytes
             case .number(let n) where field.type.range.contains(n):
                 append(UInt64(bitPattern: n), bytes: field.size)
+            case .numbers(let elements):
+                for i in 0..<field.size / field.type.size {
+                    if i < elements.count, let n = elements[i], field.type.range.contains(n) {
+                        append(UInt64(bitPattern: n), bytes: field.type.size)
+                    } else {
+                        append(field.type.invalid, bytes: field.type.size)
+                    }
+                }
             case .number, .none:
-                append(field.type.invalid, bytes: field.size)
+                // Every element invalid (one for a plain field).
+                for _ in 0..<max(1, field.size / field.type.size) {
+                    append(field.type.invalid, bytes: field.type.size)
+                }
             }
         }
     }

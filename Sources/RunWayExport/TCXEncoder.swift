@@ -1,10 +1,10 @@
 import RunWayCore
 
 /// TCX (Training Center Database v2) of one flight: `Sport="Running"`, one `Lap` per split with
-/// its required `Calories`, a new `Track` inside a lap after each pause, trackpoints with
-/// distance, barometric altitude, heart rate, and speed and running cadence (strides per minute)
-/// in ActivityExtension v2's `TPX`; a `Creator` of `Device_t` whose name says the altitude is
-/// barometric.
+/// its required `Calories` and its average and maximum heart rate, a new `Track` inside a lap
+/// after each pause, trackpoints with distance, barometric altitude, heart rate, and speed and
+/// running cadence (strides per minute) in ActivityExtension v2's `TPX`; a `Creator` of
+/// `Device_t` whose name says the altitude is barometric.
 public enum TCXEncoder {
     public static func encode(_ activity: ExportActivity, notes: String? = nil, softwareVersion: Int = 1)
         -> [UInt8]
@@ -32,6 +32,11 @@ public enum TCXEncoder {
                 x.raw("<AverageHeartRateBpm>")
                 x.element("Value", Int(heartRate.rounded()))
                 x.raw("</AverageHeartRateBpm>")
+            }
+            if let maximum = lap.maximumHeartRate {
+                x.raw("<MaximumHeartRateBpm>")
+                x.element("Value", Int(maximum.rounded()))
+                x.raw("</MaximumHeartRateBpm>")
             }
             x.element("Intensity", "Active")
             x.element("TriggerMethod", isLast ? "Manual" : "Distance")

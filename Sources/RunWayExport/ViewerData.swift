@@ -54,6 +54,7 @@ public enum ViewerData {
             ("loss_m", n(f.elevation?.loss)),
             ("elevation_source", f.elevation.map { .string($0.source.rawValue) } ?? .null),
             ("avg_hr", n(f.averageHeartRate, 0)), ("avg_cadence", n(f.averageCadence, 0)),
+            ("max_hr", n(f.maxHeartRate, 0)),
             ("calories_kcal", n(bodyMass.flatMap { f.kilocalories(bodyMass: $0) }, 0)),
             (
                 "gpws",
@@ -72,7 +73,7 @@ public enum ViewerData {
             .object([
                 ("order", .number(Double(s.order))), ("full", .bool(s.distance >= 999.5)),
                 ("distance_m", n(s.distance)), ("pace_s_per_km", n(s.pace, 2)),
-                ("heart_rate", n(s.heartRate, 0)),
+                ("heart_rate", n(s.heartRate, 0)), ("max_hr", n(s.maxHeartRate, 0)),
                 ("cadence", n(s.cadence, 0)), ("gain_m", f.elevation == nil ? .null : n(s.elevationGain)),
                 ("at_s", n(s.elapsedEnd)),
             ])
@@ -119,8 +120,21 @@ public enum ViewerData {
             ("id", .number(Double(logged.id))), ("summary", summary), ("mission", mission),
             ("splits", .array(splits)),
             ("marks", marks), ("alerts", .array(alerts)), ("samples", samples), ("route", routeJSON),
-            ("no_samples_reason", reason),
+            ("no_samples_reason", reason), ("zones", zones(f)),
         ])
         return "RUNWAY_FLIGHT(\(logged.id), \(data.rendered()));\n"
+    }
+
+    /// The time-in-zone bar's data: moving seconds in zones 1…5 (`s`) and each zone's bpm range
+    /// (`low`, `high`; null without the zones); null without time in zone.
+    static func zones(_ f: Flight) -> JSONValue {
+        guard let times = f.timeInZone else { return .null }
+        let ranges = times.indices.map { f.heartRateZones?.range(of: $0 + 1) }
+        return .object([
+            ("s", .array(times.map { .number($0, places: 1) })),
+            ("low", .array(ranges.map { .number($0?.lowerBound, places: 0) })),
+            ("high", .array(ranges.map { .number($0?.upperBound, places: 0) })),
+            ("method", f.heartRateZones.map { .string($0.method.rawValue) } ?? .null),
+        ])
     }
 }

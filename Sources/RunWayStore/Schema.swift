@@ -114,6 +114,27 @@ enum Schema {
         ALTER TABLE flights ADD COLUMN altitude_min_m REAL DEFAULT NULL;
         ALTER TABLE flights ADD COLUMN altitude_max_m REAL DEFAULT NULL;
         """,
+        // 6: heart-rate zones. The flight's highest heart rate, its moving seconds in each of
+        // zones 1…5, and the zones they were counted in (method, maximum, resting, each zone's
+        // lower edge as a fraction); each split's highest heart rate. NULL: a flight stored
+        // before (or without heart rate) has none, never 0.
+        """
+        ALTER TABLE flights ADD COLUMN max_heart_rate REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN zone_1_s REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN zone_2_s REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN zone_3_s REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN zone_4_s REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN zone_5_s REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN hr_zone_method TEXT DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN hr_zone_max REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN hr_zone_resting REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN hr_zone_1_fraction REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN hr_zone_2_fraction REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN hr_zone_3_fraction REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN hr_zone_4_fraction REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN hr_zone_5_fraction REAL DEFAULT NULL;
+        ALTER TABLE splits ADD COLUMN max_heart_rate REAL DEFAULT NULL;
+        """,
     ]
 
     static var version: Int { migrations.count }
@@ -124,7 +145,10 @@ enum Schema {
     /// 3: pace alerts judge a verdict average with hysteresis, MISSION COMPLETE; the elevation's
     /// source, descent and range are stored (schema 5); an older flight's source is the barometer
     /// when its samples have altitude.
-    static let engineVersion = 3
+    /// 4: the maximum heart rate, time in each heart-rate zone and the zones are stored, and each
+    /// split's maximum heart rate (schema 6); an older flight's read as missing (reprocessing
+    /// computes them from its raw log).
+    static let engineVersion = 4
 }
 
 extension Logbook {

@@ -1,9 +1,57 @@
 """Reads a FIT activity file with Garmin's FIT SDK for Python and prints what the export tests
-check, as JSON: integrity, decode errors, and the session, laps, records and timer events."""
+check, as JSON: integrity, decode errors, and the session, laps, records, timer events and time
+in zone; and, under "fitdecode", what fitdecode (a second reader, written apart from Garmin's)
+reads of the heart-rate fields, with its CRC check raising on a bad file."""
 import json
 import sys
 
 from garmin_fit_sdk import Decoder, Stream
+
+try:
+    import fitdecode
+except ImportError:  # a venv made before it was pinned: said in its reading, the SDK's stands
+    fitdecode = None
+
+ZONE_FIELDS = ("reference_mesg", "reference_index", "time_in_hr_zone", "hr_zone_high_boundary",
+               "hr_calc_type", "max_heart_rate", "resting_heart_rate")
+
+
+def listed(value):
+    """A FIT array as a list (a reader gives a one-element array as a scalar)."""
+    if value is None:
+        return None
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def zone_message(m):
+    z = {k: m.get(k) for k in ZONE_FIELDS}
+    z["time_in_hr_zone"] = listed(z["time_in_hr_zone"])
+    z["hr_zone_high_boundary"] = listed(z["hr_zone_high_boundary"])
+    return z
+
+
+def second_reading(path):
+    """fitdecode's reading: the session's and laps' heart-rate fields and each time_in_zone."""
+    out = {"errors": [], "session": None, "laps": [], "time_in_zone": []}
+    if fitdecode is None:
+        out["errors"].append("fitdecode is not installed (scripts/interop-venv.sh)")
+        return out
+    try:
+        with fitdecode.FitReader(path, check_crc=fitdecode.CrcCheck.RAISE) as fit:
+            for frame in fit:
+                if frame.frame_type != fitdecode.FIT_FRAME_DATA:
+                    continue
+                values = {f.name: f.value for f in frame.fields}
+                if frame.name == "session":
+                    out["session"] = {k: values.get(k) for k in ("avg_heart_rate", "max_heart_rate")}
+                    out["session"]["time_in_hr_zone"] = listed(values.get("time_in_hr_zone"))
+                elif frame.name == "lap":
+                    out["laps"].append(values.get("max_heart_rate"))
+                elif frame.name == "time_in_zone":
+                    out["time_in_zone"].append(zone_message(values))
+    except Exception as e:  # noqa: BLE001 - any failure to read is the finding
+        out["errors"].append(f"{type(e).__name__}: {e}")
+    return out
 
 
 def main(path):
@@ -32,6 +80,10 @@ def main(path):
             "total_descent": session.get("total_descent"),
             "total_calories": session.get("total_calories"),
             "avg_heart_rate": session.get("avg_heart_rate"),
+            "max_heart_rate": session.get("max_heart_rate"),
+            "session_time_in_hr_zone": listed(session.get("time_in_hr_zone")),
+            "lap_max_heart_rates": [l.get("max_heart_rate") for l in laps],
+            "time_in_zone": [zone_message(m) for m in messages.get("time_in_zone_mesgs", [])],
             "num_laps": session.get("num_laps"),
             "laps": len(laps),
             "lap_distances": [l.get("total_distance") for l in laps],
@@ -48,6 +100,7 @@ def main(path):
             ],
             "devices": [d.get("descriptor") for d in messages.get("device_info_mesgs", [])],
             "activity_sessions": (messages.get("activity_mesgs") or [{}])[0].get("num_sessions"),
+            "fitdecode": second_reading(path),
         }
     )
     print(json.dumps(out))

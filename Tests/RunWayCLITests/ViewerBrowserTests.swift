@@ -72,7 +72,10 @@ struct ViewerBrowserTests {
         #expect(splits.map(\.first) == ["1 km", "2 km", "3 km", "4 km", "5 km", "180 m"])
         #expect(splits[1][1].hasSuffix("▼") && splits[3][1].hasSuffix("▲"))
         #expect(splits.filter { $0[1].contains("▲") || $0[1].contains("▼") }.count == 2)
-        #expect(splits.allSatisfy { $0[2] == "--" && $0[3] == "--" })
+        // No heart rate: BPM, its maximum and SPM are --, and there is no time-in-zone bar.
+        #expect(splits.allSatisfy { $0[2] == "--" && $0[3] == "--" && $0[4] == "--" })
+        #expect(seen["zone_bar"] is NSNull)
+        #expect((seen["totals"] as? [String])?.contains("Max HR--") == true, "\(seen["totals"] ?? "")")
         #expect((seen["mission"] as? String)?.contains("5:30 /km ±15 s over 5.00 km") == true)
         #expect((seen["alerts"] as? [String])?.count == 2)
         // A flight of one split: no markers, no legend.

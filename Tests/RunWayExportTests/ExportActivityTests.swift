@@ -28,6 +28,31 @@ struct ExportActivityTests {
         #expect(activity.laps.last?.endElapsed == flight.elapsed)
     }
 
+    /// The flight's and splits' maxima carry into the session and laps with the zones; a flight
+    /// stored before the maximum was kept takes its samples' highest, and a flight without
+    /// splits is one lap with the session's maximum.
+    @Test func theMaximaAndZonesCarryIntoTheSessionAndLaps() throws {
+        var flight = try #require(SimulatedFlight.fly(.stops5k).flight)
+        let highestSample = try #require(flight.samples.compactMap(\.heartRate).max())
+        flight.maxHeartRate = nil
+        for i in flight.splits.indices { flight.splits[i].maxHeartRate = nil }
+        let old = ExportActivity(flight: flight)
+        #expect(old.maximumHeartRate == highestSample && old.timeInZone == nil && old.heartRateZones == nil)
+        #expect(old.laps.allSatisfy { $0.maximumHeartRate == nil })
+
+        flight.maxHeartRate = highestSample + 3
+        flight.heartRateZones = HeartRateZones(maximum: 195)
+        flight.timeInZone = [1, 2, 3, 4, 5]
+        for i in flight.splits.indices { flight.splits[i].maxHeartRate = 150 + Double(i) }
+        let activity = ExportActivity(flight: flight)
+        #expect(activity.maximumHeartRate == highestSample + 3)
+        #expect(activity.timeInZone == [1, 2, 3, 4, 5] && activity.heartRateZones == flight.heartRateZones)
+        #expect(activity.laps.map(\.maximumHeartRate) == flight.splits.indices.map { 150 + Double($0) })
+
+        flight.splits = []
+        #expect(ExportActivity(flight: flight).laps.map(\.maximumHeartRate) == [highestSample + 3])
+    }
+
     @Test func segmentsBreakAtEachPauseThatHasPointsOnBothSides() throws {
         let flight = try #require(SimulatedFlight.fly(.stops5k).flight)
         let activity = ExportActivity(flight: flight)

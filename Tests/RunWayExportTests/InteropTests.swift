@@ -92,6 +92,81 @@ struct InteropTests {
         #expect(fit["heart_rates"] as? Int ?? 0 > 0)
     }
 
+    /// The stops run with heart-rate figures as the engine hands them over (set here, so the
+    /// test holds whatever the engine computes): zones from the heart-rate reserve, five zone
+    /// times that leave 100.25 s of moving time below zone 1, each split's maximum.
+    static var zoned: Flight {
+        var flight = stops
+        flight.maxHeartRate = 181.4
+        flight.heartRateZones = HeartRateZones(method: .reserve, maximum: 190, resting: 50)
+        let inZones = flight.movingTime - 100.25
+        flight.timeInZone = [0.1, 0.2, 0.4, 0.25, 0.05].map { $0 * inZones }
+        for i in flight.splits.indices { flight.splits[i].maxHeartRate = 160 + Double(i) }
+        return flight
+    }
+
+    @Test func fitSaysTheMaximumAndTheTimeInEachZoneAsAGarminDoes() async throws {
+        let flight = Self.zoned
+        let fit = try await Self.fitReading(FITEncoder.encode(ExportActivity(flight: flight)))
+        #expect(fit["integrity"] as? Bool == true)
+        #expect((fit["errors"] as? [String])?.isEmpty == true, "\(fit["errors"] ?? "")")
+        #expect(fit["max_heart_rate"] as? Int == 181)
+        let lapMaxima = fit["lap_max_heart_rates"] as? [Int] ?? []
+        #expect(lapMaxima == flight.splits.indices.map { 160 + $0 }, "\(lapMaxima)")
+        // Zone 0 (below zone 1) first, then zones 1…5: they add up to the timer time.
+        let times = try #require(flight.timeInZone)
+        let expected = ([100.25] + times).map { ($0 * 1000).rounded() / 1000 }
+        let zones = try #require(fit["time_in_zone"] as? [[String: Any]])
+        try #require(zones.count == 1, "\(zones)")
+        let zone = zones[0]
+        #expect(zone["reference_mesg"] as? String == "session" && zone["reference_index"] as? Int == 0)
+        let read = zone["time_in_hr_zone"] as? [Double] ?? []
+        #expect(read.count == 6 && zip(read, expected).allSatisfy { abs($0 - $1) < 0.0005 }, "\(read)")
+        #expect(abs(read.reduce(0, +) - (fit["total_timer_time"] as? Double ?? 0)) < 0.003)
+        // Karvonen edges of 50…90 % of 50–190 bpm, then the maximum as zone 5's top.
+        #expect(zone["hr_zone_high_boundary"] as? [Int] == [120, 134, 148, 162, 176, 190])
+        #expect(zone["hr_calc_type"] as? String == "percent_hrr")
+        #expect(zone["max_heart_rate"] as? Int == 190 && zone["resting_heart_rate"] as? Int == 50)
+        let session = fit["session_time_in_hr_zone"] as? [Double] ?? []
+        #expect(session.count == 6 && zip(session, expected).allSatisfy { abs($0 - $1) < 0.0005 })
+
+        // fitdecode reads the same.
+        let second = try #require(fit["fitdecode"] as? [String: Any])
+        #expect((second["errors"] as? [String])?.isEmpty == true, "\(second["errors"] ?? "")")
+        let secondSession = try #require(second["session"] as? [String: Any])
+        #expect(secondSession["max_heart_rate"] as? Int == 181)
+        #expect((secondSession["time_in_hr_zone"] as? [Double])?.count == 6)
+        #expect(second["laps"] as? [Int] == lapMaxima)
+        let secondZones = try #require(second["time_in_zone"] as? [[String: Any]])
+        #expect(secondZones.count == 1)
+        let secondRead = secondZones.first?["time_in_hr_zone"] as? [Double] ?? []
+        #expect(secondRead.count == 6 && zip(secondRead, expected).allSatisfy { abs($0 - $1) < 0.0005 })
+        #expect(secondZones.first?["hr_zone_high_boundary"] as? [Int] == [120, 134, 148, 162, 176, 190])
+        #expect(secondZones.first?["hr_calc_type"] as? String == "percent_hrr")
+    }
+
+    /// Zones from the maximum alone: `percent_max_hr`, and no resting heart rate (it takes no
+    /// part); without heart rate, no time in zone and no maximum at all.
+    @Test func fitZonesFromTheMaximumAndAFlightWithoutHeartRate() async throws {
+        var flight = Self.zoned
+        flight.heartRateZones = HeartRateZones(method: .maximum, maximum: 200)
+        let fit = try await Self.fitReading(FITEncoder.encode(ExportActivity(flight: flight)))
+        let zone = try #require((fit["time_in_zone"] as? [[String: Any]])?.first)
+        #expect(zone["hr_calc_type"] as? String == "percent_max_hr")
+        #expect(zone["hr_zone_high_boundary"] as? [Int] == [100, 120, 140, 160, 180, 200])
+        #expect(zone["resting_heart_rate"] is NSNull || zone["resting_heart_rate"] == nil)
+
+        var scenario = Scenario.flat5k.ending(at: 900)
+        scenario.heartRate = false
+        let bare = try #require(SimulatedFlight.fly(scenario).flight)
+        let none = try await Self.fitReading(FITEncoder.encode(ExportActivity(flight: bare)))
+        #expect(none["integrity"] as? Bool == true)
+        #expect((none["time_in_zone"] as? [Any])?.isEmpty == true)
+        #expect(none["max_heart_rate"] is NSNull && none["session_time_in_hr_zone"] is NSNull)
+        #expect((none["lap_max_heart_rates"] as? [Any])?.allSatisfy { $0 is NSNull } == true)
+        #expect(((none["fitdecode"] as? [String: Any])?["errors"] as? [String])?.isEmpty == true)
+    }
+
     @Test func fitCarriesTheBarometricClimbAndSaysItIsBarometric() async throws {
         let flight = Self.hilly
         let fit = try await Self.fitReading(FITEncoder.encode(ExportActivity(flight: flight)))
@@ -168,5 +243,24 @@ struct InteropTests {
         #expect(text.components(separatedBy: "<Calories>").count - 1 == flight.splits.count)
         // A pause inside a lap starts a new Track.
         #expect(text.components(separatedBy: "<Track>").count - 1 >= flight.splits.count + 1)
+    }
+
+    /// Each lap's maximum heart rate, after its average as the schema orders them, and still valid.
+    @Test func tcxSaysEachLapsMaximumHeartRate() async throws {
+        let flight = Self.zoned
+        let tcx = TCXEncoder.encode(ExportActivity(flight: flight, bodyMass: 70))
+        let verdict = try await Self.validate(tcx, "tcx", schema: "tcx_bundle.xsd")
+        #expect(verdict.ok, "\(verdict.output)")
+        let text = String(decoding: tcx, as: UTF8.self)
+        let maxima = text.components(separatedBy: "<MaximumHeartRateBpm><Value>").dropFirst().compactMap {
+            Int($0.prefix { $0.isNumber })
+        }
+        #expect(maxima == flight.splits.indices.map { 160 + $0 }, "\(maxima)")
+        #expect(text.contains("</AverageHeartRateBpm><MaximumHeartRateBpm>"))
+        // Without a split's maximum (a flight stored before it was kept), no element, never 0.
+        var old = flight
+        for i in old.splits.indices { old.splits[i].maxHeartRate = nil }
+        let oldText = String(decoding: TCXEncoder.encode(ExportActivity(flight: old)), as: UTF8.self)
+        #expect(!oldText.contains("<MaximumHeartRateBpm>") && oldText.contains("<AverageHeartRateBpm>"))
     }
 }

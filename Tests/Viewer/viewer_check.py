@@ -10,6 +10,9 @@ with whether it was drawn, the script errors it raised and any attribute drawn a
 usage: viewer_check.py RUNWAY-FOLDER SHOTS-FOLDER FLIGHT-ID MONTH [ONE-SPLIT-ID [NO-SAMPLES-ID]]
        viewer_check.py --bench RUNWAY-FOLDER FLIGHT-ID
        viewer_check.py --edges RUNWAY-FOLDER FLIGHT-ID...
+       viewer_check.py --zones RUNWAY-FOLDER SHOTS-FOLDER FLIGHT-ID...
+With --zones, each flight's summary at laptop and phone widths: its time-in-zone bar and table,
+its totals and its splits.
 """
 import json, os, sys
 
@@ -54,6 +57,7 @@ def check(folder, shots, flight, month, single=None, bare=None):
                 out["totals"] = b.evaluate(TEXTS % "'#totals .total'")
                 out["mission"] = b.evaluate("(document.getElementById('mission') || {textContent: null}).textContent")
                 out["alerts"] = b.evaluate(TEXTS % "'#alerts tr'")
+                out["zone_bar"] = b.evaluate(ZONES)
             b.screenshot(os.path.join(shots, f"summary-{name}.png"))
             b.hash(f"#/flight/{flight}/fdr/600")
             if name == "laptop":
@@ -103,6 +107,45 @@ def fdr_state(b):
         cursor: document.getElementById('cursor').getAttribute('x1'),
         trail: document.querySelectorAll('#trail polyline').length,
         hash: location.hash }))()""")
+
+
+# The time-in-zone bar and its table as drawn (null when there is none), and whether the page
+# fits its width (nothing wider than the viewport: a phone does not scroll sideways).
+ZONES = """(() => { const bar = document.getElementById('zone-bar'); if (!bar) return null;
+    const r = bar.getBoundingClientRect();
+    return { parts: Array.from(bar.querySelectorAll('.zone')).map(z => [+z.dataset.zone, z.style.width, z.textContent]),
+      label: bar.getAttribute('aria-label'), bar_width: r.width, bar_height: r.height,
+      rows: Array.from(document.querySelectorAll('#zones tr.zone-row')).map(r => Array.from(r.children).map(c => c.textContent)),
+      row_font_px: parseFloat(getComputedStyle(document.querySelector('#zones td')).fontSize),
+      heading: document.getElementById('zone-bar').previousElementSibling.textContent,
+      tab_stops: bar.querySelectorAll('[tabindex]').length,
+      viewport: document.documentElement.clientWidth, page_width: document.documentElement.scrollWidth }; })()"""
+
+
+def zones(folder, shots, ids):
+    """Each flight's summary at laptop and phone width: its zone bar, totals and split rows."""
+    index = "file://" + os.path.abspath(os.path.join(folder, "index.html"))
+    b = Browser()
+    out = {}
+    try:
+        b.open_page()
+        for width, height, mobile, name in ((1280, 900, False, "laptop"), (390, 844, True, "phone")):
+            b.viewport(width, height, mobile)
+            for flight in ids:
+                b.send("Page.navigate", {"url": "about:blank"})
+                b.go(index + f"#/flight/{flight}")
+                out.setdefault(flight, {})[name] = {
+                    "zones": b.evaluate(ZONES),
+                    "totals": b.evaluate(TEXTS % "'#totals .total'"),
+                    "splits": b.evaluate("Array.from(document.querySelectorAll('#splits tr.split')).map(r => Array.from(r.children).map(c => c.textContent))"),
+                    "split_head": b.evaluate(TEXTS % "'#splits th'"),
+                }
+                b.screenshot(os.path.join(shots, f"zones-{flight}-{name}.png"))
+        out["exceptions"] = b.exceptions()
+        out["requests"] = b.requests()
+    finally:
+        b.close()
+    print(json.dumps(out))
 
 
 def bench(folder, flight):
@@ -172,5 +215,7 @@ if __name__ == "__main__":
         bench(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "--edges":
         edges(sys.argv[2], sys.argv[3:])
+    elif sys.argv[1] == "--zones":
+        zones(sys.argv[2], sys.argv[3], sys.argv[4:])
     else:
         check(*sys.argv[1:7])

@@ -41,7 +41,7 @@ extension RunWayCommand {
             "logbook", group: .flights,
             abstract: "the flights, most recent first; with --flight ID, one flight's summary",
             discussion:
-                "A flight's summary has its distance, times, pace, splits (fastest, slowest, highest and lowest marked when there are two or more), elevation, GPWS alerts, mission and calories. runway show ID is the same as runway logbook --flight ID. In the JSON list, \"status\" is the logbook's state of a flight (finished, recovered, flying); in one flight's JSON it is the engine's verdict (recorded, too short) and the logbook's state is \"logbook_status\".",
+                "A flight's summary has its distance, times, pace, splits (fastest, slowest, highest and lowest marked when there are two or more), elevation, heart rate (average, maximum, time in each zone), GPWS alerts, mission and calories. runway show ID is the same as runway logbook --flight ID. In the JSON list, \"status\" is the logbook's state of a flight (finished, recovered, flying); in one flight's JSON it is the engine's verdict (recorded, too short) and the logbook's state is \"logbook_status\".",
             options: [
                 .logbookOrConfigured,
                 .init(

@@ -220,7 +220,7 @@
     var boxes = [
       ["Distance", km(s.distance_m)], ["Time", clock(s.elapsed_s)], ["Moving", clock(s.moving_s)],
       ["Avg pace", pace(s.pace_s_per_km)], ["Gain", metres(s.gain_m, true)], ["Descent", s.loss_m == null ? "--" : "−" + Math.round(s.loss_m) + " m"],
-      ["Avg HR", whole(s.avg_hr, "bpm")], ["Avg cadence", whole(s.avg_cadence, "spm")],
+      ["Avg HR", whole(s.avg_hr, "bpm")], ["Max HR", whole(s.max_hr, "bpm")], ["Avg cadence", whole(s.avg_cadence, "spm")],
       ["GPWS alerts", s.gpws.sink_rate + s.gpws.overspeed + " (SINK RATE " + s.gpws.sink_rate + ", OVERSPEED " + s.gpws.overspeed + ")"],
     ];
     if (s.calories_kcal != null) boxes.push(["Calories", Math.round(s.calories_kcal) + " kcal"]);
@@ -228,6 +228,7 @@
       return el("div", { "class": "total" }, [el("div", { "class": "label", text: b[0] }), el("div", { "class": "value", text: b[1] })]);
     })));
     if (s.calories_kcal == null) view.appendChild(el("p", { "class": "note", text: "Calories: no body mass in the board's configuration (runner.body_mass_kg)." }));
+    zoneBar(f.zones);
     if (f.mission) {
       var m = f.mission, reached = s.distance_m >= m.distance_m, ok = s.pace_s_per_km != null && Math.abs(s.pace_s_per_km - m.pace_s_per_km) <= m.deviation_s_per_km;
       view.appendChild(el("p", { id: "mission", text: "Mission: " + pace(m.pace_s_per_km) + " ±" + m.deviation_s_per_km + " s over " + km(m.distance_m) + " — distance " + (reached ? "reached ✓" : "not reached ✗") + ", average pace " + (ok ? "within the band ✓" : "outside the band ✗") }));
@@ -241,11 +242,12 @@
       var name = sp.full ? sp.order + " km" : Math.round(sp.distance_m) + " m";
       return el("tr", { "class": "split" }, [
         el("td", { text: name }), el("td", { "class": "num", text: pace(sp.pace_s_per_km) + mark("pace") }),
-        el("td", { "class": "num", text: whole(sp.heart_rate) + mark("heart_rate") }), el("td", { "class": "num", text: whole(sp.cadence) + mark("cadence") }),
+        el("td", { "class": "num", text: whole(sp.heart_rate) + mark("heart_rate") }), el("td", { "class": "num", text: whole(sp.max_hr) }),
+        el("td", { "class": "num", text: whole(sp.cadence) + mark("cadence") }),
         el("td", { "class": "num", text: metres(sp.gain_m, true) }), el("td", { "class": "num", text: clock(sp.at_s) }),
       ]);
     });
-    var head = el("tr", {}, ["Split", "Pace", "BPM", "SPM", "Gain", "At"].map(function (h, i) { return el("th", { "class": i ? "num" : "", text: h }); }));
+    var head = el("tr", {}, ["Split", "Pace", "BPM", "Max", "SPM", "Gain", "At"].map(function (h, i) { return el("th", { "class": i ? "num" : "", text: h }); }));
     view.appendChild(el("h2", { text: "Splits" }));
     view.appendChild(el("div", { "class": "scroll" }, [el("table", { id: "splits" }, [head].concat(rows))]));
     if (f.splits.length >= 2) view.appendChild(el("p", { "class": "note", text: "▲ fastest / highest   ▼ slowest / lowest" }));
@@ -257,6 +259,35 @@
           el("td", {}, [el("a", { href: "#/flight/" + f.id + "/fdr/" + Math.round(a.start_s), text: "see it" })])]);
       }))]));
     }
+  }
+
+  // Time in heart-rate zones: one bar of five parts, each as wide as its share of the time in
+  // zones 1-5 and labelled where it is wide enough, and a table of the same (zone, bpm range,
+  // minutes, share) that reads without the bar or its colours. Nothing is interactive: no stop
+  // for the keyboard. Nothing without heart rate.
+  function zoneBar(z) {
+    if (!z) return;
+    var total = z.s.reduce(function (a, b) { return a + b; }, 0);
+    function range(i) { return z.low[i] == null ? "--" : z.low[i] + "–" + z.high[i] + " bpm"; }
+    function minutes(sec) { return Math.round(sec / 60) + " min"; }
+    function share(sec) { return total > 0 ? Math.round(100 * sec / total) + " %" : "--"; }
+    var said = z.s.map(function (sec, i) { return "Z" + (i + 1) + " " + minutes(sec); }).join(", ");
+    var bar = el("div", { "class": "zone-bar", id: "zone-bar", role: "img", "aria-label": "Time in zone: " + said });
+    var rows = [el("tr", {}, ["Zone", "Heart rate", "Time", "Share"].map(function (h, i) { return el("th", { "class": i > 1 ? "num" : "", text: h }); }))];
+    z.s.forEach(function (sec, i) {
+      var part = total > 0 ? sec / total : 0;
+      var seg = el("div", { "class": "zone z" + (i + 1), "data-zone": i + 1, title: "Z" + (i + 1) + " " + range(i) + ": " + minutes(sec) }, [part >= 0.1 ? "Z" + (i + 1) : ""]);
+      seg.style.width = (100 * part).toFixed(1) + "%";
+      bar.appendChild(seg);
+      rows.push(el("tr", { "class": "zone-row", "data-zone": i + 1 }, [
+        el("td", {}, [el("span", { "class": "swatch z" + (i + 1) }), "Z" + (i + 1)]), el("td", { text: range(i) }),
+        el("td", { "class": "num", text: minutes(sec) }), el("td", { "class": "num", text: share(sec) }),
+      ]));
+    });
+    var basis = z.method === "reserve" ? " (heart-rate reserve)" : z.method === "max" ? " (% of max heart rate)" : "";
+    view.appendChild(el("h2", { text: "Time in zone" + basis }));
+    view.appendChild(bar);
+    view.appendChild(el("table", { id: "zones" }, rows));
   }
 
   // ---- Flight Data Recorder ---------------------------------------------------------------

@@ -55,7 +55,7 @@ extension FlightRow {
         let samples = try parts.samples()
         var pauses = try parts.pauses()
         if engineVersion < 2 { pauses = Logbook.pauses(fromSamples: samples) }
-        return Flight(
+        var flight = Flight(
             mission: Logbook.mission(r), startTime: start,
             endTime: r.optional(Column.endTime, in: LogbookRow.time) ?? start, distance: distance,
             elapsed: elapsed, movingTime: moving, splits: try parts.splits(),
@@ -65,6 +65,35 @@ extension FlightRow {
             averageHeartRate: r.optional(Column.averageHeartRate, in: LogbookRow.heartRate),
             averageCadence: r.optional(Column.averageCadence, in: LogbookRow.cadence), pauses: pauses,
             elevation: elevation(r, engineVersion: engineVersion, samples: samples))
+        flight.maxHeartRate = r.optional(Column.maxHeartRate, in: LogbookRow.heartRate)
+        flight.timeInZone = timeInZone(r)
+        flight.heartRateZones = heartRateZones(r)
+        return flight
+    }
+
+    /// Moving seconds in zones 1…5; nil when the flight has none (stored before schema 6, or
+    /// without heart rate) or when any of the five does not read (said as damage): a partial
+    /// set would misstate the others' shares.
+    static func timeInZone(_ r: LogbookRow) -> [Double]? {
+        let times = Column.zoneTimes.map { r.optional($0, in: LogbookRow.duration) }
+        guard times.allSatisfy({ $0 != nil }) else { return nil }
+        return times.compactMap { $0 }
+    }
+
+    /// The zones the flight was counted in; nil without them, or when one of their values does
+    /// not read (an impossible one is said as damage).
+    static func heartRateZones(_ r: LogbookRow) -> HeartRateZones? {
+        guard r[Column.zoneMethod] != .null else { return nil }
+        guard let method = r[Column.zoneMethod].string.flatMap(HeartRateZones.Method.init(rawValue:)) else {
+            r.record(Column.zoneMethod.name, cost: .valueMissing)
+            return nil
+        }
+        let maximum = r.optional(Column.zoneMaximum, in: LogbookRow.heartRate)
+        let resting = r.optional(Column.zoneResting, in: LogbookRow.heartRate)
+        let fractions = Column.zoneFractions.map { r.optional($0, in: 0...1) }
+        guard let maximum, let resting, fractions.allSatisfy({ $0 != nil }) else { return nil }
+        return HeartRateZones(
+            method: method, maximum: maximum, resting: resting, fractions: fractions.compactMap { $0 })
     }
 
     /// A stored flight's elevation: its columns; for a flight stored before they were (engine

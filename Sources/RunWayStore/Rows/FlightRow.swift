@@ -6,7 +6,16 @@ struct FlightRow {
     enum Column: TableColumn {
         case id, status, targetPace, allowedDeviation, targetDistance, startTime, endTime, distance, elapsed,
             movingTime, droppedTail, averageHeartRate, averageCadence, source, replaces, engineVersion,
-            elevationSource, elevationLoss, altitudeMinimum, altitudeMaximum
+            elevationSource, elevationLoss, altitudeMinimum, altitudeMaximum, maxHeartRate, zone1Time,
+            zone2Time, zone3Time, zone4Time, zone5Time, zoneMethod, zoneMaximum, zoneResting, zone1Fraction,
+            zone2Fraction, zone3Fraction, zone4Fraction, zone5Fraction
+
+        /// Moving seconds in zones 1…5, in order.
+        static let zoneTimes: [Self] = [.zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time]
+        /// The lower edge of zones 1…5 as fractions, in order.
+        static let zoneFractions: [Self] = [
+            .zone1Fraction, .zone2Fraction, .zone3Fraction, .zone4Fraction, .zone5Fraction,
+        ]
 
         static let spelled: [Self: String] = [
             .id: "id", .status: "status", .targetPace: "target_pace", .allowedDeviation: "allowed_deviation",
@@ -16,7 +25,12 @@ struct FlightRow {
             .averageCadence: "avg_cadence", .source: "source", .replaces: "replaces",
             .engineVersion: "engine_version", .elevationSource: "elevation_source",
             .elevationLoss: "elevation_loss_m", .altitudeMinimum: "altitude_min_m",
-            .altitudeMaximum: "altitude_max_m",
+            .altitudeMaximum: "altitude_max_m", .maxHeartRate: "max_heart_rate", .zone1Time: "zone_1_s",
+            .zone2Time: "zone_2_s", .zone3Time: "zone_3_s", .zone4Time: "zone_4_s", .zone5Time: "zone_5_s",
+            .zoneMethod: "hr_zone_method", .zoneMaximum: "hr_zone_max", .zoneResting: "hr_zone_resting",
+            .zone1Fraction: "hr_zone_1_fraction", .zone2Fraction: "hr_zone_2_fraction",
+            .zone3Fraction: "hr_zone_3_fraction", .zone4Fraction: "hr_zone_4_fraction",
+            .zone5Fraction: "hr_zone_5_fraction",
         ]
     }
 
@@ -60,7 +74,23 @@ struct FlightRow {
         case .elevationLoss: Logbook.value(landed?.elevation?.loss)
         case .altitudeMinimum: Logbook.value(landed?.elevation?.minimum)
         case .altitudeMaximum: Logbook.value(landed?.elevation?.maximum)
+        case .maxHeartRate: Logbook.value(landed?.maxHeartRate)
+        case .zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time:
+            Logbook.value(Self.element(Column.zoneTimes, column, of: landed?.timeInZone))
+        case .zoneMethod: landed?.heartRateZones.map { .text($0.method.rawValue) } ?? .null
+        case .zoneMaximum: Logbook.value(landed?.heartRateZones?.maximum)
+        case .zoneResting: Logbook.value(landed?.heartRateZones?.resting)
+        case .zone1Fraction, .zone2Fraction, .zone3Fraction, .zone4Fraction, .zone5Fraction:
+            Logbook.value(Self.element(Column.zoneFractions, column, of: landed?.heartRateZones?.fractions))
         }
+    }
+
+    /// The value of `values` that `column` holds, by its place in `columns` (nil past its end).
+    static func element(_ columns: [Column], _ column: Column, of values: [Double]?) -> Double? {
+        guard let values, let index = columns.firstIndex(of: column), values.indices.contains(index) else {
+            return nil
+        }
+        return values[index]
     }
 
     /// The values `columns` bind, in their order.
@@ -74,11 +104,12 @@ struct FlightRow {
     ]
     static let openSQL = SQL.insert(into: table, Column.names(opened))
     /// At touchdown: the row's summary, start and mission included, by its id (the last parameter).
-    static let landing: [Column] = [
-        .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .endTime, .distance, .elapsed,
-        .movingTime, .droppedTail, .averageHeartRate, .averageCadence, .engineVersion, .elevationSource,
-        .elevationLoss, .altitudeMinimum, .altitudeMaximum,
-    ]
+    static let landing: [Column] =
+        [
+            .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .endTime, .distance,
+            .elapsed, .movingTime, .droppedTail, .averageHeartRate, .averageCadence, .engineVersion,
+            .elevationSource, .elevationLoss, .altitudeMinimum, .altitudeMaximum, .maxHeartRate,
+        ] + Column.zoneTimes + [.zoneMethod, .zoneMaximum, .zoneResting] + Column.zoneFractions
     static let landSQL = SQL.update(table, Column.names(landing), where: Column.id.name)
 
     /// A flight, and with it (`ON DELETE CASCADE`) everything recorded for it.
