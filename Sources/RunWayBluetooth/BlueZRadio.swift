@@ -49,8 +49,8 @@ public final class BlueZRadio: SensorRadio {
 
     /// Events one `process()` gathers before it stops reading (the rest waits in the socket).
     public static let eventBatchLimit = 512
-    /// How long a connected device may take to resolve its services.
-    public static let servicesTimeout: Double = 20
+    /// How long a connected device may take to resolve its services, by default.
+    public static let defaultServicesTimeout: Double = 20
     /// Readings held while notifications are switched on, delivered after `.connected`.
     static let earlyReadingLimit = 32
 
@@ -59,6 +59,9 @@ public final class BlueZRadio: SensorRadio {
     static let objectManager = "org.freedesktop.DBus.ObjectManager"
 
     public private(set) var statistics = Statistics()
+    /// How long a connected device may take to resolve its services before the connect fails
+    /// (`.failed(.timedOut)`) and the link is dropped.
+    public var servicesTimeout = BlueZRadio.defaultServicesTimeout
 
     /// A connection under way or up, for one sensor.
     struct Link {
@@ -261,6 +264,7 @@ public final class BlueZRadio: SensorRadio {
             return
         }
         generation += 1
+        malformedBursts = malformedBursts.filter { !$0.hasPrefix(path + "/") }  // a new link, new bursts
         links[address] = Link(
             phase: .connecting, devicePath: path, name: name(of: path), generation: generation)
         do throws(BluetoothError) {
@@ -328,7 +332,7 @@ public final class BlueZRadio: SensorRadio {
             events.append(
                 .failed(
                     address,
-                    .timedOut("\(link.name) resolving its services in \(Int(Self.servicesTimeout)) s")))
+                    .timedOut("\(link.name) resolving its services within \(servicesTimeout) s")))
             try? send(
                 link.devicePath, BlueZObjects.deviceInterface, "Disconnect", timeout: 10, for: .disconnect)
         }
@@ -494,7 +498,7 @@ public final class BlueZRadio: SensorRadio {
             {
                 subscribe(address)
             } else {
-                links[address]?.phase = .resolving(deadline: MonotonicClock.seconds + Self.servicesTimeout)
+                links[address]?.phase = .resolving(deadline: MonotonicClock.seconds + servicesTimeout)
             }
         case .startNotify(let address, let generation, let kind):
             guard var link = links[address], link.generation == generation else { return }
@@ -606,8 +610,13 @@ public final class BlueZRadio: SensorRadio {
             calls[slot] = purpose
             try bus.flush()
         } catch {
-            throw map(error, what: "\(member) on \(path)")
+            throw map(error, what: "\(member) on \(subject(path))", device: subject(path))
         }
+    }
+
+    /// The device an object is (or is under), as BlueZ's messages should name it: its address.
+    private func subject(_ path: String) -> String {
+        BlueZObjects.devicePath(of: path).flatMap(objects.address(ofDevice:))?.text ?? path
     }
 
     private func callSync(
@@ -616,7 +625,7 @@ public final class BlueZRadio: SensorRadio {
         do throws(BusFailure) {
             _ = try bus.call(Self.bluez, path, interface, member, arguments)
         } catch {
-            throw map(error, what: "\(member) on \(path)")
+            throw map(error, what: "\(member) on \(subject(path))", device: subject(path))
         }
     }
 
@@ -642,7 +651,8 @@ public final class BlueZRadio: SensorRadio {
     // MARK: Errors
 
     /// The `BluetoothError` for a failed call: one case per cause the bus or BlueZ names.
-    func map(_ failure: BusFailure, what: String) -> BluetoothError {
+    /// `device` names the sensor in `.unknownDevice` (default: `what`).
+    func map(_ failure: BusFailure, what: String, device: String? = nil) -> BluetoothError {
         switch failure.name {
         case nil:
             failure.errno == ETIMEDOUT ? .timedOut(what) : .busUnavailable(errno: failure.errno)
@@ -653,7 +663,7 @@ public final class BlueZRadio: SensorRadio {
         case "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.NoReply":
             .timedOut(what)
         case "org.freedesktop.DBus.Error.UnknownObject", "org.bluez.Error.DoesNotExist":
-            .unknownDevice(what)
+            .unknownDevice(device ?? what)
         case "org.bluez.Error.NotReady":
             .adapterOff
         case let name?:

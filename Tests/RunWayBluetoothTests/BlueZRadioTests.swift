@@ -215,6 +215,35 @@ struct BlueZRadioTests {
         }
     }
 
+    @Test func servicesThatNeverResolveTimeOut() throws {
+        try withSensors { mock, radio in
+            radio.servicesTimeout = 0.3
+            try mock.mock("StallServices", [.string(Self.strap.text)])
+            try radio.connect(Self.strap)
+            let got = try events(from: radio, within: 3) { !$0.isEmpty }
+            #expect(
+                got == [
+                    .failed(Self.strap, .timedOut("Polar H10 AA0001 resolving its services within 0.3 s"))
+                ])
+            // The link is dropped (BlueZ is told to disconnect): a later connect starts afresh.
+            let path = "/org/bluez/hci0/dev_F0_13_C3_AA_00_01"
+            _ = try quietEvents(from: radio, for: 0.2)
+            #expect(try mock.property(path, "org.bluez.Device1", "Connected") == .boolean(false))
+        }
+    }
+
+    @Test func theAdapterPoweredOffDropsTheLinks() throws {
+        try withSensors { mock, radio in
+            _ = try connected(radio, Self.strap)
+            _ = try mock.client.call(
+                "org.bluez", "/org/bluez/hci0", "org.freedesktop.DBus.Properties", "Set",
+                [.string("org.bluez.Adapter1"), .string("Powered"), .variant(.boolean(false))])
+            #expect(
+                try events(from: radio) { !$0.isEmpty } == [.disconnected(Self.strap), .adapter(.poweredOff)])
+            #expect(throws: BluetoothError.adapterOff) { try radio.connect(Self.strap) }
+        }
+    }
+
     @Test func anUnknownSensorIsRefusedAtOnce() throws {
         try withSensors { _, radio in
             let stranger = BluetoothAddress(parsing: "00:00:00:00:00:09")!
