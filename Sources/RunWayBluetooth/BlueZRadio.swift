@@ -30,6 +30,9 @@ import RunWaySystem
 /// state at start; later `.adapter` events come only on a change. After `connect`:
 /// `.connected(kinds)` then `.reading`s (the battery's among them), or `.failed`; a drop is
 /// `.disconnected`, after which `connect` may be called again (the daemon's reconnect policy).
+/// While the state is `.noBlueZ`, `blueZUnavailable` says why (not running, or the bus refused
+/// us: `.permissionDenied`), and requests throw it. A `process()` that throws
+/// `.busUnavailable` means the bus connection itself is gone: make a new radio.
 ///
 /// **Bounds.** One `process()` returns at most about `eventBatchLimit` events and leaves the rest
 /// of the input queued in the socket, so a sensor flooding notifications costs no more memory
@@ -103,6 +106,9 @@ public final class BlueZRadio: SensorRadio {
     private let bus: BusConnection
     private var objects = BlueZObjects()
     private var blueZRunning = false
+    /// Why BlueZ cannot be used while `adapterState()` is `.noBlueZ`: not running (the usual),
+    /// refused (not in the group bluetooth), or not answering. Requests throw it.
+    public private(set) var blueZUnavailable: BluetoothError = .blueZNotRunning
     private var reportedState: AdapterState
     private var events: [SensorEvent] = []
     private var links: [BluetoothAddress: Link] = [:]
@@ -233,7 +239,7 @@ public final class BlueZRadio: SensorRadio {
 
     public func devices() throws(BluetoothError) -> [SensorDevice] {
         try pump()  // what has arrived (a device just seen, an RSSI) before answering
-        guard blueZRunning else { throw .blueZNotRunning }
+        guard blueZRunning else { throw blueZUnavailable }
         return objects.devicePaths.values.compactMap(objects.sensorDevice).sorted { $0.address < $1.address }
     }
 
@@ -304,9 +310,13 @@ public final class BlueZRadio: SensorRadio {
         do throws(BusFailure) {
             let reply = try bus.call(Self.bluez, "/", Self.objectManager, "GetManagedObjects")
             blueZRunning = reply.first.map { objects.replaceAll(with: $0) } ?? false
+            blueZUnavailable =
+                blueZRunning
+                ? .blueZNotRunning : .dbus(name: "GetManagedObjects", message: "not a{oa{sa{sv}}}")
         } catch {
-            // Not running, or not answering within 1 s: both leave nothing to talk to.
+            // Not running, refused, or not answering within 1 s: nothing to talk to, and why.
             blueZRunning = false
+            blueZUnavailable = map(error, what: "GetManagedObjects")
             objects.removeAll()
         }
     }
@@ -402,6 +412,7 @@ public final class BlueZRadio: SensorRadio {
             refreshNeeded = true  // read its objects after this dispatch, not inside it
         } else {
             blueZRunning = false
+            blueZUnavailable = .blueZNotRunning
             objects.removeAll()
             noteAdapterState()
         }
@@ -631,7 +642,7 @@ public final class BlueZRadio: SensorRadio {
 
     private func readyAdapter() throws(BluetoothError) -> String {
         switch adapterState() {
-        case .noBlueZ: throw .blueZNotRunning
+        case .noBlueZ: throw blueZUnavailable
         case .noAdapter: throw .noAdapter
         case .poweredOff: throw .adapterOff
         case .ready: return objects.adapterPath ?? ""

@@ -280,6 +280,21 @@ struct BlueZRadioTests {
         }
     }
 
+    @Test func aBusThatRefusesUsSaysSoNotThatBlueZIsMissing() throws {
+        let mock = try MockBlueZ(refusing: true)
+        defer { mock.stop() }
+        try mock.startBlueZ()
+        try mock.addAdapter()
+        let radio = try BlueZRadio(address: mock.address)
+        #expect(try radio.process() == [.adapter(.noBlueZ)])
+        guard case .permissionDenied(let message) = radio.blueZUnavailable else {
+            Issue.record("\(radio.blueZUnavailable)")
+            return
+        }
+        #expect(throws: BluetoothError.permissionDenied(message)) { try radio.startScan() }
+        #expect(BluetoothError.permissionDenied(message).description.contains("group bluetooth"))
+    }
+
     @Test func noAdapterIsReported() throws {
         let mock = try MockBlueZ()
         defer { mock.stop() }

@@ -23,7 +23,9 @@ final class MockBlueZ {
         var description: String
     }
 
-    init() throws {
+    /// `refusing`: the bus's policy denies org.bluez's ObjectManager (as the system bus's does
+    /// for a user outside the group bluetooth); the mock's own methods stay allowed.
+    init(refusing: Bool = false) throws {
         var template = Array("/tmp/runway-bluez-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw Failure(description: "mkdtemp: \(Errno.current)")
@@ -41,6 +43,7 @@ final class MockBlueZ {
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>
+                \(refusing ? "<deny send_destination=\"org.bluez\" send_interface=\"org.freedesktop.DBus.ObjectManager\"/>" : "")
               </policy>
             </busconfig>
             """
