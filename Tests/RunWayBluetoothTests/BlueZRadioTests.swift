@@ -89,6 +89,44 @@ struct BlueZRadioTests {
         }
     }
 
+    @Test func aSensorThatNeedsNoBondIsTrustedAnyway() throws {
+        try withSensors { mock, radio in
+            try mock.mock(
+                "RefusePairing", [.string(Self.strap.text), .string("org.bluez.Error.NotSupported")])
+            try radio.pair(Self.strap)
+            #expect(try events(from: radio) { !$0.isEmpty } == [.paired(Self.strap)])
+            let path = "/org/bluez/hci0/dev_F0_13_C3_AA_00_01"
+            #expect(try mock.property(path, "org.bluez.Device1", "Trusted") == .boolean(true))
+        }
+    }
+
+    @Test func aConnectThatFailsIsReportedAndCanBeTriedAgain() throws {
+        try withSensors { mock, radio in
+            try mock.mock("RefuseConnect", [.string(Self.strap.text), .string("org.bluez.Error.Failed")])
+            try radio.connect(Self.strap)
+            let got = try events(from: radio) { !$0.isEmpty }
+            let failure = BluetoothError.connectFailed(name: "Polar H10 AA0001", message: "Page Timeout")
+            #expect(got == [.failed(Self.strap, failure)])
+            #expect(failure.description.contains("in range"))
+            #expect(try connected(radio, Self.strap).first == .connected(Self.strap, kinds: [.heartRate]))
+        }
+    }
+
+    @Test func zeroAndTwoHundredFiftyFiveBeatsArriveButAreNotHeartRates() throws {
+        try withSensors { mock, radio in
+            _ = try connected(radio, Self.strap)
+            try mock.notify(Self.strap.text, 0x2A37, [0x06, 0])
+            try mock.notify(Self.strap.text, 0x2A37, [0x06, 255])
+            try mock.notify(Self.strap.text, 0x2A37, [0x04, 150])  // no skin contact
+            let got = try events(from: radio) { $0.count >= 3 }
+            let beats = got.compactMap { event -> HeartRateMeasurement? in
+                if case .reading(Self.strap, .heartRate(let m)) = event { m } else { nil }
+            }
+            #expect(beats.map(\.beatsPerMinute) == [0, 255, 150])
+            #expect(beats.allSatisfy { $0.usableHeartRate == nil })
+        }
+    }
+
     @Test func connectNotifyDropAndReconnect() throws {
         try withSensors { mock, radio in
             #expect(

@@ -11,6 +11,7 @@ AddAdapter and AddDevice) and adds what that template lacks, as methods of org.b
   Flood(address, uuid16, value, count)        the same, count times, in one call
   DropLink(address)                           Connected=false, ServicesResolved=false (out of range)
   RefusePairing(address, error_name)          Pair raises error_name
+  RefuseConnect(address, error_name)          Connect raises error_name (once)
   StallServices(address)                      Connect connects but never resolves services
   Vanish(address)                             the device and its GATT objects are removed
 
@@ -116,6 +117,9 @@ def add_gatt(device):
 
 
 def connect(device):
+    if device.connect_error:
+        name, device.connect_error = device.connect_error, None
+        raise dbus.exceptions.DBusException('Page Timeout', name=name)
     if device.props[DEVICE_IFACE]['Connected']:
         raise dbus.exceptions.DBusException('Already Connected', name='org.bluez.Error.AlreadyConnected')
     changed(device, DEVICE_IFACE, {'Connected': dbus.Boolean(True, variant_level=1)})
@@ -147,6 +151,7 @@ def AddSensor(self, adapter, address, name, kind, rssi):
     device.sensor_kind = str(kind)
     device.battery = 87  # what ReadValue on Battery Level returns
     device.pair_error = None
+    device.connect_error = None
     device.stall_services = False
     service16, _ = SERVICES[device.sensor_kind]
     device.AddMethods(DEVICE_IFACE, [('Connect', '', '', connect), ('Disconnect', '', '', disconnect),
@@ -178,6 +183,11 @@ def DropLink(_self, address):
 @dbus.service.method(MOCK_IFACE, in_signature='ss', out_signature='')
 def RefusePairing(_self, address, error_name):
     mockobject.objects[device_path(address)].pair_error = str(error_name)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='ss', out_signature='')
+def RefuseConnect(_self, address, error_name):
+    mockobject.objects[device_path(address)].connect_error = str(error_name)
 
 
 @dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='')
