@@ -105,6 +105,10 @@ let package = Package(
             resources: [.copy("../Fixtures")], swiftSettings: strict),
         .testTarget(name: "RunWaySystemTests", dependencies: ["RunWaySystem"], swiftSettings: strict),
         .testTarget(
+            name: "RunWayBluetoothTests",
+            dependencies: ["RunWayBluetooth", "RunWayCore", "RunWaySystem", "RunWayTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "RunWayControlTests", dependencies: ["RunWayControl", "RunWayCore"],
             resources: [.copy("../Fixtures")], swiftSettings: strict),
         .testTarget(

@@ -12,7 +12,8 @@
 #        binutils (strip) and lintian for the package check, and the export files' independent
 #        readers: xmllint (libxml2-utils) with the GPX/TCX schemas, python3-venv for Garmin's FIT
 #        SDK (scripts/interop-venv.sh), dosfstools and mtools for the USB drive image, and
-#        chromium (headless) for the offline viewer's browser test.
+#        chromium (headless) for the offline viewer's browser test, and dbus-daemon with
+#        python3-dbusmock for the Bluetooth tests (a private bus with BlueZ's object model).
 # board: everything for build, plus the emulated board's host side (below).
 set -euo pipefail
 
@@ -20,7 +21,7 @@ mode=${1:-build}
 build_packages=(pkg-config libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev
     libespeak-ng-dev espeak-ng-data flite1-dev libasound2-dev)
 test_packages=(gpsd gpsd-clients systemd udev binutils lintian libxml2-utils python3-venv dosfstools mtools
-    chromium fonts-dejavu-core)
+    chromium fonts-dejavu-core dbus-daemon python3-dbusmock)
 # The emulated board (make board-test): qemu, Debian's kernel for the guest with its headers and
 # source (gpio-sim is built out of tree from linux-source-6.1: Tests/Board/gpio-sim/build.sh, with
 # make, gcc and xz), initramfs-tools and lz4 for the guest's small initramfs, mmdebstrap for its

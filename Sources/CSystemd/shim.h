@@ -1,6 +1,12 @@
 /* RunWay's window onto libsystemd: the notify protocol (READY, STATUS, WATCHDOG, STOPPING),
  * socket activation, and the journal with structured fields. The variadic sd_journal_send()
- * stays on this side; Swift passes a NULL-terminated array of "FIELD=value" strings. */
+ * stays on this side; Swift passes a NULL-terminated array of "FIELD=value" strings.
+ *
+ * sd-bus (RunWayBluetooth's way to BlueZ) needs no helper here: RunWayBluetooth builds and
+ * reads messages with the non-variadic calls only (sd_bus_message_new_method_call,
+ * append_basic / open_container / append_array, peek_type / read_basic / enter_container /
+ * read_array, sd_bus_call, sd_bus_call_async, sd_bus_add_match), never the variadic
+ * sd_bus_message_append / read or sd_bus_call_method, which Swift cannot call. */
 #ifndef RUNWAY_CSYSTEMD_SHIM_H
 #define RUNWAY_CSYSTEMD_SHIM_H
 
@@ -15,6 +21,7 @@
 #include <sys/un.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
+#include <systemd/sd-bus.h>
 
 /* Sends "FIELD=value" strings to the journal; returns 0 or a negative errno. */
 static inline int rw_journal_send(const char *const *fields, int count) {

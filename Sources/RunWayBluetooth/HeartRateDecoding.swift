@@ -1,0 +1,54 @@
+extension HeartRateMeasurement {
+    /// The Heart Rate Measurement characteristic's UUID (16-bit).
+    public static let characteristic: UInt16 = 0x2A37
+
+    /// Decodes a Heart Rate Measurement (0x2A37) as the Heart Rate Service specification
+    /// (HRS 1.0, with the field layout of the GATT Specification Supplement) defines it:
+    ///
+    /// | byte(s) | field | present when |
+    /// | --- | --- | --- |
+    /// | 0 | flags | always |
+    /// | 1 or 1–2 | Heart Rate Value, bpm: UINT8, or UINT16 little-endian | always; bit 0 picks the width |
+    /// | next 2 | Energy Expended, kJ (UINT16) | bit 3 |
+    /// | rest | RR-Interval, UINT16 each, 1/1024 s, oldest first | bit 4 (one or more) |
+    ///
+    /// Flags bits 1–2 are the Sensor Contact Status: bit 2 clear, the strap does not support
+    /// contact detection (bit 1 means nothing then); bit 2 set, bit 1 says whether skin contact is
+    /// detected. Bits 5–7 are reserved for future use and ignored.
+    ///
+    /// Strict where the specification is: a payload cut short of a field its flags announce, an
+    /// RR-Interval field that is not a whole number of UINT16s (an odd trailing byte), an RR flag
+    /// with no interval after it, or bytes after the last announced field (no RR flag) throw
+    /// `.malformed`. A value of 0 or 255 decodes as sent: whether it is a heart rate is
+    /// `usableHeartRate`'s decision (nil outside 20–250 bpm, and without skin contact), so a strap
+    /// without contact is missing, never 0.
+    public static func decode(_ bytes: [UInt8]) throws(BluetoothError) -> HeartRateMeasurement {
+        var reader = PayloadReader(bytes, characteristic: characteristic)
+        let flags = try reader.uint8("flags")
+        let beats =
+            flags & 0x01 == 0
+            ? Int(try reader.uint8("8-bit heart rate value"))
+            : Int(try reader.uint16("16-bit heart rate value"))
+        let contact: Contact =
+            switch (flags >> 1) & 0x03 {
+            case 0b10: .notDetected
+            case 0b11: .detected
+            default: .notSupported  // 0b00, and 0b01 (the specification's "not supported" too)
+            }
+        let energy = flags & 0x08 == 0 ? nil : Int(try reader.uint16("energy expended"))
+        var intervals: [Double] = []
+        if flags & 0x10 != 0 {
+            guard reader.remaining >= 2, reader.remaining % 2 == 0 else {
+                throw .malformed(
+                    characteristic: characteristic,
+                    reason: reader.remaining == 0
+                        ? "the RR-interval flag is set but no interval follows"
+                        : "the RR-interval field is \(reader.remaining) byte(s), not whole 16-bit intervals")
+            }
+            while reader.remaining > 0 { intervals.append(Double(try reader.uint16("RR-interval")) / 1024) }
+        }
+        try reader.end()
+        return HeartRateMeasurement(
+            beatsPerMinute: beats, contact: contact, energyExpended: energy, rrIntervals: intervals)
+    }
+}

@@ -1,0 +1,218 @@
+'''python-dbusmock template: BlueZ 5 with heart-rate straps and footpods, for RunWayBluetoothTests.
+
+It loads dbusmock's own bluez5 template (org.bluez on /, Adapter1, Device1, org.bluez.Mock's
+AddAdapter and AddDevice) and adds what that template lacks, as methods of org.bluez.Mock on /:
+
+  AddSensor(adapter, address, name, kind, rssi) -> path   kind: heart_rate | cadence
+      a Device1 advertising the sensor's service UUID, with the given Name and RSSI; its Connect
+      sets Connected, adds the GATT objects (the measurement characteristic, Battery Level) with
+      InterfacesAdded, then sets ServicesResolved, as bluetoothd does.
+  Notify(address, uuid16, value)              a PropertiesChanged of the characteristic's Value
+  Flood(address, uuid16, value, count)        the same, count times, in one call
+  DropLink(address)                           Connected=false, ServicesResolved=false (out of range)
+  RefusePairing(address, error_name)          Pair raises error_name
+  RefuseConnect(address, error_name)          Connect raises error_name (once)
+  StallServices(address)                      Connect connects but never resolves services
+  Vanish(address)                             the device and its GATT objects are removed
+
+Run it on a private bus: DBUS_SESSION_BUS_ADDRESS=… python3 -m dbusmock --session --template
+Tests/Fixtures/bluetooth/bluez_sensors.py
+'''
+
+import dbus
+
+from dbusmock import OBJECT_MANAGER_IFACE, mockobject
+from dbusmock.templates import bluez5
+
+BUS_NAME = bluez5.BUS_NAME
+MAIN_OBJ = bluez5.MAIN_OBJ
+SYSTEM_BUS = True
+IS_OBJECT_MANAGER = True
+
+MOCK_IFACE = bluez5.BLUEZ_MOCK_IFACE
+DEVICE_IFACE = bluez5.DEVICE_IFACE
+SERVICE_IFACE = 'org.bluez.GattService1'
+CHAR_IFACE = 'org.bluez.GattCharacteristic1'
+PROPS_IFACE = 'org.freedesktop.DBus.Properties'
+
+SERVICES = {'heart_rate': (0x180D, 0x2A37), 'cadence': (0x1814, 0x2A53)}
+
+
+def uuid(short):
+    return f'0000{short:04x}-0000-1000-8000-00805f9b34fb'
+
+
+def device_path(address):
+    for path, obj in mockobject.objects.items():
+        if DEVICE_IFACE in obj.props and obj.props[DEVICE_IFACE]['Address'] == address:
+            return path
+    raise dbus.exceptions.DBusException(f'no device {address}', name=MOCK_IFACE + '.NoSuchDevice')
+
+
+def changed(obj, interface, props):
+    for key, value in props.items():
+        obj.props[interface][key] = value
+    obj.EmitSignal(PROPS_IFACE, 'PropertiesChanged', 'sa{sv}as', [interface, props, []])
+
+
+def characteristic_path(address, short):
+    prefix = device_path(address) + '/'
+    for path, obj in mockobject.objects.items():
+        if path.startswith(prefix) and CHAR_IFACE in obj.props and obj.props[CHAR_IFACE]['UUID'] == uuid(short):
+            return path
+    raise dbus.exceptions.DBusException(f'{address} has no characteristic {short:04x}', name=MOCK_IFACE + '.NoSuchCharacteristic')
+
+
+def start_notify(char):
+    changed(char, CHAR_IFACE, {'Notifying': dbus.Boolean(True, variant_level=1)})
+
+
+def stop_notify(char):
+    changed(char, CHAR_IFACE, {'Notifying': dbus.Boolean(False, variant_level=1)})
+
+
+def read_value(char, _options):
+    return dbus.Array(char.props[CHAR_IFACE]['Value'], signature='y')
+
+
+def add_gatt(device):
+    '''The GATT objects bluetoothd creates once it has resolved the sensor's services.'''
+    path = device.path
+    if path + '/service0010' in mockobject.objects:
+        return
+    manager = mockobject.objects['/']
+    service16, char16 = SERVICES[device.sensor_kind]
+    objects = [
+        (path + '/service0010', SERVICE_IFACE, {
+            'UUID': dbus.String(uuid(service16), variant_level=1),
+            'Device': dbus.ObjectPath(path, variant_level=1),
+            'Primary': dbus.Boolean(True, variant_level=1),
+        }, []),
+        (path + '/service0010/char0011', CHAR_IFACE, {
+            'UUID': dbus.String(uuid(char16), variant_level=1),
+            'Service': dbus.ObjectPath(path + '/service0010', variant_level=1),
+            'Flags': dbus.Array(['notify'], signature='s', variant_level=1),
+            'Notifying': dbus.Boolean(False, variant_level=1),
+            'Value': dbus.Array([], signature='y', variant_level=1),
+        }, [('StartNotify', '', '', start_notify), ('StopNotify', '', '', stop_notify),
+            ('ReadValue', 'a{sv}', 'ay', read_value)]),
+        (path + '/service0020', SERVICE_IFACE, {
+            'UUID': dbus.String(uuid(0x180F), variant_level=1),
+            'Device': dbus.ObjectPath(path, variant_level=1),
+            'Primary': dbus.Boolean(True, variant_level=1),
+        }, []),
+        (path + '/service0020/char0021', CHAR_IFACE, {
+            'UUID': dbus.String(uuid(0x2A19), variant_level=1),
+            'Service': dbus.ObjectPath(path + '/service0020', variant_level=1),
+            'Flags': dbus.Array(['read', 'notify'], signature='s', variant_level=1),
+            'Notifying': dbus.Boolean(False, variant_level=1),
+            'Value': dbus.Array([dbus.Byte(device.battery)], signature='y', variant_level=1),
+        }, [('StartNotify', '', '', start_notify), ('StopNotify', '', '', stop_notify),
+            ('ReadValue', 'a{sv}', 'ay', read_value)]),
+    ]
+    for child, interface, props, methods in objects:
+        manager.AddObject(child, interface, props, methods)
+        manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
+                           [dbus.ObjectPath(child), {interface: props}])
+
+
+def connect(device):
+    if device.connect_error:
+        name, device.connect_error = device.connect_error, None
+        raise dbus.exceptions.DBusException('Page Timeout', name=name)
+    if device.props[DEVICE_IFACE]['Connected']:
+        raise dbus.exceptions.DBusException('Already Connected', name='org.bluez.Error.AlreadyConnected')
+    changed(device, DEVICE_IFACE, {'Connected': dbus.Boolean(True, variant_level=1)})
+    if device.stall_services:
+        return
+    add_gatt(device)
+    changed(device, DEVICE_IFACE, {'ServicesResolved': dbus.Boolean(True, variant_level=1)})
+
+
+def disconnect(device):
+    if not device.props[DEVICE_IFACE]['Connected']:
+        raise dbus.exceptions.DBusException('Not Connected', name='org.bluez.Error.NotConnected')
+    changed(device, DEVICE_IFACE, {'Connected': dbus.Boolean(False, variant_level=1),
+                                   'ServicesResolved': dbus.Boolean(False, variant_level=1)})
+
+
+def pair(device):
+    if device.pair_error:
+        raise dbus.exceptions.DBusException('Authentication Failed', name=device.pair_error)
+    if device.props[DEVICE_IFACE]['Paired']:
+        raise dbus.exceptions.DBusException('Already Exists', name='org.bluez.Error.AlreadyExists')
+    changed(device, DEVICE_IFACE, {'Paired': dbus.Boolean(True, variant_level=1)})
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='ssssn', out_signature='s')
+def AddSensor(self, adapter, address, name, kind, rssi):
+    path = self.AddDevice(adapter, address, name)
+    device = mockobject.objects[path]
+    device.sensor_kind = str(kind)
+    device.battery = 87  # what ReadValue on Battery Level returns
+    device.pair_error = None
+    device.connect_error = None
+    device.stall_services = False
+    service16, _ = SERVICES[device.sensor_kind]
+    device.AddMethods(DEVICE_IFACE, [('Connect', '', '', connect), ('Disconnect', '', '', disconnect),
+                                     ('Pair', '', '', pair)])
+    changed(device, DEVICE_IFACE, {'UUIDs': dbus.Array([uuid(service16)], signature='s', variant_level=1),
+                                   'RSSI': dbus.Int16(rssi, variant_level=1)})
+    return path
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='sqay', out_signature='')
+def Notify(_self, address, short, value):
+    char = mockobject.objects[characteristic_path(address, short)]
+    changed(char, CHAR_IFACE, {'Value': dbus.Array(value, signature='y', variant_level=1)})
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='sqayu', out_signature='')
+def Flood(_self, address, short, value, count):
+    char = mockobject.objects[characteristic_path(address, short)]
+    props = {'Value': dbus.Array(value, signature='y', variant_level=1)}
+    for _ in range(count):
+        char.EmitSignal(PROPS_IFACE, 'PropertiesChanged', 'sa{sv}as', [CHAR_IFACE, props, []])
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='')
+def DropLink(_self, address):
+    disconnect(mockobject.objects[device_path(address)])
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='ss', out_signature='')
+def RefusePairing(_self, address, error_name):
+    mockobject.objects[device_path(address)].pair_error = str(error_name)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='ss', out_signature='')
+def RefuseConnect(_self, address, error_name):
+    mockobject.objects[device_path(address)].connect_error = str(error_name)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='')
+def StallServices(_self, address):
+    mockobject.objects[device_path(address)].stall_services = True
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='')
+def Vanish(self, address):
+    path = device_path(address)
+    manager = mockobject.objects['/']
+    for child in sorted([p for p in mockobject.objects if p.startswith(path + '/')], reverse=True):
+        interface = mockobject.objects[child].interface
+        self.RemoveObject(child)
+        manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [dbus.ObjectPath(child), [interface]])
+    self.RemoveObject(path)
+    manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [dbus.ObjectPath(path), [DEVICE_IFACE]])
+
+
+# bluez5's own methods (AddAdapter, AddDevice, PairDevice, …) become this template's too: dbusmock
+# adds every D-Bus method it finds in the template module.
+AddAdapter = bluez5.AddAdapter
+AddDevice = bluez5.AddDevice
+RemoveAdapter = bluez5.RemoveAdapter
+
+
+def load(mock, parameters):
+    bluez5.load(mock, parameters)
