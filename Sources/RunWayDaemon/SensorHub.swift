@@ -54,7 +54,8 @@ final class SensorHub {
     private let makeRadio: () throws -> any SensorRadio
     private(set) var radio: (any SensorRadio)?
     private var radioRetryAt: Double?
-    private var radioFailure: SensorRefusal = .busUnavailable
+    /// Why the radio could not be made, the last time it could not (logged when it changes).
+    private var radioFailure: SensorRefusal?
     let store: SensorStore
     private let log: DaemonLog
     private let notice: (Notice) -> Void
@@ -97,12 +98,13 @@ final class SensorHub {
             let made = try makeRadio()
             radio = made
             radioRetryAt = nil
+            radioFailure = nil
             adapterChanged(made.adapterState(), at: now)
         } catch {
             radio = nil
             radioRetryAt = now + Self.radioRetry
             let refusal = (error as? BluetoothError).map(Self.refusal) ?? .radioFailed("\(error)")
-            if refusal != radioFailure || adapter != .noBlueZ {
+            if refusal != radioFailure {
                 log.log(.warning, "sensors: \(refusal); trying again every \(Int(Self.radioRetry)) s")
             }
             radioFailure = refusal
@@ -327,7 +329,7 @@ final class SensorHub {
 
     /// Why the radio cannot take a scan or a pairing now; nil when it can.
     private func notReady() -> SensorRefusal? {
-        guard radio != nil else { return radioFailure }
+        guard radio != nil else { return radioFailure ?? .busUnavailable }
         return Self.refusal(for: adapter)
     }
 

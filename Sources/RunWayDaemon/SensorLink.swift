@@ -39,8 +39,8 @@ struct SensorLink: Sendable {
     /// Why these: a strap that drops is nearly always one that went out of range for a moment or
     /// lost its battery contact; it advertises again within a second or two of coming back, and
     /// BlueZ's LE connect then takes 1–3 s, so the first tries come quickly. A sensor that stays
-    /// away (switched off, left at home) costs one D-Bus `Connect` every 10 s — 360 an hour,
-    /// each a single round trip to bluetoothd on this thread, which otherwise sleeps in `poll` —
+    /// away (switched off, left at home) costs one D-Bus `Connect` 10 s after the last one failed
+    /// (under 360 an hour), each a single round trip to bluetoothd on this thread, which otherwise sleeps in `poll` —
     /// and never a tight loop: a connect that fails at once still waits its turn. (Counted, not
     /// timed: `SensorHubTests` drives a sensor gone for an hour through a fake clock; no figure
     /// here comes from a board's radio.)
