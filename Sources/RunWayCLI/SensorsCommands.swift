@@ -31,7 +31,7 @@ enum SensorsCommands {
                 let rssi = sensor.rssi.map { "\($0) dBm" } ?? "--"
                 console.out(
                     [
-                        sensor.address, FlightReport.padRight(kinds(sensor), 10),
+                        sensor.address, FlightReport.padRight(kinds(sensor), 11),
                         FlightReport.padRight(sensor.name ?? "(no name)", 24), FlightReport.padRight(rssi, 8),
                         sensor.paired == true ? "paired" : "",
                     ].joined(separator: "  ").trimmingTrailingSpaces)
@@ -80,7 +80,7 @@ enum SensorsCommands {
     /// `A0:9E:1A:12:34:56  heart rate  Polar H10  connected  battery 87 %  72 bpm  seen 07:42:16Z`
     static func line(_ s: ControlSensor) -> String {
         var parts = [
-            s.address, FlightReport.padRight(kinds(s), 10), FlightReport.padRight(s.name ?? "(no name)", 24),
+            s.address, FlightReport.padRight(kinds(s), 11), FlightReport.padRight(s.name ?? "(no name)", 24),
             s.connected == true ? "connected   " : "not connected",
             "battery " + (s.batteryPercent.map { "\($0) %" } ?? "--"),
         ]
