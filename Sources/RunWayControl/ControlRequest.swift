@@ -42,12 +42,13 @@ public enum ControlRequest: Sendable, Equatable {
     public static let pairSeconds = 30
 
     /// How long runwayd may take to answer: the sensors' requests wait for the radio (a scan for
-    /// its seconds, a pairing for the sensor); every other request is answered at once or said busy.
+    /// its seconds, a pairing for the sensor), with 10 s to spare for a board busy writing its
+    /// logbook; every other request is answered at once or said busy.
     public var answerSeconds: Double? {
         switch self {
-        case .sensorsScan(let seconds): Double(seconds) + 5
-        case .sensorsPair: Double(Self.pairSeconds) + 5
-        case .sensorsForget, .sensorsList: 5
+        case .sensorsScan(let seconds): Double(seconds) + 10
+        case .sensorsPair: Double(Self.pairSeconds) + 10
+        case .sensorsForget, .sensorsList: 10
         default: nil
         }
     }

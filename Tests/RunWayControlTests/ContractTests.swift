@@ -112,7 +112,7 @@ struct RequestContractTests {
     @Test func aScanWithoutSecondsTakesTen() throws {
         #expect(
             try ControlRequest.parse(Array(#"{"command":"sensors-scan"}"#.utf8)) == .sensorsScan(seconds: 10))
-        #expect(ControlRequest.sensorsScan(seconds: 60).answerSeconds == 65)
+        #expect(ControlRequest.sensorsScan(seconds: 60).answerSeconds == 70)
         #expect(ControlRequest.status.answerSeconds == nil)
     }
 

@@ -101,8 +101,8 @@ struct SensorServiceTests {
 
     @Test func scanPairAFlightWithADropAndARestartThroughTheCLI() async throws {
         let board = try await Board(radio: Self.radio())
-        let (scanned, text, _) = await board.runway("sensors", "scan", "--seconds", "1")
-        #expect(scanned == 0)
+        let (scanned, text, scanErr) = await board.runway("sensors", "scan", "--seconds", "1")
+        #expect(scanned == 0, "\(scanErr)")
         // The strongest first; TICKR (-80 dBm) last.
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(text)")
