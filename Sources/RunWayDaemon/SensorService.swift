@@ -91,6 +91,12 @@ final class SensorService: Service, Sendable {
             }
             let radioFD = hub.radio?.descriptor
             let woke = Poll.readable(radioFD, wake.fd, timeout: timeout ?? 60_000)
+            if case .failed(let error) = woke {
+                // Not seen in practice (poll fails on a bad descriptor or no memory): said, and
+                // never a tight loop.
+                log.log(.error, "sensors: poll failed: \(error)")
+                wake.sleep(milliseconds: 1000)
+            }
             wake.drain()
             let (requests, stopping) = inbox.withLock { inbox in
                 defer { inbox.requests.removeAll() }

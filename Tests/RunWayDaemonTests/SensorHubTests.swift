@@ -131,6 +131,28 @@ struct SensorHubTests {
         #expect(deadline > now && deadline <= now + 10)
     }
 
+    /// A sensor that vanishes while connecting, or a connect never answered: a failed attempt,
+    /// not a loss (nothing was connected), and the next try waits its turn.
+    @Test func aSensorThatVanishesMidConnectOrNeverAnswersIsAFailedAttempt() throws {
+        let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)  // connect asked; the fake's .connected is queued …
+        rig.radio.state.withLock { $0.pending = [.disconnected(Sensors.polar)] }  // … but it vanished
+        _ = rig.hub.step(at: 0.1)
+        #expect(!rig.hub.links[0].isConnected && rig.hub.links[0].failures == 1)
+        #expect(rig.noticed.isEmpty && !rig.logged.all.contains { $0.contains("sensor lost") })
+        #expect(rig.hub.links[0].nextAttempt == 0.1 + 2)
+        // Tried again at 2.1 and never answered (the fake drops the outcome): given up at 32.1.
+        rig.radio.state.withLock { $0.reachable = [] }
+        _ = rig.hub.step(at: 2.1)
+        rig.radio.state.withLock { $0.pending.removeAll() }
+        _ = rig.hub.step(at: 20)
+        #expect(rig.hub.links[0].state == .connecting(since: 2.1))
+        #expect(rig.hub.deadline(at: 20) == 32.1)
+        _ = rig.hub.step(at: 32.1)
+        #expect(rig.hub.links[0].failures == 2 && rig.hub.links[0].nextAttempt == 32.1 + 5)
+    }
+
     @Test func garbageIsLoggedOncePerBurstAndTheLinkStays() throws {
         let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
         rig.hub.start(at: 0)
