@@ -73,7 +73,7 @@ let package = Package(
             name: "RunWayDaemon",
             dependencies: [
                 "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWaySystem",
-                "RunWayControl", "RunWayVoice",
+                "RunWayControl", "RunWayVoice", "RunWayBluetooth",
                 "CSystemd",
             ],
             swiftSettings: strict),
@@ -93,7 +93,7 @@ let package = Package(
             name: "RunWayDaemonTests",
             dependencies: [
                 "RunWayDaemon", "RunWayCore", "RunWayHardware", "RunWayStore", "RunWaySimulator", "RunWayCLI",
-                "RunWaySystem", "RunWayControl", "RunWayTestSupport", "RunWayVoice",
+                "RunWaySystem", "RunWayControl", "RunWayTestSupport", "RunWayVoice", "RunWayBluetooth",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -8,7 +8,7 @@ deb=$1
 fail() { echo "check-deb: $*" >&2; exit 1; }
 info=$(dpkg-deb --info "$deb")
 for field in "Package: runway" "Architecture: $(dpkg --print-architecture)" "Depends: .*gpsd, libgps28" \
-    "Depends: .*libespeak-ng1, espeak-ng-data, libflite1, libasound2"; do
+    "Depends: .*libespeak-ng1, espeak-ng-data, libflite1, libasound2" "Recommends: bluez"; do
     grep -q "$field" <<<"$info" || fail "control lacks '$field'"
 done
 [ "$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles)" = /etc/runway/runway.json ] || fail "conffiles"

@@ -51,6 +51,7 @@ Architecture: $arch
 Maintainer: RunWay Core developers <runway-core@example.org>
 Installed-Size: $size
 Depends: libc6 (>= 2.36), libstdc++6, libgcc-s1, gpsd, libgps28, libi2c0, libgpiod2, libsqlite3-0, zlib1g, libsystemd0, systemd, dosfstools, mtools, libespeak-ng1, espeak-ng-data, libflite1, libasound2
+Recommends: bluez
 Section: misc
 Priority: optional
 Description: running tracker firmware for a Raspberry Pi-class board
@@ -58,7 +59,9 @@ Description: running tracker firmware for a Raspberry Pi-class board
  over GPIO; flies each run through an aviation-style engine and records it
  crash-safely in an SQLite logbook. runwayd is the daemon; runway is the
  runner's command (status, start, pause, resume, stop, the logbook). Speaks
- its callouts through ALSA (libespeak-ng, flite) when configured to.
+ its callouts through ALSA (libespeak-ng, flite) when configured to, and reads
+ Bluetooth LE heart-rate straps and footpods through BlueZ (recommended: a
+ board without a strap runs without it).
 CONTROL
 echo /etc/runway/runway.json > "$root/DEBIAN/conffiles"
 cat > "$root/DEBIAN/postinst" <<'SCRIPT'

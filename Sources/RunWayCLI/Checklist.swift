@@ -60,10 +60,12 @@ struct Checklist: Sendable {
 
     /// The VOICE line (nil: not checked, as in tests of the other lines).
     var voice: ChecklistVoice?
+    /// The HEART RATE and CADENCE lines (nil: not checked).
+    var sensors: ChecklistSensors?
 
     var items: [Item] {
         [gpsItem, barometerItem, weatherItem, batteryItem, storageItem, buttonsItem, buzzerItem]
-            + (voice.map { [$0.item] } ?? [])
+            + (voice.map { [$0.item] } ?? []) + (sensors?.items ?? [])
     }
 
     /// True when every required line is OK.

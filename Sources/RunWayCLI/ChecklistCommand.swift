@@ -33,9 +33,15 @@ enum ChecklistCommand {
                 barometer: readChip(SimulatedBMP280(pascals: 101_325, celsius: 21), 0x76),
                 battery: battery, storage: storage)
             list.weatherMissing = "the simulated board keeps no barograph"
+            list.sensors = .unknown("the simulated board has no Bluetooth sensors")
         } else if let status = daemonStatus(request.socket) {
             source = "runwayd"
             list = fromDaemon(status, battery: battery, storage: storage)
+            if list.sensors == nil {
+                list.sensors =
+                    config.bluetooth.enabled
+                    ? .unknown("runwayd reports no sensors (a runwayd without a Bluetooth radio)") : .disabled
+            }
             if request.interactive {
                 console.err(
                     "runway: runwayd holds the buttons and the buzzer: stop it (systemctl stop runwayd) for --interactive"
@@ -54,6 +60,9 @@ enum ChecklistCommand {
             }
             list = Checklist(gps: gps, barometer: barometer, battery: battery, storage: storage)
             list.weatherMissing = "runwayd keeps the barograph, and it is not running"
+            list.sensors =
+                config.bluetooth.enabled
+                ? .unknown("runwayd owns the Bluetooth sensors, and it is not running") : .disabled
             if request.interactive {
                 list.buttons = pressEach(config, console: console)
                 list.buzzer = hearEach(config, console: console)
@@ -99,6 +108,7 @@ enum ChecklistCommand {
                 ?? battery,
             storage: s.number(.storageFreeBytes).map { .success($0) } ?? storage)
         list.weatherMissing = "runwayd's barograph needs an hour of readings between runs"
+        list.sensors = s.sensors.map(ChecklistSensors.daemon)
         return list
     }
 

@@ -5,6 +5,7 @@ public enum RunWayCommand {
         Demo.self, Fly.self, Replay.self, Calendar.self, Week.self,
         LogbookList.self, Export.self, Drive.self, Delete.self, Salvage.self, Reprocess.self,
         Status.self, Start.self, Pause.self, Resume.self, Stop.self, ExportFinished.self,
+        SensorsScan.self, SensorsPair.self, SensorsForget.self, SensorsList.self,
         GPS.self, Checklist.self, Baro.self, Buttons.self, Buzz.self, Say.self, Simulate.self,
         Help.self, Version.self,
     ]
@@ -31,6 +32,24 @@ public enum RunWayCommand {
             name = "logbook"
             if let id = rest.first, !id.hasPrefix("-") { rest = ["--flight", id] + rest.dropFirst() }
         default: break
+        }
+        // `runway sensors scan` (and `runway help sensors scan`): a group's commands are named by
+        // two words.
+        if name == "help", rest.first == "sensors", rest.count > 1 {
+            rest = ["sensors " + rest[1]] + rest.dropFirst(2)
+        }
+        if name == "sensors" {
+            guard let action = rest.first, !action.hasPrefix("-"), command(named: "sensors " + action) != nil
+            else {
+                let group = declarations.filter { $0.group == .sensors }
+                console.err(
+                    "runway: sensors takes \(group.map { $0.name.dropFirst(8) }.joined(separator: ", ")); "
+                        + "'runway help sensors scan' shows one")
+                for d in group { console.err(HelpText.usage(d)) }
+                return rest.first.map { $0 == "--help" || $0 == "-h" } == true ? 0 : 2
+            }
+            name = "sensors " + action
+            rest.removeFirst()
         }
         guard let type = command(named: name) else {
             let near = declarations.map(\.name).min {

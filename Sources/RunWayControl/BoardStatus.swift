@@ -9,6 +9,9 @@ public struct BoardStatus: Sendable, Equatable {
     public var flightID: Int64?
     /// The barometer as runwayd last heard it (nil: it has not read one yet).
     public var barometer: Barometer?
+    /// The paired Bluetooth sensors as runwayd's sensor service knows them (`.live` objects);
+    /// nil when the service is not running (Bluetooth off in the configuration).
+    public var sensors: [ControlSensor]?
 
     public struct Barometer: Sendable, Equatable {
         public var answering: Bool
@@ -34,8 +37,9 @@ public struct BoardStatus: Sendable, Equatable {
 
     public init(
         batteryPercent: Double? = nil, storageFreeBytes: Double? = nil, flightID: Int64? = nil,
-        barometer: Barometer? = nil
+        barometer: Barometer? = nil, sensors: [ControlSensor]? = nil
     ) {
+        self.sensors = sensors
         self.batteryPercent = batteryPercent
         self.storageFreeBytes = storageFreeBytes
         self.flightID = flightID

@@ -23,6 +23,8 @@ public enum ControlRefusal: Error, Sendable, Equatable, CustomStringConvertible 
     case overloaded
     /// `"ok"` was not true and there was no `"error"`.
     case unexplained
+    /// A `sensors-*` request runwayd could not carry out (`SensorRefusal`: each cause its case).
+    case sensors(SensorRefusal)
 
     private static let fixed: [(ControlRefusal, String)] = [
         (.tooLong, "request longer than 64 KiB"),
@@ -48,6 +50,7 @@ public enum ControlRefusal: Error, Sendable, Equatable, CustomStringConvertible 
             "runwayd is busy (writing the logbook) and did not answer within \(seconds) s; the request "
                 + "is still being carried out: ask again with runway status"
         case .unexplained: nil
+        case .sensors(let refusal): refusal.description
         default: Self.fixed.first { $0.0 == self }?.1
         }
     }
@@ -69,6 +72,8 @@ public enum ControlRefusal: Error, Sendable, Equatable, CustomStringConvertible 
             and: " s; the request is still being carried out: ask again with runway status")
         {
             self = .busy(seconds: n)
+        } else if let sensors = SensorRefusal(message: message) {
+            self = .sensors(sensors)
         } else {
             self = .invalid(message)
         }

@@ -9,6 +9,9 @@ import RunWayCore
 ///     {"command": "stop", "sent_at": "2026-10-03T07:30:00Z"}   (the stale-stop rule; no time: obeyed)
 ///     {"command": "subscribe"}   (then a line per state and callout until the client leaves)
 ///     {"command": "export-finished", "ok": true}   (the USB export's end: the buzzer says it)
+///     {"command": "sensors-scan", "seconds": 10}   (Bluetooth sensors near: 1–60 s, default 10)
+///     {"command": "sensors-pair", "sensor": "AA:BB:CC:DD:EE:FF"}   (an address or a name)
+///     {"command": "sensors-forget", "sensor": "Polar H10 1A2B3C4D"}   {"command": "sensors-list"}
 ///
 /// `parse` is runwayd's reader, `line` what `runway` sends (`Tests/Fixtures/control/request-*`).
 /// A field this version does not know is refused ("\"x\" does not go with \"status\"": a typo is
@@ -23,6 +26,36 @@ public enum ControlRequest: Sendable, Equatable {
     case subscribe
     /// An export to a USB stick ended (and the stick was unmounted): sound done or failed.
     case exportFinished(ok: Bool)
+    /// Scan for Bluetooth sensors for `seconds` (1–60), then reply with what was found.
+    case sensorsScan(seconds: Int)
+    /// Pair the sensor with this address or name (one per kind: a second strap replaces the first).
+    case sensorsPair(sensor: String)
+    /// Forget a paired sensor (address or name).
+    case sensorsForget(sensor: String)
+    /// The paired sensors and how they are.
+    case sensorsList
+
+    /// The scan's seconds when a request does not say.
+    public static let defaultScanSeconds = 10
+    public static let scanSeconds = 1...60
+    /// The pairing's bound: BlueZ's own Pair call gives up after about 25 s; then runwayd says so.
+    public static let pairSeconds = 30
+
+    /// How long runwayd may take to answer: the sensors' requests wait for the radio (a scan for
+    /// its seconds, a pairing for the sensor), with 10 s to spare for a board busy writing its
+    /// logbook; every other request is answered at once or said busy.
+    public var answerSeconds: Double? {
+        switch self {
+        case .sensorsScan(let seconds): Double(seconds) + 10
+        case .sensorsPair: Double(Self.pairSeconds) + 10
+        case .sensorsForget, .sensorsList: 10
+        default: nil
+        }
+    }
+
+    /// Every command, as the refusal of an unknown one lists them.
+    static let commandNames =
+        "status, start, pause, resume, stop, subscribe, export-finished, sensors-scan, sensors-pair, sensors-forget, sensors-list"
 
     /// A line longer than this is refused and the client dropped: no client can make the
     /// daemon hold more.
@@ -48,13 +81,15 @@ public enum ControlRequest: Sendable, Equatable {
         guard case .object(let members) = root else { throw Refusal(message: "not a JSON object") }
         guard let command = root["command"]?.stringValue else {
             throw Refusal(
-                message: "no \"command\" (status, start, pause, resume, stop, subscribe, export-finished)")
+                message: "no \"command\" (\(Self.commandNames))")
         }
         let allowed: Set<String> =
             switch command {
             case "start": ["command", "mission", "protocol_version"]
             case "stop": ["command", "sent_at", "protocol_version"]
             case "export-finished": ["command", "ok", "protocol_version"]
+            case "sensors-scan": ["command", "seconds", "protocol_version"]
+            case "sensors-pair", "sensors-forget": ["command", "sensor", "protocol_version"]
             default: ["command", "protocol_version"]
             }
         let newer = (root["protocol_version"]?.numberValue ?? 0) > Double(ControlContract.protocolVersion)
@@ -66,6 +101,20 @@ public enum ControlRequest: Sendable, Equatable {
         case "pause": return .pause
         case "resume": return .resume
         case "subscribe": return .subscribe
+        case "sensors-list": return .sensorsList
+        case "sensors-scan":
+            guard let given = root["seconds"], !given.isNull else {
+                return .sensorsScan(seconds: defaultScanSeconds)
+            }
+            guard let n = given.numberValue, n == n.rounded(), Double(scanSeconds.lowerBound) <= n,
+                n <= Double(scanSeconds.upperBound)
+            else {
+                throw Refusal(message: "seconds: expected a whole number 1–60, got \(Reader.describe(given))")
+            }
+            return .sensorsScan(seconds: Int(n))
+        case "sensors-pair", "sensors-forget":
+            let sensor = try Self.sensor(root["sensor"], for: command)
+            return command == "sensors-pair" ? .sensorsPair(sensor: sensor) : .sensorsForget(sensor: sensor)
         case "start":
             guard let mission = root["mission"], !mission.isNull else { return .start(mission: nil) }
             do {
@@ -88,9 +137,26 @@ public enum ControlRequest: Sendable, Equatable {
         default:
             throw Refusal(
                 message:
-                    "unknown command \"\(command)\" (status, start, pause, resume, stop, subscribe, export-finished)"
+                    "unknown command \"\(command)\" (\(Self.commandNames))"
             )
         }
+    }
+
+    /// A sensor's address or name: text of 1–248 bytes (a Bluetooth name's most) without control
+    /// characters (a newline would split runwayd's log line).
+    private static func sensor(_ value: JSONValue?, for command: String) throws(Refusal) -> String {
+        guard let value, let text = value.stringValue else {
+            throw Refusal(message: "\(command) needs \"sensor\": an address (AA:BB:CC:DD:EE:FF) or a name")
+        }
+        guard !text.isEmpty, text.utf8.count <= 248,
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw Refusal(
+                message:
+                    "sensor: expected an address or a name of 1–248 bytes without control characters, got \(Reader.describe(value))"
+            )
+        }
+        return text
     }
 
     /// The line `runway` sends (no newline), with the fields in the order of the goldens.
@@ -120,6 +186,10 @@ public enum ControlRequest: Sendable, Equatable {
         case .stop(let sentAt):
             Self.command("stop", sentAt.map { [("sent_at", .string(UTCTime.format($0)))] } ?? [])
         case .exportFinished(let ok): Self.command("export-finished", [("ok", .bool(ok))])
+        case .sensorsScan(let seconds): Self.command("sensors-scan", [("seconds", .number(Double(seconds)))])
+        case .sensorsPair(let sensor): Self.command("sensors-pair", [("sensor", .string(sensor))])
+        case .sensorsForget(let sensor): Self.command("sensors-forget", [("sensor", .string(sensor))])
+        case .sensorsList: Self.command("sensors-list")
         }
     }
 

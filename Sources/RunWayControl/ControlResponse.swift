@@ -49,13 +49,27 @@ public struct ControlOutcome: Sendable, Equatable {
     /// The flight's phase after the command (`FlightPhase`'s raw value; text, as a newer
     /// daemon's phase must still print).
     public var phase: String?
+    /// `sensors-scan`: the sensors near; `sensors-list`: the paired ones.
+    public var sensors: [ControlSensor]?
+    /// `sensors-pair`: the sensor now paired.
+    public var paired: ControlSensor?
+    /// `sensors-pair`: the sensors of the same kind it replaced (one per kind: a second strap
+    /// replaces the first); nil when it replaced none.
+    public var replaced: [ControlSensor]?
+    /// `sensors-forget`: the sensor forgotten.
+    public var forgotten: ControlSensor?
     /// The daemon's contract version; nil from a daemon older than the field.
     public var protocolVersion: Int?
 
     public init(
         status: ControlStatus? = nil, subscribed: Bool? = nil, result: ControlResult? = nil,
-        distance: Double? = nil, recorded: Bool? = nil, phase: String? = nil
+        distance: Double? = nil, recorded: Bool? = nil, phase: String? = nil, sensors: [ControlSensor]? = nil,
+        paired: ControlSensor? = nil, replaced: [ControlSensor]? = nil, forgotten: ControlSensor? = nil
     ) {
+        self.sensors = sensors
+        self.paired = paired
+        self.replaced = replaced
+        self.forgotten = forgotten
         self.status = status
         self.subscribed = subscribed
         self.result = result
@@ -72,6 +86,10 @@ public struct ControlOutcome: Sendable, Equatable {
         distance = json["distance_m"]?.numberValue
         recorded = json["recorded"]?.boolValue
         phase = json["phase"]?.stringValue
+        sensors = ControlSensor.list(json["sensors"])
+        paired = json["paired"].flatMap(ControlSensor.init(json:))
+        replaced = ControlSensor.list(json["replaced"])
+        forgotten = json["forgotten"].flatMap(ControlSensor.init(json:))
         protocolVersion = json["protocol_version"]?.numberValue.flatMap { Int(exactly: $0) }
     }
 
@@ -83,6 +101,10 @@ public struct ControlOutcome: Sendable, Equatable {
         if let distance { fields.append(("distance_m", .number(distance, places: 1))) }
         if let recorded { fields.append(("recorded", .bool(recorded))) }
         if let phase { fields.append(("phase", .string(phase))) }
+        if let sensors { fields.append(("sensors", .array(sensors.map(\.json)))) }
+        if let paired { fields.append(("paired", paired.json)) }
+        if let replaced { fields.append(("replaced", .array(replaced.map(\.json)))) }
+        if let forgotten { fields.append(("forgotten", forgotten.json)) }
         return fields
     }
 }

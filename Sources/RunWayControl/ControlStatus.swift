@@ -32,6 +32,7 @@ public struct ControlStatus: Sendable, Equatable {
             n(.pressure, barometer?.pascals, 0), t(.pressureTendency, barometer?.weather?.tendency.rawValue),
             n(.pressureChangePer3h, barometer?.weather?.changePer3h, 0),
             n(.barographSpan, barometer?.weather?.span, 0),
+            (Field.sensors.rawValue, board.sensors.map { .array($0.map(\.json)) } ?? .null),
         ])
     }
 
@@ -68,7 +69,13 @@ public struct ControlStatus: Sendable, Equatable {
         case pressureTendency = "pressure_tendency"
         case pressureChangePer3h = "pressure_change_pa_3h"
         case barographSpan = "barograph_s"
+        /// The paired Bluetooth sensors (`ControlSensor`, live); null when Bluetooth is off.
+        case sensors
     }
+
+    /// The paired sensors; nil when the field is missing or null (an older daemon, or Bluetooth
+    /// off in its configuration).
+    public var sensors: [ControlSensor]? { ControlSensor.list(json[Field.sensors.rawValue]) }
 
     /// A number field; nil when missing, null or not a number.
     public func number(_ field: Field) -> Double? { json[field.rawValue]?.numberValue }

@@ -27,8 +27,17 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var timeZone: String?
     /// What the runner hears and how (`voice` in the file).
     public var voice = Voice()
+    /// The Bluetooth sensors (`bluetooth` in the file): `{"enabled": false}` on a board without
+    /// Bluetooth, so runwayd starts no sensor service and the checklist says why.
+    public var bluetooth = Bluetooth()
 
     public init() {}
+
+    public struct Bluetooth: Sendable, Equatable {
+        public var enabled = true
+
+        public init(enabled: Bool = true) { self.enabled = enabled }
+    }
 
     /// `{"output": "both", "language": "en", "device": "default", "engine": "flite", "name": "slt",
     /// "rate": 170}`: every key optional.
@@ -167,7 +176,7 @@ struct Reader {
     mutating func configuration() throws(Problem) -> DaemonConfiguration {
         var config = DaemonConfiguration()
         let top = try object(known: [
-            "board", "gpsd", "logbook", "runner", "mission", "time_zone", "battery", "voice",
+            "board", "gpsd", "logbook", "runner", "mission", "time_zone", "battery", "voice", "bluetooth",
         ])
         if let board = top["board"] {
             let keys = try board.object(known: ["gpiochip", "buttons", "buzzer", "i2c"])
@@ -223,6 +232,12 @@ struct Reader {
         }
         if let voice = top["voice"] {
             config.voice = try voice.voice()
+        }
+        if let bluetooth = top["bluetooth"] {
+            let entries = try bluetooth.object(known: ["enabled"])
+            if let enabled = entries["enabled"] {
+                config.bluetooth.enabled = try enabled.bool("true or false")
+            }
         }
         if let runner = top["runner"] {
             let entries = try runner.object(known: ["body_mass_kg"])

@@ -79,6 +79,19 @@ final class Annunciator: FlightObserver, Sendable {
         tell(Narration.exportCue(ok: ok))
     }
 
+    /// A paired sensor dropped in flight (the sensor thread logs `sensor lost: NAME` itself,
+    /// in flight or not): its pattern and, with the voice, its kind by name.
+    func sensorLost(_ name: String, kind: Phrase.Sensor) {
+        log.log(.info, "callout: sensor lost")
+        tell(Narration.sensorLostCue(kind, name: name))
+    }
+
+    /// A sensor said lost in this flight is back: the voice says so; the buzzer stays quiet.
+    func sensorBack(_ name: String, kind: Phrase.Sensor) {
+        log.log(.info, "callout: sensor back")
+        tell(Narration.sensorBackCue(kind, name: name))
+    }
+
     /// Sounds `fault`'s pattern and says its name with what to do, and logs `detail` under it.
     func fault(_ fault: BoardFault, _ detail: String) {
         log.log(

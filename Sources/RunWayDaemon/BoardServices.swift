@@ -47,6 +47,13 @@ actor BoardClock {
         return held.release(through: timeline.base) ?? []
     }
 
+    /// `instant` on the GPS axis once the held inputs are released (nil before: an input that
+    /// is never held, a sensor's reading, is dropped rather than overtake a held START).
+    func mapped(_ instant: MonotonicInstant) -> Double? {
+        guard released else { return nil }
+        return timeline.base.gps(instant)?.seconds
+    }
+
     /// An input stamped on the monotonic clock: on the GPS axis now, or held (nil) until the
     /// held inputs are released after the first fix.
     func input(_ kind: HeldInputs.Kind, at instant: MonotonicInstant) -> EngineInput? {

@@ -31,7 +31,8 @@ final class ControlDeadline: Sendable {
     static let overloaded = ControlReply.refused(
         "runwayd is busy with earlier requests that have not finished; try again in a few seconds")
 
-    /// `handler`'s answer to `request`, or the busy reply once `seconds` pass.
+    /// `handler`'s answer to `request`, or the busy reply once `seconds` (or the request's own
+    /// `answerSeconds`, a scan's) pass.
     func answer(_ request: ControlRequest, with handler: @escaping @Sendable (ControlRequest) async -> String)
         async
         -> String
@@ -43,7 +44,7 @@ final class ControlDeadline: Sendable {
         }
         guard admitted else { return Self.overloaded }
         let first = FirstAnswer()
-        let limit = seconds
+        let limit = request.answerSeconds ?? seconds
         return await withCheckedContinuation { continuation in
             first.wait(continuation)
             // The timer ends as soon as the answer comes: a flood of quick requests leaves no

@@ -209,8 +209,17 @@ public final class ControlServer: Service, Sendable {
         }
         await withTaskCancellationHandler {
             let deadline = ControlDeadline(seconds: limits.answerDeadline, maxOutstanding: limits.maxClients)
+            // The sensors' requests wait on the radio (a scan for its seconds): each is answered
+            // beside the queue, under its own deadline, so a scan holds up nobody's status; their
+            // own limiter bounds how many may be out at once. Not awaited at shutdown (a reply
+            // after it goes to no client).
+            let radio = ControlDeadline(seconds: limits.answerDeadline, maxOutstanding: limits.maxClients)
             for await (id, request) in requests {
                 if Task.isCancelled { break }  // SIGTERM answers nothing more
+                if request.answerSeconds != nil {
+                    Task { [self] in reply(await radio.answer(request, with: handler), to: id) }
+                    continue
+                }
                 let line = await deadline.answer(request, with: handler)
                 reply(line, to: id)
             }

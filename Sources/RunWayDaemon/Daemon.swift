@@ -1,4 +1,5 @@
 import Foundation
+import RunWayBluetooth
 import RunWayControl
 import RunWayCore
 import RunWayHardware
@@ -125,7 +126,18 @@ public enum Daemon {
         return await run(options: options, config: config, log: log)
     }
 
-    static func run(options: Options, config: DaemonConfiguration, log: DaemonLog) async -> Int32 {
+    /// The radio the sensor service drives, made on the sensor thread that then owns it.
+    ///
+    /// **Wire BlueZRadio here** (the lead, when RunWayBluetooth's `BlueZRadio` lands):
+    /// `{ try BlueZRadio(bus: .system) }` or however its initialiser reads. Until then nil: no
+    /// sensor service runs, `status` says `"sensors": null`, and the `sensors-*` requests are
+    /// refused as "this runwayd was built without a Bluetooth radio".
+    static let sensorRadio: (@Sendable () throws -> any SensorRadio)? = nil
+
+    static func run(
+        options: Options, config: DaemonConfiguration, log: DaemonLog,
+        sensorRadio: (@Sendable () throws -> any SensorRadio)? = Daemon.sensorRadio
+    ) async -> Int32 {
         let logbookPath = options.logbookPath ?? config.logbook
         let logbook: Logbook
         // Held for the process's life: `runway` commands then leave a flight in the air alone.
@@ -160,6 +172,7 @@ public enum Daemon {
         let voiceService = VoiceService(voice: voice, parts: .configured(config.voice))
         let barometerPace = BarometerPace()
         let barograph = BarographKeeper()
+        let inFlight = InFlightWatch()
         let statusReporter = StatusReporter()
         statusReporter.report(StatusReporter.words(for: .idle(at: 0)))  // "waiting for GPS"
         let streams = FlightStreams()
@@ -170,7 +183,7 @@ public enum Daemon {
             observers: [
                 FlightRecorder(logbook: logbook, source: "live"),
                 LandingLog(log: log, logbookPath: logbookPath),
-                annunciator, barometerPace, statusReporter, streams,
+                annunciator, barometerPace, statusReporter, streams, inFlight,
             ])
         let boardClock = BoardClock()
         let simulated = options.board == .simulated
@@ -188,6 +201,24 @@ public enum Daemon {
             battery: { BatteryStatus.read(root: powerSupply).capacity.map(Double.init) },
             clock: simulated ? nil : boardClock, exportFinished: { annunciator.exportFinished(ok: $0) })
         control.barograph = options.board == .real ? barograph : nil
+        // The Bluetooth sensors: on the real board, when the configuration leaves them on and
+        // this build has a radio. Their readings go onto the GPS axis as every other input's.
+        var sensorService: SensorService?
+        if options.board == .simulated {
+            control.sensorsAbsent = .notOnThisBoard
+        } else if !config.bluetooth.enabled {
+            control.sensorsAbsent = .bluetoothDisabled
+        } else if let sensorRadio {
+            sensorService = SensorService(
+                radio: sensorRadio,
+                store: SensorStore(logbookDirectory: (logbookPath as NSString).deletingLastPathComponent),
+                engine: engine, gps: { await boardClock.mapped($0) }, annunciator: annunciator,
+                flying: inFlight,
+                log: log)
+            control.sensors = sensorService
+        } else {
+            control.sensorsAbsent = .noRadio
+        }
         let answering = control
         let inherited = Systemd.inheritedSockets().first
         let server = ControlServer(
@@ -229,6 +260,7 @@ public enum Daemon {
                     engine: engine, clock: boardClock, defaultMission: config.mission,
                     annunciator: annunciator, log: log),
             ]
+            if let sensorService { services.append(sensorService) }
         }
         services += [
             BatteryService(

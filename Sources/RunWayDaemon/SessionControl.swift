@@ -1,4 +1,5 @@
 import Foundation
+import RunWayBluetooth
 import RunWayControl
 import RunWayCore
 import RunWayStore
@@ -18,12 +19,61 @@ struct SessionControl: Sendable {
     var clock: BoardClock? = nil
     /// Sounds the end of a USB export (done or failed).
     var exportFinished: @Sendable (Bool) -> Void = { _ in }
+    /// The Bluetooth sensors (nil: no sensor service, for `sensorsAbsent`'s reason).
+    var sensors: SensorService? = nil
+    var sensorsAbsent = SensorRefusal.bluetoothDisabled
 
     func board() async -> BoardStatus {
         return BoardStatus(
             batteryPercent: battery(), storageFreeBytes: logbookDirectory.flatMap(BoardStatus.freeBytes(in:)),
             flightID: await engine.flightID,
-            barometer: barograph?.snapshot(at: MonotonicInstant.now.seconds))
+            barometer: barograph?.snapshot(at: MonotonicInstant.now.seconds),
+            sensors: await sensorStatus(sensors?.links))
+    }
+
+    /// The links as the wire has them, their last-seen times moved onto the GPS axis by the
+    /// board's offset now (nil before the first fix).
+    func sensorStatus(_ links: [SensorLink]?) async -> [ControlSensor]? {
+        guard let links else { return nil }
+        let monotonic = MonotonicInstant.now.seconds
+        let gpsNow = await now()
+        return links.map { link in
+            link.status { seen in gpsNow.map { $0 - (monotonic - seen) } }
+        }
+    }
+
+    /// A `sensors-*` request, answered by the sensor thread.
+    func answerSensors(_ request: SensorRequest) async -> String {
+        guard let sensors else { return ControlResponse.refused(.sensors(sensorsAbsent)).line }
+        let outcome: ControlOutcome
+        switch await sensors.ask(request) {
+        case .refused(let refusal): return ControlResponse.refused(.sensors(refusal)).line
+        case .scanned(let devices, let paired):
+            outcome = ControlOutcome(
+                // The strongest signal first: the sensor on the runner is nearly always the nearest.
+                sensors: devices.sorted {
+                    ($0.rssi ?? -999, $1.address.text) > ($1.rssi ?? -999, $0.address.text)
+                }
+                .map {
+                    ControlSensor(
+                        shape: .scanned, address: $0.address.text, name: $0.name,
+                        kinds: $0.kinds.compactMap { ControlSensor.Kind(rawValue: $0.rawValue) },
+                        rssi: $0.rssi,
+                        paired: paired.contains($0.address))
+                })
+        case .paired(let sensor, let replaced):
+            outcome = ControlOutcome(
+                paired: Self.identity(sensor), replaced: replaced.isEmpty ? nil : replaced.map(Self.identity))
+        case .forgotten(let sensor): outcome = ControlOutcome(forgotten: Self.identity(sensor))
+        case .list(let links): outcome = ControlOutcome(sensors: await sensorStatus(links))
+        }
+        return ControlResponse.ok(outcome).line
+    }
+
+    static func identity(_ sensor: PairedSensor) -> ControlSensor {
+        ControlSensor(
+            shape: .identity, address: sensor.address.text, name: sensor.name,
+            kinds: sensor.kinds.compactMap { ControlSensor.Kind(rawValue: $0.rawValue) })
     }
 
     func answer(_ request: ControlRequest) async -> String {
@@ -36,13 +86,21 @@ struct SessionControl: Sendable {
             exportFinished(ok)
             return ControlResponse.ok(ControlOutcome(result: ok ? .exportDone : .exportFailed)).line
         }
+        switch request {
+        case .sensorsScan(let seconds): return await answerSensors(.scan(seconds: seconds))
+        case .sensorsPair(let sensor): return await answerSensors(.pair(sensor))
+        case .sensorsForget(let sensor): return await answerSensors(.forget(sensor))
+        case .sensorsList: return await answerSensors(.list)
+        default: break
+        }
         if let clock, let reply = await beforeTheFirstFix(request, clock: clock) { return reply }
         guard let time = await now() else {
             return ControlResponse.refused(.noGPSTimeYet).line
         }
         let input: EngineInput
         switch request {
-        case .status, .subscribe, .exportFinished: return ControlResponse.refused(.notACommand).line
+        case .status, .subscribe, .exportFinished, .sensorsScan, .sensorsPair, .sensorsForget, .sensorsList:
+            return ControlResponse.refused(.notACommand).line
         case .start(let mission):
             input = .start(at: time, mission: mission ?? defaultMission, countdown: true)
         case .pause: input = .pause(at: time)
@@ -80,7 +138,8 @@ struct SessionControl: Sendable {
         }
         let kind: HeldInputs.Kind
         switch request {
-        case .status, .subscribe, .exportFinished: return nil
+        case .status, .subscribe, .exportFinished, .sensorsScan, .sensorsPair, .sensorsForget, .sensorsList:
+            return nil
         case .stop:
             switch await clock.end(at: .now) {
             case .time: return nil

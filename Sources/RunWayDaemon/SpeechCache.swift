@@ -17,6 +17,7 @@ struct SpeechCache {
             .pause(.stopped), .pause(.manual), .resume, .tooShort, .gpsReady, .exportDone, .exportFailed,
         ]
         phrases += BoardFault.allCases.map { .fault($0) }
+        phrases += Phrase.Sensor.allCases.flatMap { [Phrase.sensorLost($0), .sensorBack($0)] }
         return phrases.map { Phrasebook.text($0, in: language) }
     }
 

@@ -45,6 +45,11 @@ public struct BuzzerPattern: Sendable, Equatable {
     /// A USB export failed (`journalctl -u 'runway-export@*'` says why).
     public static let exportFailed = BuzzerPattern([50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 450, 1200])
 
+    /// A paired Bluetooth sensor (heart-rate strap, footpod) dropped in flight: a medium tone
+    /// falling away into two pips, said once per drop. Its return has no pattern (the voice says
+    /// it): nothing for the runner to do either way, and a buzzer-only board stays quiet.
+    public static let sensorLost = BuzzerPattern([400, 300, 100, 300, 100])
+
     /// Every pattern the board can play, by `runway buzz` name: each callout's, the other sounds
     /// and each fault's (`fault-` and the fault's name, e.g. `fault-barometer-missing`).
     public static let named: [(name: String, pattern: BuzzerPattern, urgent: Bool)] = {
@@ -60,6 +65,7 @@ public struct BuzzerPattern: Sendable, Equatable {
             ("gps-ready", gpsReady, false), ("too-short", tooShort, false),
             ("hold-confirmed", holdConfirmed, true),
             ("export-done", exportDone, false), ("export-failed", exportFailed, false),
+            ("sensor-lost", sensorLost, false),
         ]
         named += BoardFault.allCases.map { ("fault-\($0.slug)", pattern(for: $0), true) }
         return named

@@ -39,6 +39,15 @@ enum EnglishPhrases {
                 ahead.flatMap(versus))
         case .voiceCheck: "voice check, can you hear me"
         case .text(let text): text
+        case .sensorLost(let sensor): sensorName(sensor) + " lost"
+        case .sensorBack(let sensor): sensorName(sensor) + " back"
+        }
+    }
+
+    static func sensorName(_ sensor: Phrase.Sensor) -> String {
+        switch sensor {
+        case .heartRateStrap: "heart rate strap"
+        case .footpod: "footpod"
         }
     }
 

@@ -36,6 +36,15 @@ enum KoreanPhrases {
                 ahead.flatMap(versus))
         case .voiceCheck: "음성 확인, 잘 들리나요"
         case .text(let text): text
+        case .sensorLost(let sensor): sensorName(sensor) + " 연결 끊김"
+        case .sensorBack(let sensor): sensorName(sensor) + " 다시 연결됨"
+        }
+    }
+
+    static func sensorName(_ sensor: Phrase.Sensor) -> String {
+        switch sensor {
+        case .heartRateStrap: "심박 센서"
+        case .footpod: "풋팟"
         }
     }
 

@@ -151,6 +151,17 @@ public struct Narration: Sendable {
             : Cue(name: "export failed", pattern: .exportFailed, urgent: false, phrase: .exportFailed)
     }
 
+    /// A paired sensor dropped in flight: its pattern, and its kind by name ("heart rate strap
+    /// lost"); information, not a warning: nothing to act on now, so it never cuts a callout.
+    public static func sensorLostCue(_ sensor: Phrase.Sensor, name: String) -> Cue {
+        Cue(name: "sensor lost: \(name)", pattern: .sensorLost, urgent: false, phrase: .sensorLost(sensor))
+    }
+
+    /// A sensor said lost is back: words only ("heart rate strap back").
+    public static func sensorBackCue(_ sensor: Phrase.Sensor, name: String) -> Cue {
+        Cue(name: "sensor back: \(name)", pattern: nil, urgent: false, phrase: .sensorBack(sensor))
+    }
+
     /// An END hold reached: the buzzer's confirmation beep, nothing said (TOUCHDOWN follows).
     public static let holdConfirmed = Cue(
         name: "END hold confirmed", pattern: .holdConfirmed, urgent: true, phrase: nil)

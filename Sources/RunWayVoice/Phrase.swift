@@ -38,6 +38,16 @@ public enum Phrase: Sendable, Equatable {
     case voiceCheck
     /// Any text (`runway say --text`).
     case text(String)
+    /// A paired Bluetooth sensor dropped in flight (said once per drop).
+    case sensorLost(Sensor)
+    /// A sensor said lost is connected again.
+    case sensorBack(Sensor)
+
+    /// A Bluetooth sensor as the runner calls it.
+    public enum Sensor: String, Sendable, CaseIterable {
+        case heartRateStrap = "heart-rate-strap"
+        case footpod
+    }
 
     /// The phrase without its numbers: its name in `runway say` and in logs.
     public enum Kind: String, Sendable, CaseIterable {
@@ -58,6 +68,8 @@ public enum Phrase: Sendable, Equatable {
         case status
         case voiceCheck = "voice-check"
         case text
+        case sensorLost = "sensor-lost"
+        case sensorBack = "sensor-back"
     }
 
     public var kind: Kind {
@@ -83,6 +95,8 @@ public enum Phrase: Sendable, Equatable {
         case .status: .status
         case .voiceCheck: .voiceCheck
         case .text: .text
+        case .sensorLost: .sensorLost
+        case .sensorBack: .sensorBack
         }
     }
 
@@ -148,6 +162,8 @@ extension Phrase {
         case .status: .status(distance: 5200, time: 1620, pace: 330, ahead: 12)
         case .voiceCheck: .voiceCheck
         case .text: nil
+        case .sensorLost: .sensorLost(.heartRateStrap)
+        case .sensorBack: .sensorBack(.heartRateStrap)
         }
     }
 }

@@ -48,6 +48,8 @@ struct ChecklistTests {
         #expect(
             items.map { $0["name"] as? String } == [
                 "GPS SIGNAL", "BAROMETER", "WEATHER", "BATTERY", "STORAGE", "BUTTONS", "BUZZER", "VOICE",
+                "HEART RATE",
+                "CADENCE",
             ])
         // No sound card here and no voice configured: not a fault, the buzzer alone.
         let voice = try #require(items.first { $0["name"] as? String == "VOICE" })
@@ -134,5 +136,87 @@ struct BarographStatusTests {
         #expect(text.contains(#""battery_percent":null"#))  // the old fields stay
         let none = ControlReply.status(FlightComputer().pfd, board: BoardStatus()).rendered()
         #expect(none.contains(#""barometer":null"#) && none.contains(#""pressure_tendency":null"#))
+    }
+}
+
+@Suite("runway checklist: HEART RATE and CADENCE from runwayd's sensors")
+struct ChecklistSensorTests {
+    static func strap(
+        connected: Bool = true, bpm: Double? = 72, contact: Bool? = true, battery: Int? = 87
+    ) -> ControlSensor {
+        ControlSensor(
+            shape: .live, address: "A0:9E:1A:12:34:56", name: "Polar H10", kinds: [.heartRate],
+            connected: connected,
+            batteryPercent: battery, heartRate: bpm, contact: contact)
+    }
+
+    static func line(_ sensors: ChecklistSensors, _ kind: ControlSensor.Kind = .heartRate) -> (
+        String, String, Bool
+    ) {
+        let item = sensors.item(kind)
+        return (item.verdict.rawValue, item.detail, item.required)
+    }
+
+    @Test func eachLineSaysOKNotOKOrNothingToJudgeWithItsReason() {
+        #expect(Self.line(.daemon([Self.strap()])) == ("OK", "Polar H10: 72 bpm, battery 87 %", true))
+        #expect(
+            Self.line(.daemon([Self.strap(connected: false, bpm: nil, contact: nil)]))
+                == (
+                    "NOT OK",
+                    "Polar H10: paired, not connected: wet the strap's electrodes, put it on, and keep it near",
+                    true
+                ))
+        #expect(
+            Self.line(.daemon([Self.strap(bpm: nil, contact: false)]))
+                == ("NOT OK", "Polar H10: no skin contact: wet the electrodes and tighten the strap", true))
+        #expect(
+            Self.line(.daemon([Self.strap(bpm: nil, contact: nil)]))
+                == ("NOT OK", "Polar H10: connected, no plausible heart rate yet", true))
+        #expect(
+            Self.line(.daemon([Self.strap(battery: 8)]))
+                == (
+                    "WARN", "Polar H10: 72 bpm, battery 8 %: replace the strap's battery after this run", true
+                ))
+        #expect(Self.line(.daemon([Self.strap(battery: nil)])).1 == "Polar H10: 72 bpm, battery --")
+        #expect(Self.line(.daemon([])) == ("--", "no strap paired: runway sensors pair", false))
+        #expect(
+            Self.line(.daemon([Self.strap()]), .cadence) == (
+                "--", "no footpod paired: runway sensors pair", false
+            ))
+        #expect(Self.line(.disabled, .cadence) == ("--", "Bluetooth off in the configuration", false))
+        let pod = ControlSensor(
+            shape: .live, address: "F4:12:FA:00:01:02", name: "Stryd", kinds: [.cadence], connected: true,
+            batteryPercent: 60, cadence: 0)
+        #expect(Self.line(.daemon([pod]), .cadence) == ("OK", "Stryd: 0 steps/min, battery 60 %", true))
+    }
+
+    /// A paired strap that is not connected holds takeoff; a low strap battery does not.
+    @Test func aDisconnectedStrapIsNotReadyALowBatteryIsAWarning() throws {
+        func ready(_ sensors: ChecklistSensors) throws -> Bool {
+            let status = ControlStatus(
+                json: try JSONValue.parse(Array(#"{"gps_signal":"STRONG","barometer":"ok"}"#.utf8)))!
+            var list = ChecklistCommand.fromDaemon(
+                status, battery: BatteryStatus(capacity: 90), storage: .success(1e12))
+            list.sensors = sensors
+            return list.ready
+        }
+        #expect(try ready(.daemon([Self.strap()])))
+        #expect(try ready(.daemon([Self.strap(battery: 5)])))
+        #expect(try !ready(.daemon([Self.strap(connected: false)])))
+        #expect(try ready(.daemon([])))
+        #expect(try ready(.disabled))
+    }
+
+    /// The lines read runwayd's `sensors` array; a status without one leaves them to the caller.
+    @Test func runwaydsSensorsArrayIsRead() throws {
+        let line =
+            #"{"gps_signal":"STRONG","sensors":[{"address":"A0:9E:1A:12:34:56","name":"Polar H10","kinds":["heart_rate"],"connected":true,"battery_percent":87,"heart_rate":72,"cadence":null,"contact":true,"last_seen":null}]}"#
+        let status = ControlStatus(json: try JSONValue.parse(Array(line.utf8)))!
+        let list = ChecklistCommand.fromDaemon(status, battery: BatteryStatus(), storage: .success(1e12))
+        #expect(list.sensors == .daemon([Self.strap()]))
+        let older = ChecklistCommand.fromDaemon(
+            ControlStatus(json: try JSONValue.parse(Array("{}".utf8)))!, battery: BatteryStatus(),
+            storage: .success(1e12))
+        #expect(older.sensors == nil)
     }
 }

@@ -32,7 +32,18 @@ enum Golden {
         batteryPercent: 87.4, storageFreeBytes: 31_914_983_424, flightID: 12,
         barometer: .init(
             answering: true, pascals: 101_296.7,
-            weather: Barograph.Reading(tendency: .falling, changePer3h: -180.4, span: 7200)))
+            weather: Barograph.Reading(tendency: .falling, changePer3h: -180.4, span: 7200)),
+        sensors: [strap(heartRate: 152.4)])
+    static func strap(heartRate: Double) -> ControlSensor {
+        ControlSensor(
+            shape: .live, address: "A0:9E:1A:12:34:56", name: "Polar H10 1A2B3C4D", kinds: [.heartRate],
+            connected: true, batteryPercent: 87, heartRate: heartRate, contact: true,
+            lastSeen: UTCTime.parse("2026-10-03T07:42:16Z"))
+    }
+    static let footpod = ControlSensor(
+        shape: .identity, address: "F4:12:FA:00:01:02", name: "Stryd", kinds: [.cadence])
+    static let polar = ControlSensor(
+        shape: .identity, address: "A0:9E:1A:12:34:56", name: "Polar H10 1A2B3C4D", kinds: [.heartRate])
     static let missingBarometer = BoardStatus(
         batteryPercent: 4, storageFreeBytes: 1.5e12,
         barometer: .init(answering: false, pascals: nil, weather: nil))
@@ -58,6 +69,11 @@ struct RequestContractTests {
         ("stop-sent-at", .stop(sentAt: UTCTime.parse("2026-10-03T07:30:00Z"))), ("subscribe", .subscribe),
         ("export-finished-ok", .exportFinished(ok: true)),
         ("export-finished-failed", .exportFinished(ok: false)),
+        ("sensors-scan", .sensorsScan(seconds: 10)),
+        ("sensors-pair-address", .sensorsPair(sensor: "A0:9E:1A:12:34:56")),
+        ("sensors-pair-name", .sensorsPair(sensor: "Polar H10 1A2B3C4D")),
+        ("sensors-forget", .sensorsForget(sensor: "Stryd")),
+        ("sensors-list", .sensorsList),
     ]
 
     @Test(arguments: requests)
@@ -65,6 +81,51 @@ struct RequestContractTests {
         let golden = try Golden.text("request-\(name).json")
         #expect(request.line == golden)
         #expect(try ControlRequest.parse(Array(golden.utf8)) == request)
+    }
+
+    /// A scan's seconds and a sensor's words are checked before runwayd takes them.
+    @Test(arguments: [
+        (#"{"command":"sensors-scan","seconds":0}"#, "seconds: expected a whole number 1–60, got 0"),
+        (#"{"command":"sensors-scan","seconds":61}"#, "seconds: expected a whole number 1–60, got 61"),
+        (#"{"command":"sensors-scan","seconds":2.5}"#, "seconds: expected a whole number 1–60, got 2.5"),
+        (#"{"command":"sensors-scan","seconds":"10"}"#, #"seconds: expected a whole number 1–60, got "10""#),
+        (
+            #"{"command":"sensors-pair"}"#,
+            #"sensors-pair needs "sensor": an address (AA:BB:CC:DD:EE:FF) or a name"#
+        ),
+        (
+            #"{"command":"sensors-forget","sensor":""}"#,
+            #"sensor: expected an address or a name of 1–248 bytes without control characters, got """#
+        ),
+        (
+            #"{"command":"sensors-pair","sensor":"a\nb"}"#,
+            #"sensor: expected an address or a name of 1–248 bytes without control characters, got "a\nb""#
+        ),
+        (#"{"command":"sensors-list","sensor":"x"}"#, #""sensor" does not go with "sensors-list""#),
+    ])
+    func sensorRequestsAreChecked(_ line: String, _ message: String) {
+        #expect(throws: ControlRequest.Refusal(message: message)) {
+            try ControlRequest.parse(Array(line.utf8))
+        }
+    }
+
+    @Test func aScanWithoutSecondsTakesTen() throws {
+        #expect(
+            try ControlRequest.parse(Array(#"{"command":"sensors-scan"}"#.utf8)) == .sensorsScan(seconds: 10))
+        #expect(ControlRequest.sensorsScan(seconds: 60).answerSeconds == 70)
+        #expect(ControlRequest.status.answerSeconds == nil)
+    }
+
+    /// Each sensor refusal's sentence reads back as its case (none is mistaken for another).
+    @Test func everySensorRefusalReadsBackAsItself() {
+        let all: [SensorRefusal] = [
+            .bluetoothDisabled, .notOnThisBoard, .noRadio, .blueZNotRunning, .busUnavailable, .noAdapter,
+            .adapterOff,
+            .permissionDenied, .busyScanning, .busyPairing, .unknownSensor("x"), .ambiguousName("x"),
+            .notASensor("x"), .pairingRefused("x"), .pairingTimedOut("x"), .notStored("x"), .radioFailed("x"),
+        ]
+        for refusal in all { #expect(ControlRefusal(message: refusal.description) == .sensors(refusal)) }
+        #expect(ControlRefusal(message: "no sensor") == .invalid("no sensor"))
     }
 
     @Test func theWireHasAVersion() { #expect(ControlContract.protocolVersion == 1) }
@@ -108,6 +169,43 @@ struct ReplyContractTests {
         ("export-done", ControlOutcome(result: .exportDone)),
         ("export-failed", ControlOutcome(result: .exportFailed)),
         ("subscribed", ControlOutcome(subscribed: true)),
+        (
+            "sensors-scan",
+            ControlOutcome(sensors: [
+                ControlSensor(
+                    shape: .scanned, address: "A0:9E:1A:12:34:56", name: "Polar H10 1A2B3C4D",
+                    kinds: [.heartRate],
+                    rssi: -48, paired: true),
+                ControlSensor(
+                    shape: .scanned, address: "F4:12:FA:00:01:02", name: "Stryd", kinds: [.cadence],
+                    rssi: -71,
+                    paired: false),
+                ControlSensor(
+                    shape: .scanned, address: "C8:FD:19:AA:BB:CC", name: nil, kinds: [.heartRate], rssi: nil,
+                    paired: false),
+            ])
+        ),
+        (
+            "sensors-list",
+            ControlOutcome(sensors: [
+                Golden.strap(heartRate: 72),
+                ControlSensor(
+                    shape: .live, address: "F4:12:FA:00:01:02", name: "Stryd", kinds: [.cadence],
+                    connected: false),
+            ])
+        ),
+        ("sensors-list-empty", ControlOutcome(sensors: [])),
+        ("sensors-paired", ControlOutcome(paired: Golden.polar)),
+        (
+            "sensors-paired-replacing",
+            ControlOutcome(
+                paired: Golden.polar,
+                replaced: [
+                    ControlSensor(
+                        shape: .identity, address: "C8:FD:19:AA:BB:CC", name: "TICKR", kinds: [.heartRate])
+                ])
+        ),
+        ("sensors-forgotten", ControlOutcome(forgotten: Golden.footpod)),
     ]
 
     @Test(arguments: outcomes)
@@ -122,6 +220,10 @@ struct ReplyContractTests {
         }
         #expect(
             back.result == outcome.result && back.phase == outcome.phase && back.recorded == outcome.recorded)
+        #expect(
+            back.sensors == outcome.sensors && back.paired == outcome.paired
+                && back.replaced == outcome.replaced
+                && back.forgotten == outcome.forgotten)
         #expect(back.protocolVersion == ControlContract.protocolVersion)
     }
 
@@ -133,10 +235,28 @@ struct ReplyContractTests {
         ("parse", .invalid(#""x" does not go with "status""#)),
         ("mission", .invalid(#"mission.distance: expected metres 100–500000, got "fast""#)),
         ("duplicate", .invalid(#""command" is given twice (again at byte 20): give each key once"#)),
+        ("sensors-bluetooth-disabled", .sensors(.bluetoothDisabled)),
+        ("sensors-not-on-this-board", .sensors(.notOnThisBoard)), ("sensors-no-radio", .sensors(.noRadio)),
+        ("sensors-bluez-not-running", .sensors(.blueZNotRunning)),
+        ("sensors-bus-unavailable", .sensors(.busUnavailable)),
+        ("sensors-no-adapter", .sensors(.noAdapter)), ("sensors-adapter-off", .sensors(.adapterOff)),
+        ("sensors-permission-denied", .sensors(.permissionDenied)),
+        ("sensors-busy-scanning", .sensors(.busyScanning)),
+        ("sensors-busy-pairing", .sensors(.busyPairing)),
+        ("sensors-unknown", .sensors(.unknownSensor("Polar H7"))),
+        ("sensors-ambiguous", .sensors(.ambiguousName("TICKR"))),
+        ("sensors-not-a-sensor", .sensors(.notASensor("Galaxy Buds"))),
+        ("sensors-pairing-refused", .sensors(.pairingRefused("Polar H10 1A2B3C4D"))),
+        ("sensors-pairing-timed-out", .sensors(.pairingTimedOut("Stryd"))),
+        ("sensors-not-stored", .sensors(.notStored("/var/lib/runway/sensors.json"))),
+        (
+            "sensors-radio-failed",
+            .sensors(.radioFailed("D-Bus error org.bluez.Error.Failed: Operation already in progress"))
+        ),
         (
             "control-character",
             .invalid(
-                "unknown command \"st\u{1}op\" (status, start, pause, resume, stop, subscribe, export-finished)"
+                "unknown command \"st\u{1}op\" (status, start, pause, resume, stop, subscribe, export-finished, sensors-scan, sensors-pair, sensors-forget, sensors-list)"
             )
         ),
     ]

@@ -66,6 +66,9 @@ struct DaemonConfigurationTests {
         // Unset: the output follows the device (both with audio out, the buzzer without).
         #expect(try Self.parse("{}").voice == DaemonConfiguration.Voice())
         #expect(DaemonConfiguration.Voice().output == nil && DaemonConfiguration.Voice().language == .english)
+        // Bluetooth is on unless the file says otherwise (a board without it says false).
+        #expect(try Self.parse("{}").bluetooth.enabled)
+        #expect(try !Self.parse(#"{"bluetooth": {"enabled": false}}"#).bluetooth.enabled)
     }
 
     @Test(arguments: [
@@ -106,7 +109,7 @@ struct DaemonConfigurationTests {
         // Unknown keys, at any depth.
         (
             #"{"bord": {}}"#,
-            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery, voice)"
+            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery, voice, bluetooth)"
         ),
         (
             #"{"board": {"buttons": {"stop": 3}}}"#,
@@ -159,6 +162,9 @@ struct DaemonConfigurationTests {
             #"battery.power_supply: expected an absolute path, e.g. "/sys/class/power_supply", got "sys/class""#
         ),
         (#"{"battery": {"poll_seconds": 0}}"#, "battery.poll_seconds: expected seconds 0.1–600, got 0"),
+        (#"{"bluetooth": {"enabled": "no"}}"#, #"bluetooth.enabled: expected true or false, got "no""#),
+        (#"{"bluetooth": {"on": true}}"#, "bluetooth.on: unknown key (known here: enabled)"),
+        (#"{"bluetooth": true}"#, "bluetooth: expected an object, got true"),
         (
             #"{"gpsd": "host:notaport"}"#,
             #"gpsd: expected HOST:PORT, e.g. "127.0.0.1:2947", got "host:notaport""#

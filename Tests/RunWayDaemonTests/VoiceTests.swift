@@ -147,7 +147,9 @@ struct VoiceTests {
     @Test func theCacheKeepsTheFixedPhrasesAndABoundOfTheRest() {
         var cache = SpeechCache(language: .english)
         let fixed = SpeechCache.fixedTexts(.english)
-        #expect(fixed.contains("GPS lost, paused") && fixed.count == 13 + BoardFault.allCases.count)
+        #expect(
+            fixed.contains("GPS lost, paused")
+                && fixed.count == 13 + BoardFault.allCases.count + 2 * Phrase.Sensor.allCases.count)
         #expect(cache.nextWarmup == fixed.first)
         let audio = PCMBuffer.tone(frequency: 440, seconds: 0.1, sampleRate: 16_000)
         for text in fixed { cache.store(audio, for: text) }

@@ -29,6 +29,8 @@ struct PhraseGoldenTests {
         ("edge-nan", .status(distance: .nan, time: .infinity, pace: .nan, ahead: .nan)),
         ("edge-huge", .touchdown(distance: 1e300, time: 1e300, pace: 1e300)),
         ("edge-text", .text("BAROMETER LOST")),
+        ("edge-footpod-lost", .sensorLost(.footpod)),
+        ("edge-footpod-back", .sensorBack(.footpod)),
     ]
 
     static func rendered(_ language: VoiceLanguage) -> String {

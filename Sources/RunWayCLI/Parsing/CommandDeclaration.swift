@@ -6,6 +6,7 @@ public struct CommandDeclaration: Sendable {
         case flights = "fly and look back"
         case logbook = "the logbook"
         case runwayd = "the running runwayd"
+        case sensors = "Bluetooth sensors (through runwayd)"
         case board = "the board's parts"
         case other = "other"
     }

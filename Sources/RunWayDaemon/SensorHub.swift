@@ -1,0 +1,454 @@
+import RunWayBluetooth
+import RunWayControl
+
+/// What the sensor thread is asked through the control socket.
+enum SensorRequest: Sendable, Equatable {
+    case scan(seconds: Int)
+    case pair(String)
+    case forget(String)
+    case list
+}
+
+/// What the sensor thread answers; the service turns it into the reply line (it maps times onto
+/// the GPS axis, which only the async side can ask the board's clock for).
+enum SensorAnswer: Sendable {
+    /// The devices seen in the scan (with a signal), and the addresses paired with runwayd.
+    case scanned([SensorDevice], paired: Set<BluetoothAddress>)
+    case paired(PairedSensor, replaced: [PairedSensor])
+    case forgotten(PairedSensor)
+    case list([SensorLink])
+    case refused(SensorRefusal)
+}
+
+/// The Bluetooth sensors as one thread owns them: the radio (`SensorRadio`, not thread-safe),
+/// the paired list (`SensorStore`), each paired sensor's link (`SensorLink`: connect at start and
+/// whenever not connected, with back-off), the control socket's requests in hand (a scan for its
+/// seconds, a pairing until the sensor answers or `pairSeconds` pass), and the readings, of which
+/// at most one per sensor kind a second goes on to the engine (the newest: a strap notifying at
+/// 50 Hz cannot flood it). No clock is read here: every call is given the monotonic time, so the
+/// tests drive it through hours in microseconds. Nothing here waits longer than the radio's
+/// own bounded calls.
+final class SensorHub {
+    /// A reading for the engine: heart rate (bpm) or cadence (steps/min), at monotonic `at`.
+    struct Sample: Sendable, Equatable {
+        var kind: SensorKind
+        var value: Double
+        var at: Double
+    }
+
+    /// A link that came up or went down (told by `notice`, on this thread).
+    enum Notice: Sendable, Equatable {
+        case connected(PairedSensor)
+        case lost(PairedSensor)
+    }
+
+    typealias Reply = (SensorAnswer) -> Void
+
+    /// A gap between malformed payloads longer than this ends their burst (the next is logged).
+    static let malformedBurstGap = 10.0
+    /// Seconds between two readings of one kind passed on to the engine.
+    static let sampleInterval = 1.0
+    /// A radio that could not be made (no system bus) is tried again this often.
+    static let radioRetry = 10.0
+
+    private let makeRadio: () throws -> any SensorRadio
+    private(set) var radio: (any SensorRadio)?
+    private var radioRetryAt: Double?
+    /// Why the radio could not be made, the last time it could not (logged when it changes).
+    private var radioFailure: SensorRefusal?
+    let store: SensorStore
+    private let log: DaemonLog
+    private let notice: (Notice) -> Void
+    private(set) var links: [SensorLink] = []
+    private(set) var adapter = AdapterState.noBlueZ
+    private var scan: (until: Double, reply: Reply)?
+    private var pairing: (device: SensorDevice, until: Double, reply: Reply)?
+    /// Per kind: when a sample last went on, and the newest one waiting for its turn.
+    private var lastSent: [SensorKind: Double] = [:]
+    private var waiting: [SensorKind: Sample] = [:]
+    /// Per address: the last malformed payload's time and how many of its burst went unlogged.
+    private var garbage: [BluetoothAddress: (last: Double, unlogged: Int)] = [:]
+    private var processFailed = false
+
+    init(
+        radio: @escaping () throws -> any SensorRadio, store: SensorStore, log: DaemonLog,
+        notice: @escaping (Notice) -> Void = { _ in }
+    ) {
+        makeRadio = radio
+        self.store = store
+        self.log = log
+        self.notice = notice
+    }
+
+    // MARK: Start and stop
+
+    /// Reads the paired sensors and opens the radio; the links are tried at once.
+    func start(at now: Double) {
+        let loaded = store.load()
+        if let problem = loaded.problem { log.log(.error, "sensors: \(problem)") }
+        links = loaded.sensors.map { SensorLink(sensor: $0, at: now) }
+        if !links.isEmpty {
+            log.log(.info, "sensors paired: \(links.map(\.sensor.label).joined(separator: ", "))")
+        }
+        openRadio(at: now)
+    }
+
+    private func openRadio(at now: Double) {
+        do {
+            let made = try makeRadio()
+            radio = made
+            radioRetryAt = nil
+            radioFailure = nil
+            adapterChanged(made.adapterState(), at: now)
+        } catch {
+            radio = nil
+            radioRetryAt = now + Self.radioRetry
+            let refusal = (error as? BluetoothError).map(Self.refusal) ?? .radioFailed("\(error)")
+            if refusal != radioFailure {
+                log.log(.warning, "sensors: \(refusal); trying again every \(Int(Self.radioRetry)) s")
+            }
+            radioFailure = refusal
+            adapter = .noBlueZ
+        }
+    }
+
+    /// Answers what is in hand, stops a scan and lets the sensors go (BlueZ would keep a link
+    /// runwayd made after runwayd is gone).
+    func stop() {
+        scan?.reply(.refused(.radioFailed("runwayd is stopping")))
+        pairing?.reply(.refused(.radioFailed("runwayd is stopping")))
+        if scan != nil { try? radio?.stopScan() }
+        scan = nil
+        pairing = nil
+        for link in links where link.state != .idle { try? radio?.disconnect(link.sensor.address) }
+    }
+
+    // MARK: The loop's steps
+
+    /// When the thread must next call `step` even if nothing arrives (monotonic seconds).
+    func deadline(at now: Double) -> Double? {
+        var times: [Double] = [scan?.until, pairing?.until, radioRetryAt].compactMap { $0 }
+        if let timeout = radio?.timeout() { times.append(now + max(0, timeout)) }
+        if case .ready = adapter { times += links.compactMap(\.deadline) }
+        for (kind, sample) in waiting {
+            times.append(max(sample.at, (lastSent[kind] ?? 0) + Self.sampleInterval))
+        }
+        return times.min()
+    }
+
+    /// The radio's events, then whatever is due at `now`; returns the samples for the engine.
+    func step(at now: Double, readable: Bool = true) -> [Sample] {
+        var samples: [Sample] = []
+        if let retry = radioRetryAt, now >= retry { openRadio(at: now) }
+        if let radio, readable || (radio.timeout().map { $0 <= 0 } ?? false) {
+            do throws(BluetoothError) {
+                let events = try radio.process()
+                processFailed = false
+                for event in events { handle(event, at: now) }
+            } catch {
+                // Said once until it works again: a radio that keeps failing must not fill the log.
+                if !processFailed { log.log(.error, "sensors: the radio failed: \(error)") }
+                processFailed = true
+            }
+        }
+        if let scan, now >= scan.until { finishScan(scan.reply) }
+        if let pairing, now >= pairing.until {
+            self.pairing = nil
+            log.log(.warning, "sensors: pairing with \(Self.label(pairing.device)) did not finish in time")
+            pairing.reply(.refused(.pairingTimedOut(Self.label(pairing.device))))
+        }
+        if case .ready = adapter { connectDue(at: now) }
+        for (kind, sample) in waiting where now >= (lastSent[kind] ?? -.infinity) + Self.sampleInterval {
+            samples.append(sample)
+            lastSent[kind] = now
+            waiting[kind] = nil
+        }
+        return samples
+    }
+
+    private func connectDue(at now: Double) {
+        for i in links.indices where links[i].attemptDue(at: now) {
+            guard let radio else { return }
+            links[i].connecting(at: now)
+            do throws(BluetoothError) {
+                try radio.connect(links[i].sensor.address)
+            } catch {
+                failed(at: i, error, now: now)
+            }
+        }
+    }
+
+    private func failed(at i: Int, _ error: BluetoothError, now: Double) {
+        links[i].dropped(at: now)
+        let failures = links[i].failures
+        // The first failure after a drop is worth a line; the retries every 10 s are not.
+        log.log(
+            failures <= 1 ? .info : .debug,
+            "sensors: \(links[i].sensor.label): \(error); next try in \(Int(SensorLink.delay(afterFailures: failures))) s"
+        )
+    }
+
+    private func handle(_ event: SensorEvent, at now: Double) {
+        switch event {
+        case .adapter(let state): adapterChanged(state, at: now)
+        case .paired(let address): paired(address, at: now)
+        case .connected(let address, _):
+            guard let i = links.firstIndex(where: { $0.sensor.address == address }) else { return }
+            let wasConnected = links[i].isConnected
+            links[i].connected(at: now)
+            if !wasConnected {
+                log.log(.notice, "sensor connected: \(links[i].sensor.label)")
+                notice(.connected(links[i].sensor))
+            }
+        case .disconnected(let address):
+            guard let i = links.firstIndex(where: { $0.sensor.address == address }) else { return }
+            drop(at: i, now: now)
+        case .reading(let address, let reading):
+            guard let i = links.firstIndex(where: { $0.sensor.address == address }) else { return }
+            if let burst = garbage[address], burst.unlogged > 0 {
+                log.log(
+                    .warning, "sensors: \(links[i].sensor.label): \(burst.unlogged) more malformed payloads")
+            }
+            garbage[address] = nil
+            links[i].heard(reading, at: now)
+            switch reading {
+            case .heartRate(let m):
+                if let bpm = m.usableHeartRate {
+                    waiting[.heartRate] = Sample(kind: .heartRate, value: bpm, at: now)
+                }
+            case .runningSpeedCadence:
+                if let cadence = links[i].cadence {
+                    waiting[.cadence] = Sample(kind: .cadence, value: cadence, at: now)
+                }
+            case .battery: break
+            }
+        case .failed(let address, let error):
+            if case .malformed = error {
+                malformed(address, error, at: now)
+            } else if let pairing, pairing.device.address == address {
+                self.pairing = nil
+                log.log(.warning, "sensors: pairing with \(Self.label(pairing.device)): \(error)")
+                pairing.reply(.refused(Self.refusal(error, label: Self.label(pairing.device))))
+            } else if let i = links.firstIndex(where: { $0.sensor.address == address }) {
+                if links[i].isConnected {
+                    log.log(.warning, "sensors: \(links[i].sensor.label): \(error)")
+                } else if links[i].state != .idle {
+                    failed(at: i, error, now: now)
+                }
+            }
+        }
+    }
+
+    /// Garbage from a sensor: the first of a burst is logged, the rest counted; the link stays.
+    private func malformed(_ address: BluetoothAddress, _ error: BluetoothError, at now: Double) {
+        let label = links.first { $0.sensor.address == address }?.sensor.label ?? address.text
+        if let burst = garbage[address], now - burst.last < Self.malformedBurstGap {
+            garbage[address] = (now, burst.unlogged + 1)
+            return
+        }
+        if let burst = garbage[address], burst.unlogged > 0 {
+            log.log(.warning, "sensors: \(label): \(burst.unlogged) more malformed payloads")
+        }
+        garbage[address] = (now, 0)
+        log.log(.warning, "sensors: \(label) sent \(error); more in this burst are counted, not logged")
+    }
+
+    private func drop(at i: Int, now: Double) {
+        let label = links[i].sensor.label
+        if links[i].dropped(at: now) {
+            log.log(.warning, "sensor lost: \(label)")
+            notice(.lost(links[i].sensor))
+        }
+        for kind in links[i].sensor.kinds { waiting[kind] = nil }
+    }
+
+    private func adapterChanged(_ state: AdapterState, at now: Double) {
+        guard state != adapter else { return }
+        adapter = state
+        switch state {
+        case .ready:
+            log.log(.info, "sensors: Bluetooth adapter ready")
+            for i in links.indices where links[i].state == .idle { links[i].nextAttempt = now }
+        case .poweredOff, .noAdapter, .noBlueZ:
+            log.log(.warning, "sensors: \(Self.refusal(for: state)!)")
+            for i in links.indices where links[i].state != .idle { drop(at: i, now: now) }
+            if let scan {
+                self.scan = nil
+                scan.reply(.refused(Self.refusal(for: state)!))
+            }
+            if let pairing {
+                self.pairing = nil
+                pairing.reply(.refused(Self.refusal(for: state)!))
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    func handle(_ request: SensorRequest, at now: Double, reply: @escaping Reply) {
+        switch request {
+        case .list: reply(.list(links))
+        case .forget(let which): forget(which, reply: reply)
+        case .scan(let seconds):
+            if let refusal = notReady() { return reply(.refused(refusal)) }
+            guard scan == nil else { return reply(.refused(.busyScanning)) }
+            guard pairing == nil else { return reply(.refused(.busyPairing)) }
+            do throws(BluetoothError) {
+                try radio?.startScan()
+                scan = (now + Double(seconds), reply)
+                log.log(.info, "sensors: scanning for \(seconds) s")
+            } catch {
+                reply(.refused(Self.refusal(error)))
+            }
+        case .pair(let which):
+            if let refusal = notReady() { return reply(.refused(refusal)) }
+            guard scan == nil else { return reply(.refused(.busyScanning)) }
+            guard pairing == nil else { return reply(.refused(.busyPairing)) }
+            let known: [SensorDevice]
+            do throws(BluetoothError) {
+                known = try radio?.devices() ?? []
+            } catch {
+                return reply(.refused(Self.refusal(error)))
+            }
+            let device: SensorDevice
+            switch Self.resolve(which, among: known, name: \.name, address: \.address) {
+            case .one(let found): device = found
+            case .none: return reply(.refused(.unknownSensor(which)))
+            case .several: return reply(.refused(.ambiguousName(which)))
+            }
+            guard !device.kinds.isEmpty else { return reply(.refused(.notASensor(Self.label(device)))) }
+            do throws(BluetoothError) {
+                try radio?.pair(device.address)
+                pairing = (device, now + Double(ControlRequest.pairSeconds), reply)
+                log.log(.info, "sensors: pairing with \(Self.label(device))")
+            } catch {
+                reply(.refused(Self.refusal(error, label: Self.label(device))))
+            }
+        }
+    }
+
+    /// Why the radio cannot take a scan or a pairing now; nil when it can.
+    private func notReady() -> SensorRefusal? {
+        guard radio != nil else { return radioFailure ?? .busUnavailable }
+        return Self.refusal(for: adapter)
+    }
+
+    private func finishScan(_ reply: Reply) {
+        scan = nil
+        try? radio?.stopScan()
+        do throws(BluetoothError) {
+            let near = (try radio?.devices() ?? []).filter { $0.rssi != nil && !$0.kinds.isEmpty }
+            log.log(.info, "sensors: scan found \(near.count)")
+            reply(.scanned(near, paired: Set(links.map(\.sensor.address))))
+        } catch {
+            reply(.refused(Self.refusal(error)))
+        }
+    }
+
+    private func paired(_ address: BluetoothAddress, at now: Double) {
+        guard let pairing, pairing.device.address == address else { return }
+        self.pairing = nil
+        let device = pairing.device
+        let sensor = PairedSensor(address: device.address, name: device.name, kinds: device.kinds)
+        // One sensor per kind: a second strap replaces the first, which BlueZ forgets too.
+        let replaced = links.filter {
+            $0.sensor.address != address && !$0.sensor.kinds.isDisjoint(with: sensor.kinds)
+        }
+        for old in replaced {
+            try? radio?.disconnect(old.sensor.address)
+            try? radio?.forget(old.sensor.address)
+        }
+        links.removeAll {
+            $0.sensor.address == address || replaced.map(\.sensor.address).contains($0.sensor.address)
+        }
+        links.append(SensorLink(sensor: sensor, at: now))
+        log.log(
+            .notice,
+            "sensors: paired \(sensor.label)"
+                + (replaced.isEmpty
+                    ? "" : ", replacing \(replaced.map(\.sensor.label).joined(separator: ", "))"))
+        do throws(SensorStore.WriteError) {
+            try store.save(links.map(\.sensor))
+            pairing.reply(.paired(sensor, replaced: replaced.map(\.sensor)))
+        } catch {
+            log.log(.error, "sensors: \(error); the pairing holds until runwayd restarts")
+            pairing.reply(.refused(.notStored(store.path)))
+        }
+    }
+
+    private func forget(_ which: String, reply: Reply) {
+        let found = Self.resolve(which, among: links, name: \.sensor.name, address: \.sensor.address)
+        let link: SensorLink
+        switch found {
+        case .one(let one): link = one
+        case .none: return reply(.refused(.unknownSensor(which)))
+        case .several: return reply(.refused(.ambiguousName(which)))
+        }
+        let address = link.sensor.address
+        do throws(BluetoothError) {
+            if link.state != .idle { try radio?.disconnect(address) }
+            try radio?.forget(address)
+        } catch {
+            // runwayd's choice is its own list: BlueZ's bond may stay (it is then only unused).
+            log.log(.warning, "sensors: BlueZ did not forget \(link.sensor.label): \(error)")
+        }
+        links.removeAll { $0.sensor.address == address }
+        for kind in link.sensor.kinds { waiting[kind] = nil }
+        log.log(.notice, "sensors: forgot \(link.sensor.label)")
+        do throws(SensorStore.WriteError) {
+            try store.save(links.map(\.sensor))
+            reply(.forgotten(link.sensor))
+        } catch {
+            log.log(.error, "sensors: \(error)")
+            reply(.refused(.notStored(store.path)))
+        }
+    }
+
+    // MARK: Words
+
+    enum Match<T> {
+        case one(T)
+        case none
+        case several
+    }
+
+    /// An address matches its device; else a name matches, letter case aside.
+    static func resolve<T>(
+        _ which: String, among items: [T], name: KeyPath<T, String?>, address: KeyPath<T, BluetoothAddress>
+    ) -> Match<T> {
+        if let wanted = BluetoothAddress(parsing: which) {
+            return items.first { $0[keyPath: address] == wanted }.map { .one($0) } ?? .none
+        }
+        let named = items.filter { $0[keyPath: name]?.lowercased() == which.lowercased() }
+        return named.count == 1 ? .one(named[0]) : named.isEmpty ? .none : .several
+    }
+
+    static func label(_ device: SensorDevice) -> String { device.name ?? device.address.text }
+
+    static func refusal(for state: AdapterState) -> SensorRefusal? {
+        switch state {
+        case .ready: nil
+        case .poweredOff: .adapterOff
+        case .noAdapter: .noAdapter
+        case .noBlueZ: .blueZNotRunning
+        }
+    }
+
+    /// The refusal a radio error stands for (`label` names the sensor a pairing was for).
+    static func refusal(_ error: BluetoothError) -> SensorRefusal { refusal(error, label: nil) }
+
+    static func refusal(_ error: BluetoothError, label: String?) -> SensorRefusal {
+        switch error {
+        case .busUnavailable: .busUnavailable
+        case .blueZNotRunning: .blueZNotRunning
+        case .noAdapter: .noAdapter
+        case .adapterOff: .adapterOff
+        case .permissionDenied: .permissionDenied
+        case .unknownDevice(let which): .unknownSensor(which)
+        case .notASensor(let address): .notASensor(label ?? address.text)
+        case .pairingRefused(let name, _): .pairingRefused(label ?? name)
+        case .timedOut: label.map { .pairingTimedOut($0) } ?? .radioFailed(error.description)
+        case .connectFailed, .malformed, .dbus: .radioFailed(error.description)
+        }
+    }
+}

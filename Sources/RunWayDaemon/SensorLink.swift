@@ -1,0 +1,129 @@
+import RunWayBluetooth
+import RunWayControl
+
+/// One paired sensor as the sensor thread keeps it: the link's state, when to try it again, and
+/// what it last said. Pure: every change is given the monotonic time it happened at.
+struct SensorLink: Sendable {
+    var sensor: PairedSensor
+    var state = State.idle
+    /// Connect attempts that failed since the last connection.
+    var failures = 0
+    /// When to try connecting again (monotonic seconds); nil while connecting or connected.
+    var nextAttempt: Double?
+    var battery: Int?
+    var heartRate: Double?
+    var cadence: Double?
+    /// Skin contact as the strap says (nil: it does not report contact, or no reading yet).
+    var contact: Bool?
+    /// When it last said anything (monotonic seconds).
+    var lastSeen: Double?
+
+    enum State: Sendable, Equatable {
+        /// Not connected; `nextAttempt` says when to try.
+        case idle
+        /// `connect` asked at this time; `.connected` or a failure follows.
+        case connecting(since: Double)
+        case connected
+    }
+
+    init(sensor: PairedSensor, at now: Double) {
+        self.sensor = sensor
+        nextAttempt = now
+    }
+
+    var isConnected: Bool { state == .connected }
+
+    /// The waits before each connect attempt after a drop: 1 s, then 2 s and 5 s after the
+    /// first two failures, then every 10 s. (At start the first attempt is at once.)
+    ///
+    /// Why these: a strap that drops is nearly always one that went out of range for a moment or
+    /// lost its battery contact; it advertises again within a second or two of coming back, and
+    /// BlueZ's LE connect then takes 1–3 s, so the first tries come quickly. A sensor that stays
+    /// away (switched off, left at home) costs one D-Bus `Connect` 10 s after the last one failed
+    /// (under 360 an hour), each a single round trip to bluetoothd on this thread, which otherwise sleeps in `poll` —
+    /// and never a tight loop: a connect that fails at once still waits its turn. (Counted, not
+    /// timed: `SensorHubTests` drives a sensor gone for an hour through a fake clock; no figure
+    /// here comes from a board's radio.)
+    static let backoff: [Double] = [1, 2, 5, 10]
+
+    /// A connect that has had no answer in this long is given up and tried again later: BlueZ's
+    /// own LE connect gives up sooner, so this only catches a radio that never said.
+    static let connectTimeout = 30.0
+
+    /// The wait after `n` failed attempts since the drop (0: the first try after it).
+    static func delay(afterFailures n: Int) -> Double { backoff[min(max(n, 0), backoff.count - 1)] }
+
+    /// The attempt was made.
+    mutating func connecting(at now: Double) {
+        state = .connecting(since: now)
+        nextAttempt = nil
+    }
+
+    /// Connected: the back-off starts over.
+    mutating func connected(at now: Double) {
+        state = .connected
+        failures = 0
+        nextAttempt = nil
+        lastSeen = now
+    }
+
+    /// The link dropped or an attempt failed: returns whether it was connected (a loss to say).
+    @discardableResult
+    mutating func dropped(at now: Double) -> Bool {
+        let wasConnected = state == .connected
+        state = .idle
+        failures = wasConnected ? 0 : failures + 1
+        nextAttempt = now + Self.delay(afterFailures: failures)
+        heartRate = nil
+        cadence = nil
+        contact = nil
+        return wasConnected
+    }
+
+    /// Whether an attempt is due at `now` (an answerless connect past its timeout counts as a
+    /// failure first).
+    mutating func attemptDue(at now: Double) -> Bool {
+        if case .connecting(let since) = state, now - since >= Self.connectTimeout { dropped(at: now) }
+        guard state == .idle, let next = nextAttempt else { return false }
+        return now >= next
+    }
+
+    /// When this link next needs the thread: its attempt, or a connect's timeout.
+    var deadline: Double? {
+        switch state {
+        case .idle: nextAttempt
+        case .connecting(let since): since + Self.connectTimeout
+        case .connected: nil
+        }
+    }
+
+    mutating func heard(_ reading: SensorReading, at now: Double) {
+        lastSeen = now
+        switch reading {
+        case .heartRate(let measurement):
+            heartRate = measurement.usableHeartRate
+            contact =
+                switch measurement.contact {
+                case .detected: true
+                case .notDetected: false
+                case .notSupported: nil
+                }
+        case .runningSpeedCadence(let measurement):
+            cadence =
+                measurement.cadence.isFinite && (0...300).contains(measurement.cadence)
+                ? measurement.cadence : nil
+        case .battery(let percent):
+            battery = (0...100).contains(percent) ? percent : nil
+        }
+    }
+
+    /// The list's and the status's object; `gps` maps the monotonic last-seen onto GPS time.
+    func status(gps: (Double) -> Double?) -> ControlSensor {
+        ControlSensor(
+            shape: .live, address: sensor.address.text, name: sensor.name,
+            kinds: sensor.kinds.compactMap { ControlSensor.Kind(rawValue: $0.rawValue) },
+            connected: isConnected, batteryPercent: battery, heartRate: isConnected ? heartRate : nil,
+            cadence: isConnected ? cadence : nil, contact: isConnected ? contact : nil,
+            lastSeen: lastSeen.flatMap(gps))
+    }
+}
