@@ -126,13 +126,11 @@ public enum Daemon {
         return await run(options: options, config: config, log: log)
     }
 
-    /// The radio the sensor service drives, made on the sensor thread that then owns it.
-    ///
-    /// **Wire BlueZRadio here** (the lead, when RunWayBluetooth's `BlueZRadio` lands):
-    /// `{ try BlueZRadio(bus: .system) }` or however its initialiser reads. Until then nil: no
-    /// sensor service runs, `status` says `"sensors": null`, and the `sensors-*` requests are
-    /// refused as "this runwayd was built without a Bluetooth radio".
-    static let sensorRadio: (@Sendable () throws -> any SensorRadio)? = nil
+    /// The radio the sensor service drives, made on the sensor thread that then owns it: BlueZ
+    /// on the system bus (sd-bus honours `DBUS_SYSTEM_BUS_ADDRESS`, which is how a test puts a
+    /// private bus with a mock BlueZ in its place). A bus that cannot be reached throws, and the
+    /// service tries again every 10 s; bluetoothd not running is a state, not an error.
+    static let sensorRadio: (@Sendable () throws -> any SensorRadio)? = { try BlueZRadio() }
 
     static func run(
         options: Options, config: DaemonConfiguration, log: DaemonLog,
