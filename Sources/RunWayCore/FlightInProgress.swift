@@ -27,6 +27,8 @@ struct FlightInProgress: Sendable {
     var samples: [FDRSample] = []
     var alerts: [AlertEpisode] = []
     var heartRate = RunningMean()
+    var maxHeartRate: Double?
+    var zoneTime: HeartRateZoneTime
     var cadence = RunningMean()
     var latestBody: (heartRate: (Double, Double)?, cadence: (Double, Double)?) = (nil, nil)
     var heading: Double?
@@ -69,6 +71,8 @@ struct FlightInProgress: Sendable {
         gpsAltitude = GPSAltitudeFilter(configuration: configuration.gpsAltitude)
         gpsGain = ElevationGain(configuration: configuration.gpsElevationGain)
         clock = FDRClock(interval: configuration.sampleInterval)
+        zoneTime = HeartRateZoneTime(
+            zones: configuration.heartRateZones, maxAge: configuration.bodySampleMaxAge)
         if let mission {
             paceAlerts = PaceAlertMonitor(mission: mission, configuration: configuration.paceAlerts)
             minimums = MinimumsMonitor(targetDistance: mission.targetDistance)
@@ -217,7 +221,11 @@ struct FlightInProgress: Sendable {
         heartRate.add(sample.heartRate)
         cadence.add(sample.cadence)
         splits.add(sample)
-        if let hr = sample.heartRate { latestBody.heartRate = (sample.time, hr) }
+        if let hr = sample.heartRate {
+            latestBody.heartRate = (sample.time, hr)
+            maxHeartRate = max(maxHeartRate ?? hr, hr)
+            zoneTime.add(heartRate: hr, at: sample.time)
+        }
         if let cad = sample.cadence { latestBody.cadence = (sample.time, cad) }
     }
 
@@ -308,7 +316,7 @@ struct FlightInProgress: Sendable {
         pause.finish(at: time)
         let (finalSplits, dropped) = splits.finish(progress(at: time))
         let fullRoute = Route(points: route)
-        return Flight(
+        var flight = Flight(
             mission: mission, startTime: rotateAt, endTime: time, distance: odometer.distance,
             elapsed: time - rotateAt, movingTime: pause.movingTime(at: time), splits: finalSplits,
             droppedTail: dropped, samples: samples, route: fullRoute, simplifiedRoute: fullRoute.simplified(),
@@ -320,5 +328,9 @@ struct FlightInProgress: Sendable {
                 FlightElevation(
                     source: $0, loss: elevation.loss, minimum: elevation.minimum, maximum: elevation.maximum)
             })
+        flight.maxHeartRate = maxHeartRate
+        flight.heartRateZones = configuration.heartRateZones
+        flight.timeInZone = zoneTime.seconds(through: time, moving: pause.movingSegments)
+        return flight
     }
 }
