@@ -15,6 +15,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var sampleInterval = 5.0
     /// SINK RATE / OVERSPEED: the verdict's average, hysteresis, merging and repeats.
     public var paceAlerts = PaceAlertMonitor.Configuration()
+    /// HR HIGH / HR LOW: the warm-up, the verdict's average, hysteresis, merging and repeats.
+    public var heartRateAlerts = HeartRateAlertMonitor.Configuration()
     /// How long a SINK RATE / OVERSPEED verdict must hold before it sounds.
     public var paceAlertConfirmSeconds: Double {
         get { paceAlerts.confirmSeconds }
