@@ -114,6 +114,15 @@ enum Schema {
         ALTER TABLE flights ADD COLUMN altitude_min_m REAL DEFAULT NULL;
         ALTER TABLE flights ADD COLUMN altitude_max_m REAL DEFAULT NULL;
         """,
+        // 6: a heart-rate mission's band (bpm, and the zone it was taken from) and a time goal
+        // (moving seconds; NULL: the goal is target_distance). A pace-less mission has a NULL
+        // target_pace, so a row is a mission when either band is there.
+        """
+        ALTER TABLE flights ADD COLUMN target_hr_low REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN target_hr_high REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN target_zone INTEGER DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN target_duration_s REAL DEFAULT NULL;
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -6,7 +6,8 @@ struct FlightRow {
     enum Column: TableColumn {
         case id, status, targetPace, allowedDeviation, targetDistance, startTime, endTime, distance, elapsed,
             movingTime, droppedTail, averageHeartRate, averageCadence, source, replaces, engineVersion,
-            elevationSource, elevationLoss, altitudeMinimum, altitudeMaximum
+            elevationSource, elevationLoss, altitudeMinimum, altitudeMaximum, targetHeartRateLow,
+            targetHeartRateHigh, targetZone, targetDuration
 
         static let spelled: [Self: String] = [
             .id: "id", .status: "status", .targetPace: "target_pace", .allowedDeviation: "allowed_deviation",
@@ -16,7 +17,14 @@ struct FlightRow {
             .averageCadence: "avg_cadence", .source: "source", .replaces: "replaces",
             .engineVersion: "engine_version", .elevationSource: "elevation_source",
             .elevationLoss: "elevation_loss_m", .altitudeMinimum: "altitude_min_m",
-            .altitudeMaximum: "altitude_max_m",
+            .altitudeMaximum: "altitude_max_m", .targetHeartRateLow: "target_hr_low",
+            .targetHeartRateHigh: "target_hr_high", .targetZone: "target_zone",
+            .targetDuration: "target_duration_s",
+        ]
+        /// A flight's mission, in every statement that writes or reads it.
+        static let mission: [Self] = [
+            .targetPace, .allowedDeviation, .targetDistance, .targetHeartRateLow, .targetHeartRateHigh,
+            .targetZone, .targetDuration,
         ]
     }
 
@@ -60,6 +68,10 @@ struct FlightRow {
         case .elevationLoss: Logbook.value(landed?.elevation?.loss)
         case .altitudeMinimum: Logbook.value(landed?.elevation?.minimum)
         case .altitudeMaximum: Logbook.value(landed?.elevation?.maximum)
+        case .targetHeartRateLow: Logbook.value(mission?.heartRate?.low)
+        case .targetHeartRateHigh: Logbook.value(mission?.heartRate?.high)
+        case .targetZone: mission?.heartRate?.zone.map { .integer(Int64($0)) } ?? .null
+        case .targetDuration: Logbook.value(mission?.targetDuration)
         }
     }
 
@@ -69,16 +81,14 @@ struct FlightRow {
     // What is written when.
 
     /// At ROTATE: a new row (`landed` is nil).
-    static let opened: [Column] = [
-        .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source,
-    ]
+    static let opened: [Column] = [.status, .startTime] + Column.mission + [.source]
     static let openSQL = SQL.insert(into: table, Column.names(opened))
     /// At touchdown: the row's summary, start and mission included, by its id (the last parameter).
-    static let landing: [Column] = [
-        .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .endTime, .distance, .elapsed,
-        .movingTime, .droppedTail, .averageHeartRate, .averageCadence, .engineVersion, .elevationSource,
-        .elevationLoss, .altitudeMinimum, .altitudeMaximum,
-    ]
+    static let landing: [Column] =
+        [.status, .startTime] + Column.mission + [
+            .endTime, .distance, .elapsed, .movingTime, .droppedTail, .averageHeartRate, .averageCadence,
+            .engineVersion, .elevationSource, .elevationLoss, .altitudeMinimum, .altitudeMaximum,
+        ]
     static let landSQL = SQL.update(table, Column.names(landing), where: Column.id.name)
 
     /// A flight, and with it (`ON DELETE CASCADE`) everything recorded for it.
@@ -92,7 +102,7 @@ struct FlightRow {
     static let startSQL = SQL.select([Column.startTime.name], from: table, "WHERE \(Column.id) = ?")
     /// What a flight is flown again from: its start and mission (recovery, reprocess, resuming).
     static let rebuildSQL = SQL.select(
-        Column.names([.startTime, .targetPace, .allowedDeviation, .targetDistance]), from: table,
+        Column.names([.startTime] + Column.mission), from: table,
         "WHERE \(Column.id) = ?")
     /// The name the listing gives a flight's newest reprocessed copy.
     static let supersededBy = "superseded_by"
@@ -106,7 +116,7 @@ struct FlightRow {
     }()
     /// What a salvage takes from each flight before flying it again: start, mission and source.
     static let salvageSQL = SQL.select(
-        Column.names([.id, .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source]),
+        Column.names([.id, .status, .startTime] + Column.mission + [.source]),
         from: table, "ORDER BY \(Column.id)")
     /// A landed flight that took off at the bound time, to the millisecond.
     static let sameRunSQL = SQL.select(
