@@ -90,7 +90,8 @@ extension Scenario {
     /// A runner on a 140–155 bpm heart-rate mission on the flat course for `minutes`, holding a
     /// heart rate `offset` bpm from the band's high edge (negative: inside), from the start (the
     /// heart climbs to it from rest), at 3 m/s. `stepAt` (moving seconds): from then the runner
-    /// holds `stepTo` bpm instead (going out of the zone).
+    /// holds `stepTo` bpm instead (going out of the zone). A runner who holds a heart rate
+    /// corrects its drift by easing off, so the held heart rate does not drift (`driftPerHour` 0).
     public static func heartRateEdge(
         offset: Double, minutes: Double = 60, stepAt: Double? = nil, stepTo: Double = 0, seed: UInt64 = 31
     ) -> Scenario {
@@ -102,7 +103,9 @@ extension Scenario {
         scenario.mission = Mission(pace: nil, heartRate: band, goal: .distance(1_000_000))
         var efforts = [HeartRateModel.Effort(from: 0, heartRate: band.high + offset)]
         if let stepAt { efforts.append(.init(from: stepAt, heartRate: stepTo)) }
-        scenario.heartRateModel = HeartRateModel(efforts: efforts)
+        var model = HeartRateModel(efforts: efforts)
+        model.driftPerHour = 0
+        scenario.heartRateModel = model
         scenario.seed = seed
         return scenario
     }
