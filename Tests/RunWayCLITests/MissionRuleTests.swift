@@ -257,6 +257,21 @@ struct HeartRateMissionRuleTests {
         #expect(try DaemonConfiguration.parse(Data("{}".utf8)).heartRateZones == .unconfigured)
     }
 
+    /// `runway start` has no `--config`: a zone is taken from the installed configuration's
+    /// zones (none here: the defaults), and the command goes on to the socket.
+    @Test func startTakesAZoneMissionWithoutAConfigOption() throws {
+        let good = try RunWayBinary.run([
+            "start", "--mission", "zone=2,time=30:00", "--socket", "/nonexistent/sock",
+        ])
+        #expect(good.status == 1, "\(good.stderr)")
+        #expect(good.stderr.contains("runwayd is not running"))
+        let bad = try RunWayBinary.run([
+            "start", "--mission", "zone=9,time=30:00", "--socket", "/nonexistent/sock",
+        ])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains(#"--mission: zone "9" is not a heart-rate zone 1–5"#))
+    }
+
     @Test func aPaceMissionsSummaryReadsAsBefore() throws {
         #expect(
             MissionOption.describe(try MissionOption.parse("pace=5:30,distance=5km"))

@@ -70,7 +70,11 @@ extension ParsedArguments {
     }
 
     /// `--config FILE`, else the installed configuration's path.
-    var configurationPath: String { value("--config") ?? DaemonConfiguration.defaultPath }
+    /// A command without `--config` (`start`, `reprocess`) reads the installed one.
+    var configurationPath: String {
+        declaration.option(named: "--config") != nil
+            ? value("--config") ?? DaemonConfiguration.defaultPath : DaemonConfiguration.defaultPath
+    }
 
     /// The configuration at `configurationPath` (none there: the defaults); a broken one is
     /// refused with its key.
