@@ -110,9 +110,7 @@ public enum DemoCommand {
             }
         }
         let rotate = scenario.rotateTime
-        let mission = scenario.mission.map {
-            "target \(Pace.format($0.targetPace))/km ±\(Int($0.allowedDeviation)) s over \(FlightReport.km($0.targetDistance)) km"
-        }
+        let mission = scenario.mission.map { "target " + MissionOption.describe($0, goalSeparator: " over ") }
         console.out("RunWay demo: \(scenario.name) on the simulated board (\(mission ?? "free flight"))")
         console.out(
             speed.map { "Flying at \(Int($0))× real time; Ctrl-C lands the flight (END)." }

@@ -101,10 +101,7 @@ public enum FlightReport {
     ) -> String {
         var lines: [String] = []
         let kind =
-            flight.mission.map {
-                "MISSION FLIGHT (\(Pace.format($0.targetPace))/km ±\(Int($0.allowedDeviation)) s, "
-                    + "\(km($0.targetDistance)) km)"
-            } ?? "FREE FLIGHT"
+            flight.mission.map { "MISSION FLIGHT (\(MissionOption.describe($0)))" } ?? "FREE FLIGHT"
         let status =
             flight.status == .recorded
             ? verdict ?? "RECORDED" : "NOT RECORDED — TOO SHORT (\(Int(flight.distance.rounded())) m)"

@@ -15,16 +15,21 @@ public enum FlyCommand {
         /// Pressure samples before the first fix or after the last: not flown.
         public var pressureBefore = 0
         public var pressureAfter = 0
+        /// Body samples (heart rate, cadence) flown within the run; those before the first fix
+        /// or after the last are not flown.
+        public var bodyCount = 0
+        public var bodyOutside = 0
         /// What the engine was given after START, for the logbook's raw sensor log (ticks are
         /// not included: a replay makes them again). Empty unless asked for.
         public var inputs: [EngineInput]
     }
 
     /// `runway fly`: reads the GPS trace (its bad lines said first, so a trace that turns out
-    /// unusable says why), flies it with the pressure file streamed alongside, and prints the
-    /// result; with `saveTo`, stores it in that logbook.
+    /// unusable says why), flies it with the pressure and body files streamed alongside, and
+    /// prints the result; with `saveTo`, stores it in that logbook.
     public static func run(
-        gps gpsPath: String, pressure pressurePath: String?, mission: Mission?, json: Bool,
+        gps gpsPath: String, pressure pressurePath: String?, body bodyPath: String? = nil,
+        mission: Mission?, configuration: EngineConfiguration = EngineConfiguration(), json: Bool,
         saveTo logbookPath: String?, zone: LocalZone = .utc, audio: String? = nil,
         language: VoiceLanguage = .english, console: Console
     ) throws(CLIError) -> Int32 {
@@ -33,13 +38,27 @@ public enum FlyCommand {
         let pressure = try pressurePath.map { path throws(CLIError) in
             try PressureFile(LineReader(path: path))
         }
+        let body = try bodyPath.map { path throws(CLIError) in try BodyFile(LineReader(path: path)) }
         let line = ProgressLine("flying \(gps.name)", console: console)
         let listener = audio.map { _ in FlightAudioWriter() }
         let result = try fly(
-            gps: gps, pressure: pressure, mission: mission, keepInputs: logbookPath != nil,
-            observers: listener.map { [$0] } ?? [], progress: line.update)
+            gps: gps, pressure: pressure, body: body, mission: mission, configuration: configuration,
+            keepInputs: logbookPath != nil, observers: listener.map { [$0] } ?? [], progress: line.update)
         line.finish()
         var warnings = gps.diagnostics
+        if let body {
+            report(body.diagnostics, console: console)
+            for diagnostic in body.diagnostics.kept { warnings.append(diagnostic) }
+            if result.bodyOutside > 0 {
+                let note = Diagnostic(
+                    file: body.name, line: nil,
+                    message:
+                        "\(result.bodyOutside) of its \(result.bodyOutside + result.bodyCount) samples fall outside the run — not used"
+                )
+                console.err("runway: \(note)")
+                warnings.append(note)
+            }
+        }
         if let pressure {
             report(pressure.diagnostics, console: console)
             for diagnostic in pressure.diagnostics.kept { warnings.append(diagnostic) }
@@ -76,8 +95,9 @@ public enum FlyCommand {
                         + [("flight_id", savedID.map { .number(Double($0)) } ?? .null)]
                 ).rendered())
         } else {
+            let bodyWords = body.map { _ in ", \(result.bodyCount) body samples" } ?? ""
             console.out(
-                "Flew \(result.fixCount) fixes and \(result.pressureCount) pressure samples from \(gps.name)."
+                "Flew \(result.fixCount) fixes\(bodyWords) and \(result.pressureCount) pressure samples from \(gps.name)."
             )
             for callout in result.callouts {
                 console.out(
@@ -119,7 +139,7 @@ public enum FlyCommand {
 
     /// Flies the trace files. Start is the first usable fix (mode ≥ 2), end the last.
     public static func fly(
-        gps: GPSTraceFile, pressure: PressureFile?, mission: Mission?,
+        gps: GPSTraceFile, pressure: PressureFile?, body: BodyFile? = nil, mission: Mission?,
         configuration: EngineConfiguration = EngineConfiguration(), keepInputs: Bool = false,
         observers: sending [any FlightObserver] = [], progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
@@ -133,7 +153,8 @@ public enum FlyCommand {
             start: first, end: last, nextReport: { reports.next() },
             nextPressure: { () throws(CLIError) in
                 try pressure?.next()
-            }, mission: mission, configuration: configuration, keepInputs: keepInputs, name: gps.name,
+            }, nextBody: { () throws(CLIError) in try body?.next() }, mission: mission,
+            configuration: configuration, keepInputs: keepInputs, name: gps.name,
             observers: observers, progress: progress)
         result.fixCount = gps.fixCount
         return result
@@ -158,11 +179,13 @@ public enum FlyCommand {
         return result
     }
 
-    /// The merge: reports and pressure samples, each in time order, flown in one time order
-    /// (a fix before a pressure sample of the same instant), from the first fix to the last.
+    /// The merge: reports, pressure and body samples, each in time order, flown in one time order
+    /// (a fix before a sample of the same instant, pressure before body), from the first fix to
+    /// the last.
     static func fly(
         start: Double, end: Double, nextReport: () -> Fix?,
-        nextPressure: () throws(CLIError) -> PressureSample?, mission: Mission?,
+        nextPressure: () throws(CLIError) -> PressureSample?,
+        nextBody: () throws(CLIError) -> BodySample? = { nil }, mission: Mission?,
         configuration: EngineConfiguration, keepInputs: Bool, name: String,
         observers: sending [any FlightObserver] = [], progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
@@ -172,7 +195,9 @@ public enum FlyCommand {
         // `assumeIsolated` runs its body at once on this thread, which is the engine's
         // (`CallerThreadExecutor` checks it), so the readers and `progress` are called only
         // here, synchronously.
-        nonisolated(unsafe) let (nextReport, nextPressure, progress) = (nextReport, nextPressure, progress)
+        nonisolated(unsafe) let (nextReport, nextPressure, nextBody, progress) = (
+            nextReport, nextPressure, nextBody, progress
+        )
         let flown = engine.assumeIsolated { engine -> Swift.Result<Result, CLIError> in
             do throws(CLIError) {
                 return .success(try flyAll(on: engine))
@@ -199,18 +224,35 @@ public enum FlyCommand {
             take(engine.handle(.start(at: start, mission: mission, countdown: false)))
             _ = ticker.ticks(before: start)
             var (before, after, flown) = (0, 0, 0)
+            var (bodyFlown, bodyOutside) = (0, 0)
             var sample = try nextPressure()
+            var bodySample = try nextBody()
+            /// Pressure and body samples up to `time`, in one time order.
             func flyPressure(through time: Double) throws(CLIError) {
-                while let s = sample, s.time <= time {
-                    if s.time < start {
-                        before += 1
-                    } else if s.time > end {
-                        after += 1
+                while true {
+                    let p = sample.flatMap { $0.time <= time ? $0 : nil }
+                    let b = bodySample.flatMap { $0.time <= time ? $0 : nil }
+                    if let p, b.map({ p.time <= $0.time }) ?? true {
+                        if p.time < start {
+                            before += 1
+                        } else if p.time > end {
+                            after += 1
+                        } else {
+                            fly(.pressure(p))
+                            flown += 1
+                        }
+                        sample = try nextPressure()
+                    } else if let b {
+                        if b.time < start || b.time > end {
+                            bodyOutside += 1
+                        } else {
+                            fly(.body(b))
+                            bodyFlown += 1
+                        }
+                        bodySample = try nextBody()
                     } else {
-                        fly(.pressure(s))
-                        flown += 1
+                        return
                     }
-                    sample = try nextPressure()
                 }
             }
             var n = 0
@@ -231,7 +273,7 @@ public enum FlyCommand {
             }
             return Result(
                 flight: flight, callouts: callouts, fixCount: 0, pressureCount: flown, pressureBefore: before,
-                pressureAfter: after, inputs: inputs)
+                pressureAfter: after, bodyCount: bodyFlown, bodyOutside: bodyOutside, inputs: inputs)
         }
     }
 }

@@ -241,15 +241,20 @@ public enum LogbookCommands {
         return saved > 0 ? 0 : 1
     }
 
-    public static func reprocess(path: String, id: Int64, replace: Bool, console: Console) throws(CLIError)
-        -> Int32
-    {
+    /// `configuration`: the engine the flight is flown again with (the installed configuration's
+    /// zones, so time in zone comes out as runwayd counted it).
+    public static func reprocess(
+        path: String, id: Int64, replace: Bool, configuration: EngineConfiguration = EngineConfiguration(),
+        console: Console
+    ) throws(CLIError) -> Int32 {
         let logbook = try open(path, access: .readWrite, creating: false, console: console)
         let written = try answer(for: id, in: path) { () throws(StoreError) -> Int64?? in
             guard try logbook.flight(id: id) != nil else { return nil }
             let line = ProgressLine("flying flight \(id) again", console: console)
             defer { line.finish() }
-            return .some(try logbook.reprocess(flight: id, replace: replace, progress: line.update))
+            return .some(
+                try logbook.reprocess(
+                    flight: id, replace: replace, configuration: configuration, progress: line.update))
         }
         guard let written else {
             console.out("Flight \(id) flies under 100 m with this engine: not recorded, nothing was written.")

@@ -5,6 +5,8 @@ import RunWayCore
 ///
 ///     {"command": "status"}
 ///     {"command": "start", "mission": {"pace": "5:30", "deviation": 15, "distance": 5000}}
+///     {"command": "start", "mission": {"heart_rate": {"low": 140, "high": 155}, "time": 1800}}
+///     {"command": "start", "mission": {"zone": 2, "distance": 5000}}   (the daemon's zones)
 ///     {"command": "pause"}   {"command": "resume"}
 ///     {"command": "stop", "sent_at": "2026-10-03T07:30:00Z"}   (the stale-stop rule; no time: obeyed)
 ///     {"command": "subscribe"}   (then a line per state and callout until the client leaves)
@@ -69,7 +71,10 @@ public enum ControlRequest: Sendable, Equatable {
         public init(message: String) { self.message = message }
     }
 
-    public static func parse(_ line: [UInt8]) throws(Refusal) -> ControlRequest {
+    /// `zones`: the runner's, which a mission's `"zone": N` is taken from (runwayd's configuration).
+    public static func parse(_ line: [UInt8], zones: HeartRateZones = .unconfigured) throws(Refusal)
+        -> ControlRequest
+    {
         guard line.count <= maxLineBytes else { throw Refusal(message: "request longer than 64 KiB") }
         let root: JSONValue
         do {
@@ -118,7 +123,7 @@ public enum ControlRequest: Sendable, Equatable {
         case "start":
             guard let mission = root["mission"], !mission.isNull else { return .start(mission: nil) }
             do {
-                return .start(mission: try Reader(value: mission, path: "mission").mission())
+                return .start(mission: try Reader(value: mission, path: "mission").mission(zones: zones))
             } catch {
                 throw Refusal(message: "\(error)")
             }
@@ -171,18 +176,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .start(let mission):
             Self.command(
                 "start",
-                mission.map {
-                    [
-                        (
-                            "mission",
-                            .object([
-                                ("pace", .string(Pace.format($0.targetPace))),
-                                ("deviation", .number($0.allowedDeviation)),
-                                ("distance", .number($0.targetDistance)),
-                            ])
-                        )
-                    ]
-                } ?? [])
+                mission.map { [("mission", Self.json($0))] } ?? [])
         case .stop(let sentAt):
             Self.command("stop", sentAt.map { [("sent_at", .string(UTCTime.format($0)))] } ?? [])
         case .exportFinished(let ok): Self.command("export-finished", [("ok", .bool(ok))])
@@ -191,6 +185,29 @@ public enum ControlRequest: Sendable, Equatable {
         case .sensorsForget(let sensor): Self.command("sensors-forget", [("sensor", .string(sensor))])
         case .sensorsList: Self.command("sensors-list")
         }
+    }
+
+    /// A pace mission's fields as they always were (`pace`, `deviation`, `distance`, in that
+    /// order); a heart-rate band as `heart_rate` in beats per minute (the band the runner was
+    /// given, so a zone is not taken again from the daemon's zones), a time goal as `time`
+    /// in seconds.
+    static func json(_ mission: Mission) -> JSONValue {
+        var fields: [(String, JSONValue)] = []
+        if let pace = mission.pace {
+            fields += [
+                ("pace", .string(Pace.format(pace.targetPace))),
+                ("deviation", .number(pace.allowedDeviation)),
+            ]
+        }
+        if let band = mission.heartRate {
+            fields.append(
+                ("heart_rate", .object([("low", .number(band.low)), ("high", .number(band.high))])))
+        }
+        switch mission.goal {
+        case .distance(let metres): fields.append(("distance", .number(metres)))
+        case .duration(let seconds): fields.append(("time", .number(seconds)))
+        }
+        return .object(fields)
     }
 
     private static func command(_ name: String, _ fields: [(String, JSONValue)] = []) -> JSONValue {

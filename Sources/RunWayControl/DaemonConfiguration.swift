@@ -19,6 +19,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var logbook = "/var/lib/runway/logbook.sqlite"
     /// For calories; nil leaves them out.
     public var bodyMass: Double?
+    /// The runner's zones (`runner.max_heart_rate`, `resting_heart_rate`, `heart_rate_zones`):
+    /// time in zone and `zone=N` missions. Unset: `HeartRateZones.unconfigured`.
+    public var heartRateZones = HeartRateZones.unconfigured
     /// The mission START flies when the runner gives none; nil is a Free Flight.
     public var mission: Mission?
     /// The battery gauge: where the kernel's power supplies are, and the thresholds.
@@ -37,6 +40,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var enabled = true
 
         public init(enabled: Bool = true) { self.enabled = enabled }
+    }
+
+    /// The engine's configuration this file implies: the defaults with the runner's zones.
+    public var engine: EngineConfiguration {
+        var engine = EngineConfiguration()
+        engine.heartRateZones = heartRateZones
+        return engine
     }
 
     /// `{"output": "both", "language": "en", "device": "default", "engine": "flite", "name": "slt",
@@ -240,13 +250,16 @@ struct Reader {
             }
         }
         if let runner = top["runner"] {
-            let entries = try runner.object(known: ["body_mass_kg"])
+            let entries = try runner.object(known: [
+                "body_mass_kg", "max_heart_rate", "resting_heart_rate", "heart_rate_zones",
+            ])
             if let mass = entries["body_mass_kg"], !mass.isNull {
                 config.bodyMass = try mass.number("kilograms 20–300", in: 20...300)
             }
+            config.heartRateZones = try runner.heartRateZones(entries)
         }
         if let mission = top["mission"], !mission.isNull {
-            config.mission = try mission.mission()
+            config.mission = try mission.mission(zones: config.heartRateZones)
         }
         if let zone = top["time_zone"], !zone.isNull {
             let name = try zone.string("an IANA time zone, e.g. \"Asia/Seoul\"")
@@ -327,29 +340,107 @@ struct Reader {
         return voice
     }
 
-    /// `{"pace": "5:30", "deviation": 15, "distance": 5000}` (or `"15s"`, `"5km"`): the
-    /// `--mission` option's rule and ranges (`MissionRule`).
-    func mission() throws(Problem) -> Mission {
-        let entries = try object(known: ["pace", "deviation", "distance"])
-        guard let paceEntry = entries["pace"], let distanceEntry = entries["distance"] else {
+    /// The runner's zones from `max_heart_rate` (bpm 100–230), `resting_heart_rate` (bpm 30–120,
+    /// below the maximum) and `heart_rate_zones` (`"max"`: fractions of the maximum, `"reserve"`:
+    /// of the reserve above the resting heart rate); each unset one keeps
+    /// `HeartRateZones.unconfigured`'s.
+    func heartRateZones(_ entries: [String: Reader]) throws(Problem) -> HeartRateZones {
+        var zones = HeartRateZones.unconfigured
+        if let maximum = entries["max_heart_rate"], !maximum.isNull {
+            zones.maximum = try maximum.number("beats per minute 100–230", in: 100...230)
+        }
+        if let resting = entries["resting_heart_rate"], !resting.isNull {
+            zones.resting = try resting.number("beats per minute 30–120", in: 30...120)
+            guard zones.resting < zones.maximum - 20 else {
+                throw resting.fail(
+                    "beats per minute at least 20 below max_heart_rate (\(Int(zones.maximum)))")
+            }
+        }
+        if let method = entries["heart_rate_zones"], !method.isNull {
+            let names = HeartRateZones.Method.allCases.map(\.rawValue)
+            let expected = names.map { "\"\($0)\"" }.joined(separator: " or ")
+            let text = try method.string(expected)
+            guard let chosen = HeartRateZones.Method(rawValue: text) else { throw method.fail(expected) }
+            zones.method = chosen
+        }
+        return zones
+    }
+
+    /// `{"pace": "5:30", "deviation": 15, "distance": 5000}` (or `"15s"`, `"5km"`), with or
+    /// instead of the pace `"heart_rate": {"low": 140, "high": 155}` or `"zone": 2` (of `zones`),
+    /// and instead of the distance `"time"` (seconds, or `"30:00"`, `"30min"`): the `--mission`
+    /// option's rule and ranges (`MissionRule`).
+    func mission(zones: HeartRateZones) throws(Problem) -> Mission {
+        let entries = try object(known: ["pace", "deviation", "distance", "time", "heart_rate", "zone"])
+        let needs =
+            "a mission needs pace (or heart_rate, or zone) and distance (or time), e.g. {\"pace\": \"5:30\", \"distance\": 5000}"
+        guard entries["pace"] ?? entries["heart_rate"] ?? entries["zone"] != nil,
+            entries["distance"] ?? entries["time"] != nil
+        else { throw Problem(path: path, message: needs) }
+        var band: Mission.PaceBand?
+        if let paceEntry = entries["pace"] {
+            let paceText = try paceEntry.string("a pace as M:SS per km, e.g. \"5:30\"")
+            guard let pace = MissionRule.pace(.text(paceText)), Mission.paceRange.contains(pace) else {
+                throw paceEntry.fail("a pace as M:SS per km from 2:00 to 20:00, e.g. \"5:30\"")
+            }
+            let deviation =
+                try entries["deviation"]?.target(
+                    MissionRule.deviation, "seconds per km 1–120", in: Mission.deviationRange)
+                ?? MissionRule.defaultDeviation
+            band = Mission.PaceBand(targetPace: pace, allowedDeviation: deviation)
+        } else if let deviation = entries["deviation"] {
             throw Problem(
-                path: path,
-                message: "a mission needs pace and distance, e.g. {\"pace\": \"5:30\", \"distance\": 5000}")
+                path: deviation.path, message: "a deviation goes with a pace, e.g. \"pace\": \"5:30\"")
         }
-        let paceText = try paceEntry.string("a pace as M:SS per km, e.g. \"5:30\"")
-        guard let pace = MissionRule.pace(.text(paceText)), Mission.paceRange.contains(pace) else {
-            throw paceEntry.fail("a pace as M:SS per km from 2:00 to 20:00, e.g. \"5:30\"")
+        let heartRate = try heartRateBand(entries, zones: zones)
+        let goal: Mission.Goal
+        switch (entries["distance"], entries["time"]) {
+        case (let distance?, nil):
+            goal = .distance(
+                try distance.target(MissionRule.distance, "metres 100–500000", in: Mission.distanceRange))
+        case (nil, let time?):
+            goal = .duration(
+                try time.target(
+                    MissionRule.duration, "seconds 60–172800, or a time as \"30:00\", \"30min\"",
+                    in: Mission.durationRange))
+        case (_?, let time?):
+            throw Problem(path: time.path, message: "distance and time both end the mission: give one")
+        case (nil, nil):
+            throw Problem(path: path, message: needs)
         }
-        let deviation =
-            try entries["deviation"]?.target(
-                MissionRule.deviation, "seconds per km 1–120", in: Mission.deviationRange)
-            ?? MissionRule.defaultDeviation
-        let distance = try distanceEntry.target(
-            MissionRule.distance, "metres 100–500000", in: Mission.distanceRange)
         do {
-            return try Mission(checkedPace: pace, deviation: deviation, distance: distance)
+            return try Mission(checkedPace: band, heartRate: heartRate, goal: goal)
         } catch {
             throw Problem(path: path, message: "\(error)")
+        }
+    }
+
+    /// `"heart_rate": {"low": 140, "high": 155}` (bpm) or `"zone": 2` (of `zones`), or neither.
+    func heartRateBand(_ entries: [String: Reader], zones: HeartRateZones) throws(Problem)
+        -> Mission.HeartRateBand?
+    {
+        switch (entries["heart_rate"], entries["zone"]) {
+        case (_?, let zone?):
+            throw Problem(path: zone.path, message: "heart_rate and zone both set the heart rate: give one")
+        case (let bpm?, nil):
+            let edges = try bpm.object(known: ["low", "high"])
+            guard let low = edges["low"], let high = edges["high"] else {
+                throw bpm.fail("{\"low\": 140, \"high\": 155} in beats per minute")
+            }
+            let lowBPM = try low.number("beats per minute 60–230", in: Mission.heartRateRange)
+            let highBPM = try high.number("beats per minute 60–230", in: Mission.heartRateRange)
+            do { return try Mission.HeartRateBand(checkedLow: lowBPM, high: highBPM) } catch {
+                throw Problem(path: bpm.path, message: "\(error)")
+            }
+        case (nil, let zone?):
+            guard let given = MissionRule.Given(zone.value), let n = MissionRule.zone(given) else {
+                throw zone.fail("a heart-rate zone 1–5")
+            }
+            do { return try Mission.HeartRateBand(zone: n, of: zones) } catch {
+                throw Problem(path: zone.path, message: "\(error)")
+            }
+        case (nil, nil):
+            return nil
         }
     }
 

@@ -15,11 +15,16 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var sampleInterval = 5.0
     /// SINK RATE / OVERSPEED: the verdict's average, hysteresis, merging and repeats.
     public var paceAlerts = PaceAlertMonitor.Configuration()
+    /// HR HIGH / HR LOW: the warm-up, the verdict's average, hysteresis, merging and repeats.
+    public var heartRateAlerts = HeartRateAlertMonitor.Configuration()
     /// How long a SINK RATE / OVERSPEED verdict must hold before it sounds.
     public var paceAlertConfirmSeconds: Double {
         get { paceAlerts.confirmSeconds }
         set { paceAlerts.confirmSeconds = newValue }
     }
+    /// The zones time in zone is counted in, and a `zone=N` mission's band is taken from
+    /// (`HeartRateZones.unconfigured` until the runner configures theirs).
+    public var heartRateZones = HeartRateZones.unconfigured
     /// Heart rate or cadence older than this is shown as missing.
     public var bodySampleMaxAge = 10.0
     /// An input (a fix, a reading, a tick) dated further ahead of the engine's latest input is
@@ -28,6 +33,14 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var maximumFixLead = 600.0
 
     public init() {}
+}
+
+extension HeartRateZones {
+    /// The zones of a runner who configured none: maximum 190 bpm — 220 − age (Fox's estimate)
+    /// for a 30-year-old, the middle of the ages who run with a chest strap — resting 60 bpm
+    /// (the usual adult figure), 50/60/70/80/90 % of the maximum. A guess, which is why the
+    /// runner's own `max_heart_rate` replaces it.
+    public static let unconfigured = HeartRateZones(method: .maximum, maximum: 190, resting: 60)
 }
 
 /// One input to the engine. Each carries its own time on the flight's time axis: the engine

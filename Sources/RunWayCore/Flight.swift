@@ -78,7 +78,12 @@ public struct Flight: Sendable, Equatable {
     public var averagePace: Double? { Pace.secondsPerKilometre(duration: movingTime, distance: distance) }
 
     /// SINK RATE and OVERSPEED episodes, as the details count them.
-    public var paceAlertCount: Int { alerts.filter { $0.kind != .minimums }.count }
+    public var paceAlertCount: Int { alerts.filter { $0.kind == .sinkRate || $0.kind == .overspeed }.count }
+
+    /// HR HIGH and HR LOW episodes.
+    public var heartRateAlertCount: Int {
+        alerts.filter { $0.kind == .heartRateHigh || $0.kind == .heartRateLow }.count
+    }
 
     /// Indices of the fastest and slowest split by pace; only with ≥ 2 splits.
     public var paceExtremes: (fastest: Int, slowest: Int)? {

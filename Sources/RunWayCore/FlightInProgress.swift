@@ -18,8 +18,9 @@ struct FlightInProgress: Sendable {
     var splits = SplitTracker()
     var clock: FDRClock
     var paceAlerts: PaceAlertMonitor?
+    var heartRateAlerts: HeartRateAlertMonitor?
     var minimums: MinimumsMonitor?
-    /// The mission's target distance was reached: MISSION COMPLETE said, pace alerts off.
+    /// The mission's goal was reached: MISSION COMPLETE said, band alerts off.
     var missionComplete = false
     /// The smoother's re-seeds the pace verdict has seen.
     var reseedsJudged = 0
@@ -27,6 +28,8 @@ struct FlightInProgress: Sendable {
     var samples: [FDRSample] = []
     var alerts: [AlertEpisode] = []
     var heartRate = RunningMean()
+    var maxHeartRate: Double?
+    var zoneTime: HeartRateZoneTime
     var cadence = RunningMean()
     var latestBody: (heartRate: (Double, Double)?, cadence: (Double, Double)?) = (nil, nil)
     var heading: Double?
@@ -69,9 +72,16 @@ struct FlightInProgress: Sendable {
         gpsAltitude = GPSAltitudeFilter(configuration: configuration.gpsAltitude)
         gpsGain = ElevationGain(configuration: configuration.gpsElevationGain)
         clock = FDRClock(interval: configuration.sampleInterval)
+        zoneTime = HeartRateZoneTime(
+            zones: configuration.heartRateZones, maxAge: configuration.bodySampleMaxAge)
         if let mission {
-            paceAlerts = PaceAlertMonitor(mission: mission, configuration: configuration.paceAlerts)
-            minimums = MinimumsMonitor(targetDistance: mission.targetDistance)
+            paceAlerts = mission.pace.map {
+                PaceAlertMonitor(band: $0, configuration: configuration.paceAlerts)
+            }
+            heartRateAlerts = mission.heartRate.map {
+                HeartRateAlertMonitor(band: $0, configuration: configuration.heartRateAlerts)
+            }
+            minimums = MinimumsMonitor(goal: mission.goal)
         }
     }
 
@@ -93,10 +103,13 @@ struct FlightInProgress: Sendable {
     func pfd(at time: Double, phase: FlightPhase, signal: SignalQuality)
         -> PFD
     {
+        // Heart rate before pace (`recordAlertChanges`), then MINIMUMS.
         var gpws = GPWSState.normal
-        if case .alerting(let kind) = paceAlerts?.state {
+        if case .alerting(let kind) = heartRateAlerts?.state {
+            gpws = kind == .heartRateHigh ? .heartRateHigh : .heartRateLow
+        } else if case .alerting(let kind) = paceAlerts?.state {
             gpws = kind == .sinkRate ? .sinkRate : .overspeed
-        } else if minimums?.isInApproach(distance: odometer.distance) == true {
+        } else if isInApproach(at: time) {
             gpws = .minimums
         }
         return PFD(
@@ -106,7 +119,21 @@ struct FlightInProgress: Sendable {
             altitude: altitudeNow, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
             signal: signal, heartRate: latest(latestBody.heartRate, at: time),
             cadence: latest(latestBody.cadence, at: time), completedSplits: splits.completed.count,
-            alertPace: paceAlerts?.verdictPace)
+            alertPace: paceAlerts?.verdictPace, alertHeartRate: heartRateAlerts?.verdictHeartRate)
+    }
+
+    /// The mission's progress toward its goal: metres, or moving seconds.
+    func goalProgress(at time: Double) -> Double? {
+        switch mission?.goal {
+        case .distance: odometer.distance
+        case .duration: pause.movingTime(at: time)
+        case nil: nil
+        }
+    }
+
+    func isInApproach(at time: Double) -> Bool {
+        guard let minimums, let progress = goalProgress(at: time) else { return false }
+        return minimums.isInApproach(progress)
     }
 
     // MARK: Time
@@ -217,7 +244,11 @@ struct FlightInProgress: Sendable {
         heartRate.add(sample.heartRate)
         cadence.add(sample.cadence)
         splits.add(sample)
-        if let hr = sample.heartRate { latestBody.heartRate = (sample.time, hr) }
+        if let hr = sample.heartRate {
+            latestBody.heartRate = (sample.time, hr)
+            maxHeartRate = max(maxHeartRate ?? hr, hr)
+            zoneTime.add(heartRate: hr, at: sample.time)
+        }
         if let cad = sample.cadence { latestBody.cadence = (sample.time, cad) }
     }
 
@@ -244,7 +275,7 @@ struct FlightInProgress: Sendable {
             case .paused(let reason, _):
                 let callout: Callout = reason == .signalLost ? .signalLost : .pause(reason)
                 out.append(.callout(TimedCallout(callout, at: time)))
-                recordAlertChanges(paceAlerts?.silence(at: time) ?? [], at: time, &out)
+                silenceBandAlerts(at: time, &out)
             case .resumed:
                 out.append(.callout(TimedCallout(.resume, at: time)))
             }
@@ -254,44 +285,72 @@ struct FlightInProgress: Sendable {
     // MARK: Mission
 
     mutating func updateMission(at time: Double, _ out: inout [EngineOutput]) {
-        guard let mission else { return }
-        if !missionComplete && odometer.distance >= mission.targetDistance {
-            // The target reached: pace alerts stop for good, and the flight goes on as a free
+        guard let mission, let progress = goalProgress(at: time) else { return }
+        if !missionComplete, progress >= (mission.targetDistance ?? mission.targetDuration ?? .infinity) {
+            // The goal reached: band alerts stop for good, and the flight goes on as a free
             // flight until END.
             missionComplete = true
-            recordAlertChanges(paceAlerts?.silence(at: time) ?? [], at: time, &out)
+            silenceBandAlerts(at: time, &out)
             paceAlerts = nil
+            heartRateAlerts = nil
             out.append(.callout(TimedCallout(.missionComplete, at: time)))
         }
         let changed = smoother.reseeds != reseedsJudged
         reseedsJudged = smoother.reseeds
-        if !pause.isPaused,
-            let changes = paceAlerts?.update(speed: smoother.speed, at: time, changed: changed)
-        {
-            recordAlertChanges(changes, at: time, &out)
+        if !pause.isPaused {
+            // Heart rate first: a pace callout that begins at the same time is then held back.
+            let heartRate = latest(latestBody.heartRate, at: time)
+            let movingTime = pause.movingTime(at: time)
+            if let changes = heartRateAlerts?.update(heartRate: heartRate, movingTime: movingTime, at: time) {
+                recordAlertChanges(changes, at: time, &out)
+            }
+            if let changes = paceAlerts?.update(speed: smoother.speed, at: time, changed: changed) {
+                recordAlertChanges(changes, at: time, &out)
+            }
         }
-        if minimums?.shouldSound(distance: odometer.distance) == true {
+        if minimums?.shouldSound(progress) == true {
             out.append(.callout(TimedCallout(.minimums, at: time)))
         }
-        phase = minimums?.isInApproach(distance: odometer.distance) == true ? .approach : .cruise
+        phase = isInApproach(at: time) ? .approach : .cruise
     }
 
-    mutating func recordAlertChanges(
-        _ changes: [PaceAlertMonitor.Change], at time: Double, _ out: inout [EngineOutput]
-    ) {
+    /// Ends every band alert's episode at once (a pause, MISSION COMPLETE, touchdown).
+    mutating func silenceBandAlerts(at time: Double, _ out: inout [EngineOutput]) {
+        recordAlertChanges(heartRateAlerts?.silence(at: time) ?? [], at: time, &out)
+        recordAlertChanges(paceAlerts?.silence(at: time) ?? [], at: time, &out)
+    }
+
+    /// Logs each change as an episode and says it. **Precedence:** both bands' episodes are
+    /// always logged, but while an HR HIGH or HR LOW episode is open a pace callout is not said:
+    /// heart rate is the runner's limit, and SINK RATE ("faster") over HR HIGH ("easier") would
+    /// tell them two opposite things. The PFD shows the heart-rate state likewise.
+    mutating func recordAlertChanges(_ changes: [GPWSChange], at time: Double, _ out: inout [EngineOutput]) {
         for change in changes {
             switch change {
             case .began(let kind, let start):
                 alerts.append(AlertEpisode(kind: kind, startElapsed: start - rotateAt, coordinate: position))
-                out.append(.callout(TimedCallout(kind == .sinkRate ? .sinkRate : .overspeed, at: time)))
-            case .ended(_, let end):
-                if let open = alerts.lastIndex(where: { $0.endElapsed == nil }) {
+                say(kind, at: time, &out)
+            case .ended(let kind, let end):
+                if let open = alerts.lastIndex(where: { $0.kind == kind && $0.endElapsed == nil }) {
                     alerts[open].endElapsed = max(alerts[open].startElapsed, end - rotateAt)
                 }
             case .repeated(let kind, _):
-                out.append(.callout(TimedCallout(kind == .sinkRate ? .sinkRate : .overspeed, at: time)))
+                say(kind, at: time, &out)
             }
         }
+    }
+
+    private func say(_ kind: GPWSAlert, at time: Double, _ out: inout [EngineOutput]) {
+        let callout: Callout
+        switch kind {
+        case .sinkRate, .overspeed:
+            if case .alerting = heartRateAlerts?.state { return }
+            callout = kind == .sinkRate ? .sinkRate : .overspeed
+        case .heartRateHigh: callout = .heartRateHigh
+        case .heartRateLow: callout = .heartRateLow
+        case .minimums: callout = .minimums
+        }
+        out.append(.callout(TimedCallout(callout, at: time)))
     }
 
     // MARK: Touchdown
@@ -303,12 +362,12 @@ struct FlightInProgress: Sendable {
         {
             odometer.count(chord: Geodesy.distance(anchor.coordinate, last.coordinate))
         }
-        recordAlertChanges(paceAlerts?.silence(at: time) ?? [], at: time, &out)
+        silenceBandAlerts(at: time, &out)
         recordSamples(clock.marks(through: time - rotateAt))
         pause.finish(at: time)
         let (finalSplits, dropped) = splits.finish(progress(at: time))
         let fullRoute = Route(points: route)
-        return Flight(
+        var flight = Flight(
             mission: mission, startTime: rotateAt, endTime: time, distance: odometer.distance,
             elapsed: time - rotateAt, movingTime: pause.movingTime(at: time), splits: finalSplits,
             droppedTail: dropped, samples: samples, route: fullRoute, simplifiedRoute: fullRoute.simplified(),
@@ -320,5 +379,9 @@ struct FlightInProgress: Sendable {
                 FlightElevation(
                     source: $0, loss: elevation.loss, minimum: elevation.minimum, maximum: elevation.maximum)
             })
+        flight.maxHeartRate = maxHeartRate
+        flight.heartRateZones = configuration.heartRateZones
+        flight.timeInZone = zoneTime.seconds(through: time, moving: pause.movingSegments)
+        return flight
     }
 }

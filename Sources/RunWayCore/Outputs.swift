@@ -6,6 +6,9 @@ public enum Callout: Sendable, Equatable {
     case sinkRate
     case overspeed
     case minimums
+    /// A heart-rate mission's heart rate above / below its band.
+    case heartRateHigh
+    case heartRateLow
     /// The mission's target distance is reached: pace alerts stop, the flight goes on free.
     case missionComplete
     case pause(PauseReason)
@@ -14,10 +17,11 @@ public enum Callout: Sendable, Equatable {
     case touchdown
     case error(String)
 
-    /// SINK RATE, OVERSPEED, MINIMUMS and signal lost pre-empt a split or countdown beep.
+    /// SINK RATE, OVERSPEED, HR HIGH, HR LOW, MINIMUMS and signal lost pre-empt a split or
+    /// countdown beep.
     public var isUrgent: Bool {
         switch self {
-        case .sinkRate, .overspeed, .minimums, .signalLost: true
+        case .sinkRate, .overspeed, .heartRateHigh, .heartRateLow, .minimums, .signalLost: true
         default: false
         }
     }
@@ -31,6 +35,8 @@ public enum Callout: Sendable, Equatable {
         case .sinkRate: "SINK RATE"
         case .overspeed: "OVERSPEED"
         case .minimums: "MINIMUMS"
+        case .heartRateHigh: "HR HIGH"
+        case .heartRateLow: "HR LOW"
         case .missionComplete: "MISSION COMPLETE"
         case .pause(let reason): "PAUSE (\(reason.rawValue))"
         case .resume: "RESUME"
@@ -58,6 +64,8 @@ public enum GPWSState: String, Sendable, Equatable {
     case sinkRate = "SINK RATE"
     case overspeed = "OVERSPEED"
     case minimums = "MINIMUMS"
+    case heartRateHigh = "HR HIGH"
+    case heartRateLow = "HR LOW"
 }
 
 /// The live readout (Primary Flight Display).
@@ -83,6 +91,9 @@ public struct PFD: Sendable, Equatable {
     /// so the voice says the pace that triggered the alert. Nil without a mission's pace alerts,
     /// or while standing.
     public var alertPace: Double? = nil
+    /// The heart rate HR HIGH and HR LOW judge (bpm): the verdict's average, so the voice says the
+    /// heart rate that triggered the alert. Nil without a heart-rate mission, or without a reading.
+    public var alertHeartRate: Double? = nil
 
     public static func idle(at time: Double) -> PFD {
         PFD(

@@ -50,25 +50,14 @@ public struct PaceAlertMonitor: Sendable {
         public init() {}
     }
 
-    public enum State: Sendable, Equatable {
-        case normal
-        case alerting(GPWSAlert)
-    }
+    public typealias State = GPWSAlertState
+    public typealias Change = GPWSChange
 
-    public enum Change: Sendable, Equatable {
-        /// An episode began (backdated to when the verdict first said so): a callout.
-        case began(GPWSAlert, at: Double)
-        /// It ended (backdated likewise); said only once no same-kind return followed within
-        /// `mergeSeconds`.
-        case ended(GPWSAlert, at: Double)
-        /// A long episode, said again.
-        case repeated(GPWSAlert, at: Double)
-    }
-
-    public let mission: Mission
+    public let band: Mission.PaceBand
     public let configuration: Configuration
     public private(set) var isArmed = false
-    public private(set) var state: State = .normal
+    public var state: State { episodes.state }
+    private var episodes: AlertEpisodeKeeper
     /// The verdict's speed average (m/s); nil while standing or paused.
     private var verdictSpeed: Double?
     /// The smoothed speed last given (m/s).
@@ -76,14 +65,13 @@ public struct PaceAlertMonitor: Sendable {
     /// When the runner last got going (above `standingSpeed`).
     private var movingSince: Double?
     private var lastUpdate: Double?
-    private var candidate: (state: State, since: Double)?
-    /// An episode that ended, not yet reported: a same-kind return within `mergeSeconds` continues it.
-    private var pendingEnd: (kind: GPWSAlert, at: Double)?
-    private var lastSaid: Double = 0
 
-    public init(mission: Mission, configuration: Configuration = Configuration()) {
-        self.mission = mission
+    public init(band: Mission.PaceBand, configuration: Configuration = Configuration()) {
+        self.band = band
         self.configuration = configuration
+        episodes = AlertEpisodeKeeper(
+            confirmSeconds: configuration.confirmSeconds, mergeSeconds: configuration.mergeSeconds,
+            repeatSeconds: configuration.repeatSeconds)
     }
 
     /// The pace the verdict judges (s/km), or nil.
@@ -102,12 +90,12 @@ public struct PaceAlertMonitor: Sendable {
     /// a runner who really slows is judged in seconds, while noise never re-seeds.
     public mutating func update(speed: Double?, at time: Double, changed: Bool = false) -> [Change] {
         defer { lastUpdate = time }
-        var changes = flushPendingEnd(at: time)
+        var changes = episodes.flushPendingEnd(at: time)
         guard let speed, speed >= configuration.standingSpeed, speed.isFinite else {
             verdictSpeed = nil
             quickSpeed = nil
             movingSince = nil
-            candidate = nil
+            episodes.dropCandidate()
             return changes + settle(.normal, at: time)
         }
         let since = movingSince ?? time
@@ -118,15 +106,11 @@ public struct PaceAlertMonitor: Sendable {
             verdictSpeed, speed, elapsed, configuration.verdictSeconds, restart: changed || settling)
         quickSpeed = speed
         guard !settling else {
-            candidate = nil
+            episodes.dropCandidate()
             return changes
         }
         changes += settle(classify(verdict: verdictPace, quick: quickPace), at: time)
-        if case .alerting(let kind) = state, time - lastSaid >= configuration.repeatSeconds {
-            lastSaid = time
-            changes.append(.repeated(kind, at: time))
-        }
-        return changes
+        return changes + episodes.repeatIfDue(at: time)
     }
 
     /// An exponential average of `value` over `seconds`, `elapsed` after the last; `restart`
@@ -146,8 +130,8 @@ public struct PaceAlertMonitor: Sendable {
     /// smoothed pace inside.
     func classify(verdict: Double?, quick: Double?) -> State {
         guard let verdict, let quick else { return .normal }
-        let slow = mission.slowestAllowedPace
-        let fast = mission.fastestAllowedPace
+        let slow = band.slowestAllowedPace
+        let fast = band.fastestAllowedPace
         switch state {
         case .alerting(.sinkRate) where verdict > slow - configuration.exitMargin || quick > slow:
             return state
@@ -167,51 +151,17 @@ public struct PaceAlertMonitor: Sendable {
 
     /// Ends any episode at once (pause, MISSION COMPLETE, touchdown); nothing is held back.
     public mutating func silence(at time: Double) -> [Change] {
-        candidate = nil
         verdictSpeed = nil
         quickSpeed = nil
         movingSince = nil
-        var changes = flushPendingEnd(at: .infinity)
-        if case .alerting(let kind) = state { changes.append(.ended(kind, at: time)) }
-        state = .normal
-        return changes
+        return episodes.silence(at: time)
     }
 
-    /// Moves to `next` once it has held `confirmSeconds`.
+    /// Arms once the verdict is first inside the band; moves to `next` once it has held.
     private mutating func settle(_ next: State, at time: Double) -> [Change] {
-        if let pace = verdictPace, pace >= mission.fastestAllowedPace, pace <= mission.slowestAllowedPace {
+        if let pace = verdictPace, pace >= band.fastestAllowedPace, pace <= band.slowestAllowedPace {
             isArmed = true
         }
-        guard next != state else {
-            candidate = nil
-            return []
-        }
-        if candidate?.state != next { candidate = (next, time) }
-        guard let since = candidate?.since, time - since >= configuration.confirmSeconds else { return [] }
-        candidate = nil
-        var changes: [Change] = []
-        if case .alerting(let old) = state {
-            // Held back: a same-kind return within mergeSeconds continues this episode.
-            pendingEnd = (old, since)
-        }
-        state = next
-        if case .alerting(let new) = next {
-            if let pending = pendingEnd, pending.kind == new {
-                pendingEnd = nil  // the same episode goes on
-            } else {
-                changes += flushPendingEnd(at: .infinity)
-                changes.append(.began(new, at: since))
-                lastSaid = time
-            }
-        }
-        return changes
-    }
-
-    /// Reports a held-back end once `mergeSeconds` have passed without a return (or now, with
-    /// `.infinity`).
-    private mutating func flushPendingEnd(at time: Double) -> [Change] {
-        guard let pending = pendingEnd, time - pending.at >= configuration.mergeSeconds else { return [] }
-        pendingEnd = nil
-        return [.ended(pending.kind, at: pending.at)]
+        return episodes.settle(next, at: time)
     }
 }

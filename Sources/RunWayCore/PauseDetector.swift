@@ -58,6 +58,9 @@ public struct PauseDetector: Sendable {
     /// The pauses that have ended, in order, each with the reason it began with (a pause taken
     /// back is not one); the open one is added by `finish`. Exporters turn them into timer events.
     public private(set) var pauses: [PauseInterval] = []
+    /// The closed stretches of moving time (absolute times), in order: their lengths sum to the
+    /// closed moving time. Time in each heart-rate zone is counted over these.
+    public private(set) var movingSegments: [ClosedRange<Double>] = []
     private var pausedAt: Double = 0
     private var pauseBeganAs: PauseReason = .manual
     private var lastCounted: Double = 0
@@ -153,7 +156,7 @@ public struct PauseDetector: Sendable {
         if pauseReason == nil {
             let lastMovement = max(lastCounted, lastMovingEvidence)
             let end = time - lastMovement > standingBeforeEnd ? lastMovement + fixInterval / 2 : time
-            closedMovingTime += max(0, end - segmentStart)
+            closeSegment(at: end)
             segmentStart = time
         }
         if pauseReason != nil, time > pausedAt {
@@ -164,12 +167,18 @@ public struct PauseDetector: Sendable {
 
     private mutating func pause(_ reason: PauseReason, effective: Double) -> Transition {
         let end = max(segmentStart, effective)
-        closedMovingTime += end - segmentStart
+        closeSegment(at: end)
         pauseReason = reason
         pauseBeganAs = reason
         pausedAt = end
         movingSince = nil
         return .paused(reason, effective: end)
+    }
+
+    private mutating func closeSegment(at end: Double) {
+        guard end > segmentStart else { return }
+        closedMovingTime += end - segmentStart
+        movingSegments.append(segmentStart...end)
     }
 
     private mutating func resume(at effective: Double) -> Transition {

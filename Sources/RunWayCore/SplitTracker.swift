@@ -74,6 +74,7 @@ public struct SplitTracker: Sendable {
     private var last = Progress(elapsed: 0, distance: 0, movingTime: 0, elevationGain: 0)
     private var splitStart = Progress(elapsed: 0, distance: 0, movingTime: 0, elevationGain: 0)
     private var heartRate = RunningMean()
+    private var maxHeartRate: Double?
     private var cadence = RunningMean()
 
     public init(splitLength: Double = 1000, minimumTail: Double = 100) {
@@ -84,6 +85,7 @@ public struct SplitTracker: Sendable {
     /// Attributes a heart-rate / cadence sample to the split that is open now.
     public mutating func add(_ sample: BodySample) {
         heartRate.add(sample.heartRate)
+        if let hr = sample.heartRate { maxHeartRate = max(maxHeartRate ?? hr, hr) }
         cadence.add(sample.cadence)
     }
 
@@ -118,14 +120,16 @@ public struct SplitTracker: Sendable {
     }
 
     private mutating func close(at end: Progress, distance: Double) -> Split {
-        let split = Split(
+        var split = Split(
             order: completed.count + 1, distance: distance,
             movingDuration: end.movingTime - splitStart.movingTime,
             elapsedDuration: end.elapsed - splitStart.elapsed, elapsedEnd: end.elapsed,
             heartRate: heartRate.mean, cadence: cadence.mean,
             elevationGain: max(0, end.elevationGain - splitStart.elevationGain))
+        split.maxHeartRate = maxHeartRate
         splitStart = end
         heartRate = RunningMean()
+        maxHeartRate = nil
         cadence = RunningMean()
         return split
     }

@@ -193,7 +193,7 @@ struct ControlConnections {
             client.spoke = true
             client.lastProgress = clock.now
             do {
-                let request = try ControlRequest.parse(line)
+                let request = try ControlRequest.parse(line, zones: server.zones)
                 if request == .subscribe {
                     server.shared.withLock { state in
                         state.subscribers.insert(id)

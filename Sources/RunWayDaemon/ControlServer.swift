@@ -1,5 +1,6 @@
 import Foundation
 import RunWayControl
+import RunWayCore
 import RunWaySystem
 import Synchronization
 
@@ -113,6 +114,8 @@ public final class ControlServer: Service, Sendable {
     public let name = "control socket"
     public let path: String
     public let limits: Limits
+    /// The runner's zones: a `start` request's `"zone": N` is taken from them.
+    public let zones: HeartRateZones
     private let inherited: Int32?
     private let handler: @Sendable (ControlRequest) async -> String
     let log: @Sendable (String) -> Void
@@ -128,10 +131,11 @@ public final class ControlServer: Service, Sendable {
     ///   - handler: answers every request but `subscribe` with one reply line.
     public init(
         path: String, inherited: Int32? = nil, limits: Limits = Limits(),
-        log: @escaping @Sendable (String) -> Void = { _ in },
+        zones: HeartRateZones = .unconfigured, log: @escaping @Sendable (String) -> Void = { _ in },
         handler: @escaping @Sendable (ControlRequest) async -> String
     ) {
         self.path = path
+        self.zones = zones
         self.inherited = inherited
         self.limits = limits
         self.log = log

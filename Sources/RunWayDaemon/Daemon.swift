@@ -147,7 +147,9 @@ public enum Daemon {
             // On the real board the decision waits for the first fix (a flight a restart
             // interrupted may be continued); the simulated board replays its scenario from the
             // start, so nothing can be continued there: close open flights now.
-            for recovered in options.board == .simulated ? try logbook.recoverInterruptedFlights() : [] {
+            for recovered in options.board == .simulated
+                ? try logbook.recoverInterruptedFlights(configuration: config.engine) : []
+            {
                 log.log(
                     .notice,
                     recovered.kept
@@ -177,7 +179,7 @@ public enum Daemon {
         // The engine and every observer run on the engine's own thread (see `FlightEngine`).
         let executor = ThreadExecutor(name: "flight engine")
         let engine = FlightEngine(
-            on: executor,
+            computer: FlightComputer(configuration: config.engine), on: executor,
             observers: [
                 FlightRecorder(logbook: logbook, source: "live"),
                 LandingLog(log: log, logbookPath: logbookPath),
@@ -220,7 +222,8 @@ public enum Daemon {
         let answering = control
         let inherited = Systemd.inheritedSockets().first
         let server = ControlServer(
-            path: options.socketPath, inherited: inherited, log: { log.log(.warning, $0) },
+            path: options.socketPath, inherited: inherited, zones: config.heartRateZones,
+            log: { log.log(.warning, $0) },
             handler: { request in await answering.answer(request) })
         // The buzzer starts first and stops last: it sounds whatever the others say until the end;
         // the voice, which drives it, next.

@@ -19,6 +19,9 @@ public struct BuzzerPattern: Sendable, Equatable {
         case .sinkRate: BuzzerPattern([400, 200, 400, 200, 400])
         case .overspeed: BuzzerPattern([60, 60, 60, 60, 60, 60, 60, 60, 60])
         case .minimums: BuzzerPattern([250, 100, 250, 500, 250, 100, 250])
+        // A heartbeat's lub-dub: quick then heavy for HIGH, heavy then quick for LOW.
+        case .heartRateHigh: BuzzerPattern([100, 100, 300, 500, 100, 100, 300])
+        case .heartRateLow: BuzzerPattern([300, 100, 100, 500, 300, 100, 100])
         case .missionComplete: BuzzerPattern([150, 100, 150, 100, 150, 250, 900])
         case .pause: BuzzerPattern([400, 150, 100])
         case .resume: BuzzerPattern([100, 150, 400])
@@ -56,6 +59,7 @@ public struct BuzzerPattern: Sendable, Equatable {
         let callouts: [(String, Callout)] = [
             ("countdown", .countdown(3)), ("rotate", .rotate), ("split", .split(order: 1, pace: nil)),
             ("sink-rate", .sinkRate), ("overspeed", .overspeed), ("minimums", .minimums),
+            ("hr-high", .heartRateHigh), ("hr-low", .heartRateLow),
             ("mission-complete", .missionComplete),
             ("pause", .pause(.manual)), ("resume", .resume), ("signal-lost", .signalLost),
             ("touchdown", .touchdown), ("error", .error("test")),

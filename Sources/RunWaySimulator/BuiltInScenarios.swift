@@ -74,15 +74,38 @@ extension Scenario {
         offset: Double, fastEdge: Bool = false, minutes: Double = 60, targetDistance: Double? = nil,
         seed: UInt64 = 21
     ) -> Scenario {
-        let mission = Mission(
-            targetPace: 330, allowedDeviation: 15, targetDistance: targetDistance ?? 1_000_000)
-        let pace = fastEdge ? mission.fastestAllowedPace - offset : mission.slowestAllowedPace + offset
+        let band = Mission.PaceBand(targetPace: 330, allowedDeviation: 15)
+        let mission = Mission(pace: band, goal: .distance(targetDistance ?? 1_000_000))
+        let pace = fastEdge ? band.fastestAllowedPace - offset : band.slowestAllowedPace + offset
         let speed = 1000 / pace
         var scenario = hilly10k
         scenario.name = "band edge \(fastEdge ? "fast" : "slow") \(offset >= 0 ? "+" : "")\(offset) s/km"
         scenario.legs = [SpeedLeg(from: 0, speed: speed)]
         scenario.totalDistance = speed * minutes * 60
         scenario.mission = mission
+        scenario.seed = seed
+        return scenario
+    }
+
+    /// A runner on a 140–155 bpm heart-rate mission on the flat course for `minutes`, holding a
+    /// heart rate `offset` bpm from the band's high edge (negative: inside), from the start (the
+    /// heart climbs to it from rest), at 3 m/s. `stepAt` (moving seconds): from then the runner
+    /// holds `stepTo` bpm instead (going out of the zone). A runner who holds a heart rate
+    /// corrects its drift by easing off, so the held heart rate does not drift (`driftPerHour` 0).
+    public static func heartRateEdge(
+        offset: Double, minutes: Double = 60, stepAt: Double? = nil, stepTo: Double = 0, seed: UInt64 = 31
+    ) -> Scenario {
+        let band = Mission.HeartRateBand(low: 140, high: 155)
+        var scenario = flat5k
+        scenario.name = "heart-rate edge \(offset >= 0 ? "+" : "")\(offset) bpm"
+        scenario.legs = [SpeedLeg(from: 0, speed: 3)]
+        scenario.totalDistance = 3 * minutes * 60
+        scenario.mission = Mission(pace: nil, heartRate: band, goal: .distance(1_000_000))
+        var efforts = [HeartRateModel.Effort(from: 0, heartRate: band.high + offset)]
+        if let stepAt { efforts.append(.init(from: stepAt, heartRate: stepTo)) }
+        var model = HeartRateModel(efforts: efforts)
+        model.driftPerHour = 0
+        scenario.heartRateModel = model
         scenario.seed = seed
         return scenario
     }

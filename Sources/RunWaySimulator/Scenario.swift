@@ -104,6 +104,9 @@ public struct Scenario: Sendable {
     public var gps = GPSModel()
     public var barometer = BarometerModel()
     public var heartRate = true
+    /// A heart rate that follows a held effort with a lag, drift and noise (heart-rate missions);
+    /// nil: the plain model every other scenario has flown with (a 20 s lag toward 95 + 22 × speed).
+    public var heartRateModel: HeartRateModel?
     public var cadence = true
     /// GPS time of the START press (2026-10-03T07:00:00Z by default).
     public var startPress: Double = 1_791_010_800

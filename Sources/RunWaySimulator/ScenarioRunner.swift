@@ -97,6 +97,7 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
     private var arrived = false
     private var endSent = false
     private var heartRate = 95.0
+    private var heart: HeartRateModel.State?
 
     // Sensor state
     private var wanderEast: GaussMarkov
@@ -262,11 +263,18 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
 
     private mutating func emitBody(at now: Double) {
         guard scenario.heartRate || scenario.cadence else { return }
-        let target = 95 + 22 * v
-        heartRate += (target - heartRate) / 20
-        let hr: Double? =
-            scenario.heartRate && Double.random(in: 0..<1, using: &rng) > 0.02
-            ? (heartRate + 1.5 * rng.gaussian()).rounded() : nil
+        let hr: Double?
+        if let model = scenario.heartRateModel {
+            var state = heart ?? HeartRateModel.State(model: model, generator: &rng)
+            hr = state.step(1, moving: v > 0.5, model: model, generator: &rng)
+            heart = state
+        } else {
+            let target = 95 + 22 * v
+            heartRate += (target - heartRate) / 20
+            hr =
+                scenario.heartRate && Double.random(in: 0..<1, using: &rng) > 0.02
+                ? (heartRate + 1.5 * rng.gaussian()).rounded() : nil
+        }
         let cadence: Double? =
             scenario.cadence && v > 0.5 ? (150 + 8 * v + 2 * rng.gaussian()).rounded() : nil
         guard hr != nil || cadence != nil else { return }

@@ -73,21 +73,43 @@ extension Logbook {
         }
     }
 
-    /// A flight row's mission columns (no target pace: a free flight), each range-checked: a
-    /// value no parser would take (a flipped bit: a target pace of 1e18 s/km) makes it none,
-    /// said in the row's damage log.
+    /// A flight row's mission columns (no target pace and no heart-rate band: a free flight),
+    /// each range-checked: a value no parser would take (a flipped bit: a target pace of 1e18
+    /// s/km) makes it none, said in the row's damage log.
     static func mission(_ r: LogbookRow) -> Mission? {
         typealias Column = FlightRow.Column
-        guard r[Column.targetPace] != .null else { return nil }
-        guard let pace = r.optional(Column.targetPace, in: LogbookRow.pace) else { return nil }
-        let deviation =
-            r[Column.allowedDeviation] == .null
-            ? 15 : r.optional(Column.allowedDeviation, in: LogbookRow.deviation)
-        let distance =
-            r[Column.targetDistance] == .null
-            ? 0 : r.optional(Column.targetDistance, in: LogbookRow.distance)
-        guard let deviation, let distance else { return nil }
-        return Mission(targetPace: pace, allowedDeviation: deviation, targetDistance: distance)
+        let hasPace = r[Column.targetPace] != .null
+        let hasHeartRate = r[Column.targetHeartRateLow] != .null || r[Column.targetHeartRateHigh] != .null
+        guard hasPace || hasHeartRate else { return nil }
+        var pace: Mission.PaceBand?
+        if hasPace {
+            guard let target = r.optional(Column.targetPace, in: LogbookRow.pace) else { return nil }
+            let deviation =
+                r[Column.allowedDeviation] == .null
+                ? 15 : r.optional(Column.allowedDeviation, in: LogbookRow.deviation)
+            guard let deviation else { return nil }
+            pace = Mission.PaceBand(targetPace: target, allowedDeviation: deviation)
+        }
+        var heartRate: Mission.HeartRateBand?
+        if hasHeartRate {
+            guard let low = r.optional(Column.targetHeartRateLow, in: LogbookRow.heartRate),
+                let high = r.optional(Column.targetHeartRateHigh, in: LogbookRow.heartRate)
+            else { return nil }
+            let zone = r.optional(Column.targetZone, in: 1...5).map { Int($0) }
+            heartRate = Mission.HeartRateBand(low: low, high: high, zone: zone)
+        }
+        let goal: Mission.Goal
+        if r[Column.targetDuration] != .null {
+            guard let seconds = r.optional(Column.targetDuration, in: LogbookRow.duration) else { return nil }
+            goal = .duration(seconds)
+        } else {
+            let distance =
+                r[Column.targetDistance] == .null
+                ? 0 : r.optional(Column.targetDistance, in: LogbookRow.distance)
+            guard let distance else { return nil }
+            goal = .distance(distance)
+        }
+        return Mission(pace: pace, heartRate: heartRate, goal: goal)
     }
 
     /// Closes every flight left "flying" by a power cut: its raw log is flown again and stored as

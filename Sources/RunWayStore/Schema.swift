@@ -135,6 +135,15 @@ enum Schema {
         ALTER TABLE flights ADD COLUMN hr_zone_5_fraction REAL DEFAULT NULL;
         ALTER TABLE splits ADD COLUMN max_heart_rate REAL DEFAULT NULL;
         """,
+        // 7: a heart-rate mission's band (bpm, and the zone it was taken from) and a time goal
+        // (moving seconds; NULL: the goal is target_distance). A pace-less mission has a NULL
+        // target_pace, so a row is a mission when either band is there.
+        """
+        ALTER TABLE flights ADD COLUMN target_hr_low REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN target_hr_high REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN target_zone INTEGER DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN target_duration_s REAL DEFAULT NULL;
+        """,
     ]
 
     static var version: Int { migrations.count }
@@ -147,7 +156,8 @@ enum Schema {
     /// when its samples have altitude.
     /// 4: the maximum heart rate, time in each heart-rate zone and the zones are stored, and each
     /// split's maximum heart rate (schema 6); an older flight's read as missing (reprocessing
-    /// computes them from its raw log).
+    /// computes them from its raw log). Heart-rate missions with HR HIGH / HR LOW and a time goal
+    /// (schema 7).
     static let engineVersion = 4
 }
 

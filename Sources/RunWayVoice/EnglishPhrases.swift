@@ -18,6 +18,9 @@ enum EnglishPhrases {
         case .sinkRate(let pace, let target): alert("sink rate", "too slow", pace, target)
         case .overspeed(let pace, let target): alert("overspeed", "too fast", pace, target)
         case .minimums(let metres): clauses("minimums", distance(max(0, metres)) + " to go")
+        case .minimumsTime(let seconds): clauses("minimums", duration(max(0, seconds)) + " to go")
+        case .heartRateHigh(let bpm, let low, let high): heartRate("heart rate high", bpm, low, high)
+        case .heartRateLow(let bpm, let low, let high): heartRate("heart rate low", bpm, low, high)
         case .missionComplete(let time): clauses("mission complete", duration(time))
         case .pause(let reason): pause(reason)
         case .resume: "resume"
@@ -63,6 +66,25 @@ enum EnglishPhrases {
             return clauses(name, meaning, target.map { "target " + $0 })
         }
         return clauses(name, meaning, pace + (target.map { " for " + $0 } ?? ""))
+    }
+
+    /// "heart rate high, one sixty-two, zone one forty to one fifty-five": the alert, the heart
+    /// rate judged (left out when there is none) and the band.
+    static func heartRate(_ name: String, _ bpm: Double?, _ low: Double, _ high: Double) -> String {
+        clauses(
+            name, bpm.flatMap(beats), beats(low).flatMap { l in beats(high).map { "zone \(l) to \($0)" } })
+    }
+
+    /// A heart rate as a runner says it: 162 → "one sixty-two", 105 → "one oh five", 100 → "one
+    /// hundred", 95 → "ninety-five"; nil for a broken value.
+    static func beats(_ bpm: Double) -> String? {
+        guard let n = SpokenNumber.whole(bpm), n > 0 else { return nil }
+        guard (100..<1000).contains(n) else { return EnglishNumbers.words(n) }
+        let rest = n % 100
+        let tail =
+            rest == 0
+            ? "hundred" : rest < 10 ? "oh " + EnglishNumbers.words(rest) : EnglishNumbers.words(rest)
+        return EnglishNumbers.words(n / 100) + " " + tail
     }
 
     /// "GPS lost", not "GPS signal lost": "signal lost" was heard as "signal also" or "signal most".

@@ -18,6 +18,9 @@ enum KoreanPhrases {
         case .sinkRate(let pace, let target): alert("페이스 느림", pace, target)
         case .overspeed(let pace, let target): alert("페이스 빠름", pace, target)
         case .minimums(let metres): clauses("목표까지 " + distance(max(0, metres)) + " 남음")
+        case .minimumsTime(let seconds): clauses("목표까지 " + duration(max(0, seconds)) + " 남음")
+        case .heartRateHigh(let bpm, let low, let high): heartRate("심박 높음", bpm, low, high)
+        case .heartRateLow(let bpm, let low, let high): heartRate("심박 낮음", bpm, low, high)
         case .missionComplete(let time): clauses("미션 완료", duration(time))
         case .pause(let reason): pause(reason)
         case .resume: "다시 시작"
@@ -52,6 +55,16 @@ enum KoreanPhrases {
 
     static func alert(_ name: String, _ pace: Double?, _ target: Double) -> String {
         clauses(name, pace.flatMap(paceWords), paceWords(target).map { "목표 " + $0 })
+    }
+
+    /// "심박 높음, 백육십이, 목표 백사십에서 백오십오": the alert, the heart rate judged (left
+    /// out when there is none) and the band, in Sino-Korean numbers.
+    static func heartRate(_ name: String, _ bpm: Double?, _ low: Double, _ high: Double) -> String {
+        func beats(_ value: Double) -> String? {
+            SpokenNumber.whole(value).flatMap { $0 > 0 ? KoreanNumbers.sino($0) : nil }
+        }
+        return clauses(
+            name, bpm.flatMap(beats), beats(low).flatMap { l in beats(high).map { "목표 \(l)에서 \($0)" } })
     }
 
     static func pause(_ reason: PauseReason) -> String {

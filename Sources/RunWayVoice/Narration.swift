@@ -75,8 +75,21 @@ public struct Narration: Sendable {
         case .overspeed:
             return [cue(.overspeed(pace: state.flatMap { $0.alertPace ?? $0.pace }, target: target))]
         case .minimums:
+            if let duration = mission?.targetDuration {
+                return [cue(.minimumsTime(secondsToGo: max(0, duration - (state?.movingTime ?? 0))))]
+            }
             let togo = (mission?.targetDistance ?? 0) - (state?.distance ?? 0)
             return [cue(.minimums(metresToGo: max(0, togo)))]
+        case .heartRateHigh, .heartRateLow:
+            let bpm = state.flatMap { $0.alertHeartRate ?? $0.heartRate }
+            let band = mission?.heartRate ?? Mission.HeartRateBand(low: 0, high: 0)
+            let high = callout == .heartRateHigh
+            return [
+                cue(
+                    high
+                        ? .heartRateHigh(heartRate: bpm, low: band.low, high: band.high)
+                        : .heartRateLow(heartRate: bpm, low: band.low, high: band.high))
+            ]
         case .missionComplete: return [cue(.missionComplete(time: state?.movingTime ?? 0))]
         case .pause(let reason):
             pausedBySignal = reason == .signalLost
@@ -132,7 +145,7 @@ public struct Narration: Sendable {
     /// mission's target pace at this distance.
     public func statusCue(at time: Double) -> Cue? {
         guard let pfd, pfd.phase == .cruise || pfd.phase == .approach else { return nil }
-        let ahead = mission.map { $0.targetPace * pfd.distance / 1000 - pfd.movingTime }
+        let ahead = mission?.targetPace.map { $0 * pfd.distance / 1000 - pfd.movingTime }
         let phrase = Phrase.status(distance: pfd.distance, time: pfd.movingTime, pace: pfd.pace, ahead: ahead)
         return Cue(name: "STATUS", pattern: nil, urgent: false, phrase: phrase, time: time)
     }

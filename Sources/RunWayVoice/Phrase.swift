@@ -14,6 +14,11 @@ public enum Phrase: Sendable, Equatable {
     case sinkRate(pace: Double?, target: Double)
     case overspeed(pace: Double?, target: Double)
     case minimums(metresToGo: Double)
+    /// MINIMUMS of a time goal: moving seconds to go.
+    case minimumsTime(secondsToGo: Double)
+    /// The heart rate that triggered (bpm, the verdict's average) and the mission's band.
+    case heartRateHigh(heartRate: Double?, low: Double, high: Double)
+    case heartRateLow(heartRate: Double?, low: Double, high: Double)
     /// The moving time the mission took.
     case missionComplete(time: Double)
     /// `.stopped` (auto-pause) or `.manual`.
@@ -55,6 +60,9 @@ public enum Phrase: Sendable, Equatable {
         case lastSplit = "last-split"
         case sinkRate = "sink-rate"
         case overspeed, minimums
+        case minimumsTime = "minimums-time"
+        case heartRateHigh = "hr-high"
+        case heartRateLow = "hr-low"
         case missionComplete = "mission-complete"
         case pause, resume
         case signalLost = "signal-lost"
@@ -81,6 +89,9 @@ public enum Phrase: Sendable, Equatable {
         case .sinkRate: .sinkRate
         case .overspeed: .overspeed
         case .minimums: .minimums
+        case .minimumsTime: .minimumsTime
+        case .heartRateHigh: .heartRateHigh
+        case .heartRateLow: .heartRateLow
         case .missionComplete: .missionComplete
         case .pause: .pause
         case .resume: .resume
@@ -111,7 +122,8 @@ public enum Phrase: Sendable, Equatable {
     /// battery is information: it asks for a charge after the run, not for anything now.
     public var priority: Priority {
         switch self {
-        case .sinkRate, .overspeed, .minimums, .signalLost: .warning
+        case .sinkRate, .overspeed, .minimums, .minimumsTime, .heartRateHigh, .heartRateLow, .signalLost:
+            .warning
         case .fault(let fault): fault == .batteryLow ? .information : .warning
         default: .information
         }
@@ -148,6 +160,9 @@ extension Phrase {
         case .sinkRate: .sinkRate(pace: 370, target: 330)
         case .overspeed: .overspeed(pace: 300, target: 330)
         case .minimums: .minimums(metresToGo: 200)
+        case .minimumsTime: .minimumsTime(secondsToGo: 30)
+        case .heartRateHigh: .heartRateHigh(heartRate: 162, low: 140, high: 155)
+        case .heartRateLow: .heartRateLow(heartRate: 131, low: 140, high: 155)
         case .missionComplete: .missionComplete(time: 1632)
         case .pause: .pause(.stopped)
         case .resume: .resume

@@ -59,7 +59,50 @@ struct CalloutBench {
         print(
             "  (mean/worst episodes per hour; an episode is one SINK RATE or OVERSPEED, said again every 3 min)"
         )
+        heartRate()
         splitDelay()
+    }
+
+    static let heartRateOffsets: [Double] = [-5, -2, -1, 0, 1]
+
+    /// HR HIGH / HR LOW callouts an hour for runners holding a heart rate near the high edge of a
+    /// 140–155 bpm band (the simulator's heart: 45 s lag, drift, noise), and how long a runner who
+    /// goes 10 bpm over the edge (150 → 165 at 20 min) waits to hear HR HIGH.
+    private func heartRate() {
+        var cells = ""
+        for offset in Self.heartRateOffsets {
+            var perHour: [Double] = []
+            for seed in Self.seeds {
+                let run = SimulatedFlight.fly(.heartRateEdge(offset: offset, seed: seed))
+                guard let flight = run.flight else { continue }
+                let said = run.callouts.filter { $0.callout == .heartRateHigh || $0.callout == .heartRateLow }
+                perHour.append(Double(said.count) * 3600 / flight.elapsed)
+            }
+            let mean = perHour.reduce(0, +) / Double(max(perHour.count, 1))
+            cells += pad("\(format(mean, 1))/\(format(perHour.max() ?? 0, 0))", 8)
+        }
+        print(
+            "  HR callouts an hour, 140–155 bpm band (bpm from the high edge)  "
+                + Self.heartRateOffsets.map { pad(format($0, 0), 8) }.joined())
+        print("  \(pad("this engine", 64))\(cells)")
+        print(
+            "  (mean/worst HR HIGH + HR LOW callouts per hour, repeats included, \(Self.seeds.count) seeds)")
+        var delays: [Double] = []
+        for seed in Self.seeds {
+            let run = SimulatedFlight.fly(
+                .heartRateEdge(offset: -5, minutes: 30, stepAt: 1200, stepTo: 165, seed: seed))
+            guard let rotate = run.callouts.first(where: { $0.callout == .rotate })?.time,
+                let high = run.callouts.first(where: {
+                    $0.callout == .heartRateHigh && $0.time > rotate + 1200
+                })
+            else { continue }
+            delays.append(high.time - rotate - 1200)
+        }
+        delays.sort()
+        guard !delays.isEmpty else { return }
+        print(
+            "  HR HIGH after a step from 150 to 165 bpm (\(delays.count) of \(Self.seeds.count) seeds told): median "
+                + "\(format(delays[delays.count / 2], 0)) s, worst \(format(delays.last!, 0)) s")
     }
 
     /// SPLIT callout time − the splits table's interpolated kilometre, over the accuracy scenarios.

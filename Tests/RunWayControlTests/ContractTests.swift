@@ -65,6 +65,17 @@ struct RequestContractTests {
             "start-mission-fractional",
             .start(mission: Mission(targetPace: 725, allowedDeviation: 7.5, targetDistance: 5200))
         ),
+        (
+            "start-mission-heart-rate",
+            .start(mission: Mission(pace: nil, heartRate: .init(low: 140, high: 155), goal: .duration(1800)))
+        ),
+        (
+            "start-mission-pace-heart-rate",
+            .start(
+                mission: Mission(
+                    pace: .init(targetPace: 330, allowedDeviation: 15), heartRate: .init(low: 140, high: 155),
+                    goal: .distance(10_000)))
+        ),
         ("pause", .pause), ("resume", .resume), ("stop", .stop(sentAt: nil)),
         ("stop-sent-at", .stop(sentAt: UTCTime.parse("2026-10-03T07:30:00Z"))), ("subscribe", .subscribe),
         ("export-finished-ok", .exportFinished(ok: true)),

@@ -4,6 +4,7 @@ import Testing
 @Suite("GPWS: arming, SINK RATE, OVERSPEED, MINIMUMS, episodes")
 struct GPWSTests {
     let mission = Mission(targetPace: 330, allowedDeviation: 15, targetDistance: 5000)
+    let band = Mission.PaceBand(targetPace: 330, allowedDeviation: 15)
 
     /// The verdict without its average or confirmation, to test the rules alone.
     func immediate() -> PaceAlertMonitor.Configuration {
@@ -17,7 +18,7 @@ struct GPWSTests {
     func speed(_ pace: Double) -> Double { 1000 / pace }
 
     @Test func sinkRateDoesNotSoundBeforeTheTargetBandIsFirstReached() {
-        var monitor = PaceAlertMonitor(mission: mission, configuration: immediate())
+        var monitor = PaceAlertMonitor(band: band, configuration: immediate())
         #expect(monitor.update(speed: speed(400), at: 0).isEmpty)
         #expect(!monitor.isArmed)
         #expect(monitor.update(speed: speed(335), at: 1).isEmpty)
@@ -26,7 +27,7 @@ struct GPWSTests {
     }
 
     @Test func anEpisodeBeginsClearlyOutsideTheBandAndEndsClearlyInside() {
-        var monitor = PaceAlertMonitor(mission: mission, configuration: immediate())
+        var monitor = PaceAlertMonitor(band: band, configuration: immediate())
         _ = monitor.update(speed: speed(330), at: 0)
         // 5:45 is the edge: 4 s/km past it is still not an episode; past 5 s/km (the margin) is.
         #expect(monitor.update(speed: speed(349), at: 1).isEmpty)
@@ -48,7 +49,7 @@ struct GPWSTests {
     @Test func aVerdictMustHoldBeforeItSoundsAndIsBackdated() {
         var configuration = immediate()
         configuration.confirmSeconds = 3
-        var monitor = PaceAlertMonitor(mission: mission, configuration: configuration)
+        var monitor = PaceAlertMonitor(band: band, configuration: configuration)
         _ = monitor.update(speed: speed(330), at: 0)
         #expect(monitor.update(speed: speed(360), at: 10).isEmpty)
         #expect(monitor.update(speed: speed(330), at: 11).isEmpty)  // a blip: no alert
@@ -57,7 +58,7 @@ struct GPWSTests {
     }
 
     @Test func aQuickReturnOfTheSameKindIsTheSameEpisode() {
-        var monitor = PaceAlertMonitor(mission: mission, configuration: immediate())
+        var monitor = PaceAlertMonitor(band: band, configuration: immediate())
         _ = monitor.update(speed: speed(330), at: 0)
         #expect(monitor.update(speed: speed(360), at: 10) == [.began(.sinkRate, at: 10)])
         #expect(monitor.update(speed: speed(330), at: 20).isEmpty)  // back in the band …
@@ -75,7 +76,7 @@ struct GPWSTests {
     }
 
     @Test func aLongEpisodeIsSaidAgainSlowlyNeverContinuously() {
-        var monitor = PaceAlertMonitor(mission: mission, configuration: immediate())
+        var monitor = PaceAlertMonitor(band: band, configuration: immediate())
         _ = monitor.update(speed: speed(330), at: 0)
         var changes: [PaceAlertMonitor.Change] = []
         for t in stride(from: 1.0, through: 600, by: 1) {
@@ -89,7 +90,7 @@ struct GPWSTests {
     }
 
     @Test func theVerdictJudgesAnAverageNotOneJumpyReading() {
-        var monitor = PaceAlertMonitor(mission: mission)
+        var monitor = PaceAlertMonitor(band: band)
         for t in stride(from: 0.0, through: 60, by: 1) { _ = monitor.update(speed: speed(330), at: t) }
         // Five seconds at 5:55/km, 10 s/km past the edge, move the 15-second average only part
         // of the way: not an episode.
@@ -110,7 +111,7 @@ struct GPWSTests {
     }
 
     @Test func standingOrGettingUpToSpeedIsNotJudged() {
-        var monitor = PaceAlertMonitor(mission: mission)
+        var monitor = PaceAlertMonitor(band: band)
         for t in stride(from: 0.0, through: 30, by: 1) { _ = monitor.update(speed: speed(330), at: t) }
         // Slowing to a stop, standing, and accelerating away: no verdict until 10 s after the
         // runner is going again.
@@ -144,11 +145,11 @@ struct GPWSTests {
 
     @Test func minimumsWindowIsInMetres() {
         var monitor = MinimumsMonitor(targetDistance: 5000)
-        let early = monitor.shouldSound(distance: 4949)
-        let entering = monitor.shouldSound(distance: 4950)
-        let again = monitor.shouldSound(distance: 4960)
+        let early = monitor.shouldSound(4949)
+        let entering = monitor.shouldSound(4950)
+        let again = monitor.shouldSound(4960)
         #expect(!early && entering && !again)
-        #expect(!monitor.isInApproach(distance: 5000))
+        #expect(!monitor.isInApproach(5000))
     }
 
     @Test func episodesAreLoggedWithTimeAndPosition() {

@@ -120,3 +120,47 @@ struct MissionRangeTests {
         }
     }
 }
+
+@Suite("Heart-rate and time missions: every target within a runner's range")
+struct HeartRateMissionRangeTests {
+    let band = Mission.HeartRateBand(low: 140, high: 155)
+
+    @Test func aHeartRateMissionOverATimeIsMade() throws {
+        let mission = try Mission(checkedPace: nil, heartRate: band, goal: .duration(1800))
+        #expect(mission.targetPace == nil && mission.targetDistance == nil && mission.targetDuration == 1800)
+    }
+
+    @Test(arguments: [
+        (Mission.Goal.duration(59), Mission.Invalid.duration(59)), (.duration(172_801), .duration(172_801)),
+        (.duration(.nan), .duration(.nan)), (.distance(99), .distance(99)),
+    ])
+    func aGoalOutsideItsRangeIsRefused(_ goal: Mission.Goal, _ expected: Mission.Invalid) {
+        #expect(throws: Mission.Invalid.self) { try Mission(checkedPace: nil, heartRate: band, goal: goal) }
+        if case .duration(let v) = goal, v.isNaN { return }  // NaN is never equal to itself
+        #expect(throws: expected) { try Mission(checkedPace: nil, heartRate: band, goal: goal) }
+    }
+
+    @Test func withoutAPaceOrAHeartRateThereIsNothingToFlyBy() {
+        #expect(throws: Mission.Invalid.noTarget) {
+            try Mission(checkedPace: nil, heartRate: nil, goal: .distance(5000))
+        }
+    }
+
+    @Test(arguments: [(155.0, 140.0), (140, 144.9), (59, 100), (150, 231), (.nan, 150), (140, .infinity)])
+    func aBandThatCannotBeHeldIsRefused(_ low: Double, _ high: Double) {
+        #expect(throws: Mission.Invalid.self) { try Mission.HeartRateBand(checkedLow: low, high: high) }
+    }
+
+    @Test func aZoneOutsideOneToFiveIsRefused() throws {
+        #expect(throws: Mission.Invalid.zone(6)) { try Mission.HeartRateBand(zone: 6, of: .unconfigured) }
+        #expect(try Mission.HeartRateBand(zone: 5, of: .unconfigured) == .init(low: 171, high: 190, zone: 5))
+    }
+
+    @Test func theRefusalSaysTheRange() {
+        #expect(Mission.Invalid.duration(5).description.contains("1 minute–48 hours"))
+        #expect(
+            Mission.Invalid.heartRate(low: 150, high: 140).description.contains(
+                "60–230 bpm at least 5 bpm wide"))
+        #expect(Mission.Invalid.noTarget.description == "a mission needs a pace or a heart-rate target")
+    }
+}

@@ -114,7 +114,10 @@ struct ControlProtocolTests {
         (#"{"cmd":"status"}"#, "no \"command\""),
         (#"{"command":"launch"}"#, "unknown command \"launch\""),
         (#"{"command":"status","x":1}"#, "\"x\" does not go with \"status\""),
-        (#"{"command":"start","mission":{"pace":"5"}}"#, "mission: a mission needs pace and distance"),
+        (
+            #"{"command":"start","mission":{"pace":"5"}}"#,
+            "mission: a mission needs pace (or heart_rate, or zone) and distance (or time)"
+        ),
         (#"{"command":"stop","sent_at":12}"#, "sent_at: expected an ISO-8601 UTC time, got 12"),
     ])
     func refusalsSayWhatIsWrong(_ line: String, _ message: String) {

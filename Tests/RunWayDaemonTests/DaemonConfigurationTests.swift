@@ -143,7 +143,7 @@ struct DaemonConfigurationTests {
         ),
         (
             #"{"mission": {"pace": "5:30"}}"#,
-            #"mission: a mission needs pace and distance, e.g. {"pace": "5:30", "distance": 5000}"#
+            #"mission: a mission needs pace (or heart_rate, or zone) and distance (or time), e.g. {"pace": "5:30", "distance": 5000}"#
         ),
         (
             #"{"time_zone": "Mars/Olympus"}"#,

@@ -37,15 +37,38 @@ import Testing
         return scenario
     }
 
+    /// A heart-rate mission over 12 minutes of moving time: 150 bpm, then 168 from 7 minutes.
+    static var heartRateMission: Scenario {
+        var scenario = Scenario.heartRateEdge(offset: -5, minutes: 14, stepAt: 420, stepTo: 168)
+        scenario.mission = Mission(pace: nil, heartRate: .init(low: 140, high: 155), goal: .duration(720))
+        return scenario
+    }
+
+    /// HR HIGH says the heart rate it judged and the band; a time goal's MINIMUMS the seconds to go.
+    @Test func aHeartRateMissionsPhrasesCarryTheirNumbers() throws {
+        var narration = Narration()
+        let cues = Self.outputs(of: Self.heartRateMission).flatMap { narration.cues(for: $0) }
+        let phrases = cues.compactMap(\.phrase)
+        let high = try #require(phrases.first { if case .heartRateHigh = $0 { true } else { false } })
+        guard case .heartRateHigh(let bpm, let low, let highEdge) = high else { return }
+        #expect(low == 140 && highEdge == 155)
+        #expect((bpm ?? 0) > 158)  // above the band by the entry margin: that is why it sounded
+        #expect(cues.first { $0.name == "HR HIGH" }?.urgent == true)
+        let togo = phrases.compactMap { if case .minimumsTime(let s) = $0 { s } else { nil } }
+        #expect(togo.count == 1 && togo[0] > 0 && togo[0] <= 30)
+        #expect(!phrases.contains { if case .minimums = $0 { true } else { false } })
+    }
+
     /// Narration and Annunciation over the same flight: the same patterns, urgency, names and
     /// order; the phrase-only cues are the only additions.
-    @Test(arguments: ["demo", "tunnel", "stops", "short"])
+    @Test(arguments: ["demo", "tunnel", "stops", "short", "heart-rate"])
     func theBuzzerHearsExactlyWhatAnnunciationGave(_ name: String) {
         let scenario: Scenario =
             switch name {
             case "demo": .demoMission
             case "tunnel": Self.demoWithTunnel
             case "stops": .stops5k
+            case "heart-rate": Self.heartRateMission
             default: Self.shortRun
             }
         var annunciation = Annunciation()

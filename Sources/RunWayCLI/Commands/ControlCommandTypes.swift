@@ -36,7 +36,9 @@ extension RunWayCommand {
                 "Without --mission, the configuration's mission (if any) is flown. Before the first GPS fix, the start is held and flown when the fix comes.",
             options: [
                 .init(
-                    "--mission", value: "SPEC", help: "a Mission Flight: pace=5:30,deviation=15,distance=5000"
+                    "--mission", value: "SPEC",
+                    help:
+                        "a Mission Flight: pace=5:30,deviation=15,distance=5000, or hr=140-155 / zone=2 (the configuration's zones), and time=30:00"
                 ),
                 .socket,
             ],

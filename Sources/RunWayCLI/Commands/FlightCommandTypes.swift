@@ -58,17 +58,22 @@ extension RunWayCommand {
     struct Fly: Subcommand {
         static let declaration = CommandDeclaration(
             "fly", group: .flights,
-            abstract: "fly a recorded GPS trace (and pressure) through the flight engine",
+            abstract:
+                "fly a recorded GPS trace (and pressure, heart rate, cadence) through the flight engine",
             discussion:
-                "The trace is gpsd JSON as gpspipe -w writes it; the pressure file is CSV, time,pressure_pa with ISO-8601 UTC times, as runway baro --csv writes it. Prints the flight's summary (or JSON); with --save it is stored in the logbook like a run from the board.",
+                "The trace is gpsd JSON as gpspipe -w writes it; the pressure file is CSV, time,pressure_pa with ISO-8601 UTC times, as runway baro --csv writes it; the body file is CSV, time,heart_rate,cadence, an empty field for a missing value. Heart-rate zones (and zone=N missions) are the installed configuration's runner's. Prints the flight's summary (or JSON); with --save it is stored in the logbook like a run from the board.",
             options: [
                 .init(
                     "--gps", value: "FILE", help: "the gpsd JSON trace (- for standard input)", required: true
                 ),
                 .init("--pressure", value: "FILE", help: "a pressure CSV for the barometric altitude"),
                 .init(
+                    "--body", value: "FILE", help: "a heart rate and cadence CSV (time,heart_rate,cadence)"),
+                .init(
                     "--mission", value: "SPEC",
-                    help: "fly as a Mission Flight: pace=5:30,deviation=15,distance=5000"),
+                    help:
+                        "fly as a Mission Flight: pace=5:30,deviation=15,distance=5000, or hr=140-155 / zone=2, and time=30:00"
+                ),
                 .init("--save", help: "store the flight in the logbook (with --logbook)"),
                 .logbook("the logbook --save stores into", required: false),
                 .json, .audio, .lang,
@@ -76,10 +81,13 @@ extension RunWayCommand {
             examples: [
                 "gpspipe -w -n 4000 > run.json; runway fly --gps run.json",
                 "runway fly --gps run.json --pressure run.csv --save --logbook ~/runs.sqlite",
+                "runway fly --gps run.json --body strap.csv --mission hr=140-155,distance=5000",
             ])
 
         let gps: String
         let pressure: String?
+        let body: String?
+        let configuration: EngineConfiguration
         let mission: Mission?
         let json: Bool
         let saveTo: String?
@@ -92,7 +100,9 @@ extension RunWayCommand {
             audio = arguments.value("--audio")
             language = try arguments.language()
             pressure = arguments.value("--pressure")
+            body = arguments.value("--body")
             mission = try arguments.mission()
+            configuration = try arguments.configuration().engine
             json = arguments.flag("--json")
             zone = try arguments.zone()
             let save = arguments.flag("--save")
@@ -102,16 +112,19 @@ extension RunWayCommand {
                 throw .usage(
                     "--logbook goes with --save (runway fly … --save --logbook FILE); nothing would be saved")
             }
-            if gps == "-" && pressure == "-" {
-                throw .usage("--gps and --pressure cannot both read standard input")
+            let stdin = [("--gps", gps), ("--pressure", pressure), ("--body", body)].filter { $0.1 == "-" }
+            if stdin.count > 1 {
+                throw .usage(
+                    "\(stdin.map(\.0).joined(separator: " and ")) cannot \(stdin.count == 2 ? "both" : "all") read standard input"
+                )
             }
             saveTo = save ? logbook : nil
         }
 
         func run(console: Console) async throws(CLIError) -> Int32 {
             try FlyCommand.run(
-                gps: gps, pressure: pressure, mission: mission, json: json, saveTo: saveTo, zone: zone,
-                audio: audio, language: language, console: console)
+                gps: gps, pressure: pressure, body: body, mission: mission, configuration: configuration,
+                json: json, saveTo: saveTo, zone: zone, audio: audio, language: language, console: console)
         }
     }
 

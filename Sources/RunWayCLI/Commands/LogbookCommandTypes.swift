@@ -1,4 +1,5 @@
 import RunWayControl
+import RunWayCore
 
 extension CommandDeclaration.Option {
     /// `--logbook FILE`, defaulting to the configuration's.
@@ -232,15 +233,18 @@ extension RunWayCommand {
         let path: String
         let id: Int64
         let replace: Bool
+        let configuration: EngineConfiguration
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
             path = arguments.logbookPath()
             id = try arguments.flightID()
             replace = arguments.flag("--replace")
+            configuration = try arguments.configuration().engine
         }
 
         func run(console: Console) async throws(CLIError) -> Int32 {
-            try LogbookCommands.reprocess(path: path, id: id, replace: replace, console: console)
+            try LogbookCommands.reprocess(
+                path: path, id: id, replace: replace, configuration: configuration, console: console)
         }
     }
 }

@@ -47,9 +47,12 @@ extension ParsedArguments {
     /// `--socket PATH`, else runwayd's control socket.
     var socketPath: String { value("--socket") ?? ControlCommands.defaultSocket }
 
-    /// `--mission SPEC` as a Mission Flight, or nil when absent.
+    /// `--mission SPEC` as a Mission Flight, or nil when absent; `zone=N` is taken from the
+    /// configuration's heart-rate zones (`--config`, else the installed one; none: the defaults).
     func mission() throws(CLIError) -> Mission? {
-        try value("--mission").map { text throws(CLIError) in try MissionOption.parse(text) }
+        try value("--mission").map { text throws(CLIError) in
+            try MissionOption.parse(text) { () throws(CLIError) in try configuration().heartRateZones }
+        }
     }
 
     /// `--chip NAME`, else the board's first GPIO chip.
@@ -67,7 +70,11 @@ extension ParsedArguments {
     }
 
     /// `--config FILE`, else the installed configuration's path.
-    var configurationPath: String { value("--config") ?? DaemonConfiguration.defaultPath }
+    /// A command without `--config` (`start`, `reprocess`) reads the installed one.
+    var configurationPath: String {
+        declaration.option(named: "--config") != nil
+            ? value("--config") ?? DaemonConfiguration.defaultPath : DaemonConfiguration.defaultPath
+    }
 
     /// The configuration at `configurationPath` (none there: the defaults); a broken one is
     /// refused with its key.

@@ -8,7 +8,8 @@ struct FlightRow {
             movingTime, droppedTail, averageHeartRate, averageCadence, source, replaces, engineVersion,
             elevationSource, elevationLoss, altitudeMinimum, altitudeMaximum, maxHeartRate, zone1Time,
             zone2Time, zone3Time, zone4Time, zone5Time, zoneMethod, zoneMaximum, zoneResting, zone1Fraction,
-            zone2Fraction, zone3Fraction, zone4Fraction, zone5Fraction
+            zone2Fraction, zone3Fraction, zone4Fraction, zone5Fraction, targetHeartRateLow, targetHeartRateHigh,
+            targetZone, targetDuration
 
         /// Moving seconds in zones 1…5, in order.
         static let zoneTimes: [Self] = [.zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time]
@@ -31,6 +32,14 @@ struct FlightRow {
             .zone1Fraction: "hr_zone_1_fraction", .zone2Fraction: "hr_zone_2_fraction",
             .zone3Fraction: "hr_zone_3_fraction", .zone4Fraction: "hr_zone_4_fraction",
             .zone5Fraction: "hr_zone_5_fraction",
+            .targetHeartRateLow: "target_hr_low",
+            .targetHeartRateHigh: "target_hr_high", .targetZone: "target_zone",
+            .targetDuration: "target_duration_s",
+        ]
+        /// A flight's mission, in every statement that writes or reads it.
+        static let mission: [Self] = [
+            .targetPace, .allowedDeviation, .targetDistance, .targetHeartRateLow, .targetHeartRateHigh,
+            .targetZone, .targetDuration,
         ]
     }
 
@@ -74,6 +83,10 @@ struct FlightRow {
         case .elevationLoss: Logbook.value(landed?.elevation?.loss)
         case .altitudeMinimum: Logbook.value(landed?.elevation?.minimum)
         case .altitudeMaximum: Logbook.value(landed?.elevation?.maximum)
+        case .targetHeartRateLow: Logbook.value(mission?.heartRate?.low)
+        case .targetHeartRateHigh: Logbook.value(mission?.heartRate?.high)
+        case .targetZone: mission?.heartRate?.zone.map { .integer(Int64($0)) } ?? .null
+        case .targetDuration: Logbook.value(mission?.targetDuration)
         case .maxHeartRate: Logbook.value(landed?.maxHeartRate)
         case .zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time:
             Logbook.value(Self.element(Column.zoneTimes, column, of: landed?.timeInZone))
@@ -99,16 +112,13 @@ struct FlightRow {
     // What is written when.
 
     /// At ROTATE: a new row (`landed` is nil).
-    static let opened: [Column] = [
-        .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source,
-    ]
+    static let opened: [Column] = [.status, .startTime] + Column.mission + [.source]
     static let openSQL = SQL.insert(into: table, Column.names(opened))
     /// At touchdown: the row's summary, start and mission included, by its id (the last parameter).
     static let landing: [Column] =
-        [
-            .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .endTime, .distance,
-            .elapsed, .movingTime, .droppedTail, .averageHeartRate, .averageCadence, .engineVersion,
-            .elevationSource, .elevationLoss, .altitudeMinimum, .altitudeMaximum, .maxHeartRate,
+        [.status, .startTime] + Column.mission + [
+            .endTime, .distance, .elapsed, .movingTime, .droppedTail, .averageHeartRate, .averageCadence,
+            .engineVersion, .elevationSource, .elevationLoss, .altitudeMinimum, .altitudeMaximum, .maxHeartRate,
         ] + Column.zoneTimes + [.zoneMethod, .zoneMaximum, .zoneResting] + Column.zoneFractions
     static let landSQL = SQL.update(table, Column.names(landing), where: Column.id.name)
 
@@ -123,7 +133,7 @@ struct FlightRow {
     static let startSQL = SQL.select([Column.startTime.name], from: table, "WHERE \(Column.id) = ?")
     /// What a flight is flown again from: its start and mission (recovery, reprocess, resuming).
     static let rebuildSQL = SQL.select(
-        Column.names([.startTime, .targetPace, .allowedDeviation, .targetDistance]), from: table,
+        Column.names([.startTime] + Column.mission), from: table,
         "WHERE \(Column.id) = ?")
     /// The name the listing gives a flight's newest reprocessed copy.
     static let supersededBy = "superseded_by"
@@ -137,7 +147,7 @@ struct FlightRow {
     }()
     /// What a salvage takes from each flight before flying it again: start, mission and source.
     static let salvageSQL = SQL.select(
-        Column.names([.id, .status, .startTime, .targetPace, .allowedDeviation, .targetDistance, .source]),
+        Column.names([.id, .status, .startTime] + Column.mission + [.source]),
         from: table, "ORDER BY \(Column.id)")
     /// A landed flight that took off at the bound time, to the millisecond.
     static let sameRunSQL = SQL.select(
