@@ -268,7 +268,9 @@ systemctl daemon-reload
 
 # 2c. Bluetooth LE (issue 25): virtual controllers, bluetoothd and the heart-rate strap, before
 # runwayd flies with it (guest/bluetooth.sh; it uses probe, above).
+bt_began=$(date +%s)
 . "$here/bluetooth.sh"
+echo "bluetooth: the section took $(($(date +%s) - bt_began)) s" >> "$out/guest.log"
 
 # 3. runwayd under the board's systemd, as the .deb installed it.
 sed -i "s/\"bus\": 1/\"bus\": ${bus:-1}/" /etc/runway/runway.json
