@@ -9,12 +9,17 @@ usage: board_test.py --deb RUNWAY.deb --deb-key KEY --runway HOST-RUNWAY --work 
 import argparse, array, calendar, hashlib, json, math, os, random, re, shutil, socket, subprocess, sys, threading, time, wave
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from bluetooth_checks import bluetooth_checks  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GUEST_PACKAGES = [
     "systemd", "systemd-sysv", "udev", "kmod", "gpsd", "i2c-tools", "gpiod", "libgps28", "libi2c0",
     "libgpiod2", "libsqlite3-0", "zlib1g", "libsystemd0", "dosfstools", "mtools", "procps",
     # The voice (issue 24): its libraries, as the .deb depends on them, and aplay/arecord.
     "libespeak-ng1", "espeak-ng-data", "libflite1", "libasound2", "alsa-utils",
+    # Bluetooth LE (issue 25): bluetoothd, btvirt's virtual controllers, and the strap's Python
+    # (guest/strap.py: D-Bus with GLib's main loop).
+    "bluez", "bluez-test-tools", "python3-dbus", "python3-gi",
 ]
 
 
@@ -315,6 +320,7 @@ def main():
     results += stick_checks(a.work, images["slowstick"].replace(".img", "-pulled-1.img"), "usb-pulled", partial=True)
     results += stick_checks(a.work, images["slowstick"], "usb-replugged")
     results += folder_checks(os.path.join(out, "gadget"), "gadget")
+    results += bluetooth_checks(out, a.work)
 
     # The power cuts: boots of one disk, each cut by SIGKILL of qemu at a random moment of a
     # flight, the next boot recovering it; the last boot only recovers.

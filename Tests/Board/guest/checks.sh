@@ -266,6 +266,12 @@ check alsa-needs-audio-group "the same sandbox without the group audio is refuse
 rm -f /run/systemd/system/runway-alsa-*.service
 systemctl daemon-reload
 
+# 2c. Bluetooth LE (issue 25): virtual controllers, bluetoothd and the heart-rate strap, before
+# runwayd flies with it (guest/bluetooth.sh; it uses probe, above).
+bt_began=$(date +%s)
+. "$here/bluetooth.sh"
+echo "bluetooth: the section took $(($(date +%s) - bt_began)) s" >> "$out/guest.log"
+
 # 3. runwayd under the board's systemd, as the .deb installed it.
 sed -i "s/\"bus\": 1/\"bus\": ${bus:-1}/" /etc/runway/runway.json
 ls -l "/dev/i2c-${bus:-1}" >> "$out/guest.log" 2>&1
@@ -289,10 +295,12 @@ check voice-config-accepted "runwayd --check-config: $(grep '"voice"' /etc/runwa
     sh -c "grep -q valid '$out/voice-config.check' && grep -q '\"device\": \"plughw:NoSuchCard,0,0\"' /etc/runway/runway.json"
 systemctl restart gpsd.socket runwayd
 check runwayd-ready "Type=notify: active only after READY=1" wait_for 30 systemctl is-active -q runwayd
+bt_runwayd_pair  # the strap found, paired and connected by runwayd before the flight
 touch "$out/feed-gps"
 check runwayd-gps-fix "runway status shows a fix from gpsd on /dev/ttyS1" \
     wait_for 90 sh -c 'runway status --json | grep -q "\"gps_signal\":\"\(STRONG\|GOOD\)\""'
 press 17 0.3 start
+bt_time takeoff
 check runwayd-flying "START pressed on gpio-sim: the flight takes off" \
     wait_for 30 sh -c 'runway status --json | grep -q "\"phase\":\"cruise\""'
 id=$(status_field flight_id)
@@ -320,10 +328,12 @@ check runwayd-end-bump "a short END bump: said as brief, flight $id still flying
 press 22 1.8 end-1.8
 check runwayd-end-1.8s "END held 1.8 s: said as brief, flight $id still flying ($(tail -n 1 "$out/holds.txt"))" \
     wait_for 10 sh -c "test \"\$(journalctl -b 0 -u runwayd -o cat | grep -c 'END pressed briefly')\" -ge 2 && runway status --json > /tmp/s.json && grep -q '\"phase\":\"cruise\"' /tmp/s.json && grep -q '\"flight_id\":$id,' /tmp/s.json"
-# A 12 m climb on the barometer, then back down.
+# A 12 m climb on the barometer, then back down; meanwhile the strap is out of range for 20 s.
 sleep 3
 "$here/bmp280-registers.sh" "$bus" 415988
+bt_strap_off
 sleep 20
+bt_strap_on
 "$here/bmp280-registers.sh" "$bus"
 await distance-2000m 60 sh -c '[ "$(runway status --json | sed -n "s/.*\"distance_m\":\([0-9]*\).*/\1/p")" -ge 2000 ]'
 before=$(status_field distance_m)
@@ -338,6 +348,7 @@ voice_recorder=$!
 wait_for 10 grep -q 'state: RUNNING' "$capture_status"
 echo "trigger $(sed -n 's/^trigger_time: *//p' "$capture_status")" >> "$out/voice-capture-times"
 first_half=$(systemctl show -p MainPID --value runwayd)
+bt_time restart
 systemctl stop runwayd
 check runwayd-stopped-mid-flight "the flight stays open (flying) in the logbook after systemctl stop" \
     sh -c "runway logbook --json | grep -q '\"id\":$id,\"status\":\"flying\"'"
@@ -358,6 +369,7 @@ await gps-done 300 test -e "$out/gps-done"
 # (longer than a lead-in: after the words), before END lands the flight.
 sleep 14
 press 22 2.2 end-land; sleep 2.5  # END, held over the threshold
+bt_time landing
 check runwayd-long-press-lands "END held 2.2 s on gpio-sim: TOUCHDOWN, flight $id finished in the logbook ($(tail -n 1 "$out/holds.txt"))" \
     wait_for 20 sh -c "runway logbook --json | grep -q '\"id\":$id,\"status\":\"finished\"'"
 mark "flight end"
@@ -370,6 +382,9 @@ journalctl -b 0 -u runwayd -o json --no-pager > "$out/runwayd-journal.json" 2>&1
 runway logbook --json > "$out/logbook.json" 2>&1
 runway logbook --flight "$id" --json > "$out/flight.json" 2>&1
 runway logbook --flight "$id" >> "$out/guest.log" 2>&1
+bt_runwayd_journal
+runway sensors list --json > "$out/sensors-list-after.json" 2>&1
+bt_collect
 # 4. USB sticks, plugged and pulled by the host (QMP); udev starts runway-export@ for each.
 usb_n=0
 usb() {  # usb plug|unplug NAME [slow]: asks the host and waits for it
@@ -450,4 +465,5 @@ check runwayd-watchdog "WatchdogSec=30 and no restart by the watchdog" \
 journalctl -b 0 -u runwayd --no-pager > "$out/runwayd.journal" 2>&1
 echo 0 > "$tracing/tracing_on"
 cp "$tracing/trace" "$out/buzzer-trace.txt"
+bt_collect
 echo done >> "$out/guest.log"
