@@ -136,6 +136,12 @@ public enum FlightReport {
         let sinks = flight.alerts.filter { $0.kind == .sinkRate }.count
         let overs = flight.alerts.filter { $0.kind == .overspeed }.count
         lines.append("  GPWS alerts   \(flight.paceAlertCount) (SINK RATE \(sinks), OVERSPEED \(overs))")
+        // A heart-rate mission's, or a flight that had any: a pace flight's summary is unchanged.
+        if flight.mission?.heartRate != nil || flight.heartRateAlertCount > 0 {
+            let highs = flight.alerts.filter { $0.kind == .heartRateHigh }.count
+            let lows = flight.alerts.filter { $0.kind == .heartRateLow }.count
+            lines.append("  HR alerts     \(flight.heartRateAlertCount) (HR HIGH \(highs), HR LOW \(lows))")
+        }
         if !flight.splits.isEmpty {
             lines.append("")
             lines.append("  SPLIT    PACE         BPM        SPM        ELEV    AT")

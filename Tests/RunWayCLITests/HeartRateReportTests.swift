@@ -32,6 +32,11 @@ struct HeartRateReportTests {
             flight.maxHeartRate = 183.5
             flight.heartRateZones = HeartRateZones(method: .maximum, maximum: 190)
             flight.timeInZone = [60, 250, 1_020, 300, 0]
+            flight.alerts = [
+                AlertEpisode(kind: .heartRateHigh, startElapsed: 400, endElapsed: 460, coordinate: nil),
+                AlertEpisode(kind: .heartRateLow, startElapsed: 900, endElapsed: 950, coordinate: nil),
+                AlertEpisode(kind: .heartRateHigh, startElapsed: 1_400, endElapsed: 1_500, coordinate: nil),
+            ]
         }
         return flight
     }
@@ -68,8 +73,19 @@ struct HeartRateReportTests {
         }
     }
 
+    /// HR HIGH and HR LOW are counted on a line of their own; the pace alerts' line is as before.
+    @Test func theSummaryCountsHeartRateAlertsApartFromThePaceOnes() async throws {
+        let text = try await show(["1"])
+        #expect(text.contains("  GPWS alerts   0 (SINK RATE 0, OVERSPEED 0)\n"), "\(text)")
+        #expect(text.contains("  HR alerts     3 (HR HIGH 2, HR LOW 1)\n"), "\(text)")
+        let object = try await json(1)
+        let alerts = try #require(object["alerts"] as? [[String: Any]])
+        #expect(alerts.compactMap { $0["kind"] as? String } == ["HR HIGH", "HR LOW", "HR HIGH"], "\(alerts)")
+    }
+
     @Test func aFlightWithoutHeartRateHasNoZoneLines() async throws {
         let text = try await show(["2"])
+        #expect(!text.contains("HR alerts"))
         #expect(!text.contains("Max HR") && !text.contains("TIME IN ZONE") && !text.contains(" 0 bpm"))
         #expect(text.contains("-- bpm"))
     }
