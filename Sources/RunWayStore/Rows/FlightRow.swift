@@ -8,7 +8,8 @@ struct FlightRow {
             movingTime, droppedTail, averageHeartRate, averageCadence, source, replaces, engineVersion,
             elevationSource, elevationLoss, altitudeMinimum, altitudeMaximum, maxHeartRate, zone1Time,
             zone2Time, zone3Time, zone4Time, zone5Time, zoneMethod, zoneMaximum, zoneResting, zone1Fraction,
-            zone2Fraction, zone3Fraction, zone4Fraction, zone5Fraction, targetHeartRateLow, targetHeartRateHigh,
+            zone2Fraction, zone3Fraction, zone4Fraction, zone5Fraction, targetHeartRateLow,
+            targetHeartRateHigh,
             targetZone, targetDuration
 
         /// Moving seconds in zones 1…5, in order.
@@ -118,7 +119,8 @@ struct FlightRow {
     static let landing: [Column] =
         [.status, .startTime] + Column.mission + [
             .endTime, .distance, .elapsed, .movingTime, .droppedTail, .averageHeartRate, .averageCadence,
-            .engineVersion, .elevationSource, .elevationLoss, .altitudeMinimum, .altitudeMaximum, .maxHeartRate,
+            .engineVersion, .elevationSource, .elevationLoss, .altitudeMinimum, .altitudeMaximum,
+            .maxHeartRate,
         ] + Column.zoneTimes + [.zoneMethod, .zoneMaximum, .zoneResting] + Column.zoneFractions
     static let landSQL = SQL.update(table, Column.names(landing), where: Column.id.name)
 
