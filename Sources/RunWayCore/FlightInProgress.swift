@@ -308,7 +308,7 @@ struct FlightInProgress: Sendable {
         pause.finish(at: time)
         let (finalSplits, dropped) = splits.finish(progress(at: time))
         let fullRoute = Route(points: route)
-        return Flight(
+        var flight = Flight(
             mission: mission, startTime: rotateAt, endTime: time, distance: odometer.distance,
             elapsed: time - rotateAt, movingTime: pause.movingTime(at: time), splits: finalSplits,
             droppedTail: dropped, samples: samples, route: fullRoute, simplifiedRoute: fullRoute.simplified(),
@@ -320,5 +320,7 @@ struct FlightInProgress: Sendable {
                 FlightElevation(
                     source: $0, loss: elevation.loss, minimum: elevation.minimum, maximum: elevation.maximum)
             })
+        flight.maxHeartRate = heartRate.maximum
+        return flight
     }
 }

@@ -118,12 +118,13 @@ public struct SplitTracker: Sendable {
     }
 
     private mutating func close(at end: Progress, distance: Double) -> Split {
-        let split = Split(
+        var split = Split(
             order: completed.count + 1, distance: distance,
             movingDuration: end.movingTime - splitStart.movingTime,
             elapsedDuration: end.elapsed - splitStart.elapsed, elapsedEnd: end.elapsed,
             heartRate: heartRate.mean, cadence: cadence.mean,
             elevationGain: max(0, end.elevationGain - splitStart.elevationGain))
+        split.maxHeartRate = heartRate.maximum
         splitStart = end
         heartRate = RunningMean()
         cadence = RunningMean()
@@ -131,10 +132,13 @@ public struct SplitTracker: Sendable {
     }
 }
 
-/// A mean that skips missing values; `nil` when nothing was added.
+/// A mean that skips missing values; `nil` when nothing was added. It keeps the highest value
+/// too (a flight's and a split's maximum heart rate).
 public struct RunningMean: Sendable, Equatable {
     public private(set) var sum: Double = 0
     public private(set) var count: Int = 0
+    /// The highest value added; nil when nothing was.
+    public private(set) var maximum: Double?
 
     public init() {}
 
@@ -142,6 +146,7 @@ public struct RunningMean: Sendable, Equatable {
         guard let value else { return }
         sum += value
         count += 1
+        maximum = max(maximum ?? value, value)
     }
 
     public var mean: Double? { count > 0 ? sum / Double(count) : nil }
