@@ -204,8 +204,22 @@ struct DaemonBlueZTests {
         try rig.start()
         #expect(try await rig.connected(Self.strap), "\(rig.log)")
         #expect(try await rig.connected(Self.footpod), "\(rig.log)")
+
+        // Forgotten: gone from runwayd's list and from BlueZ (a scan no longer finds it).
+        let forgot = try await rig.runway(["sensors", "forget", Self.footpodName])
+        #expect(forgot.status == 0 && forgot.stdout.contains("forgot"), "\(forgot.stderr)")
+        #expect(try await rig.sensors().keys.sorted() == [Self.strap])
+        let rescanned = try await rig.json(["sensors", "scan", "--seconds", "1"]) as? [[String: Any]] ?? []
+        #expect(rescanned.compactMap { $0["address"] as? String } == [Self.strap], "\(rescanned)")
+        #expect(rescanned.first?["paired"] as? Bool == true)
         #expect(rig.terminate() == 0)
-        #expect(!rig.log.contains("sensor lost"), "a stop is not a loss: \(rig.log)")
+        #expect(!rig.log.contains("sensor lost"), "a stop or a forget is not a loss: \(rig.log)")
+        // runwayd stopping lets the strap go (BlueZ would keep the link otherwise).
+        let connected = try await rig.eventually(10) {
+            try rig.mock.property("/org/bluez/hci0/dev_F0_13_C3_AA_00_01", "org.bluez.Device1", "Connected")
+                == "b false"
+        }
+        #expect(connected)
     }
 
     /// A flight flown through a real gpsd with the strap notifying: it lands with the strap's
@@ -310,6 +324,50 @@ struct DaemonBlueZTests {
         try rig.mock.addAdapter()
         try rig.mock.addSensor(Self.strap, Self.strapName, kind: "heart_rate", rssi: -58)
         #expect(try await rig.connected(Self.strap), "\(rig.log)")
+        #expect(rig.terminate() == 0)
+    }
+
+    /// A strap bonded in BlueZ before runwayd pairs it (bluetoothctl did), a runwayd killed with
+    /// the link still up in BlueZ, and the adapter switched off and on: each time the strap is
+    /// runwayd's and connected again, without a word from the runner.
+    @Test func aBondedStrapAKilledRunwaydAndAnAdapterOffAndOn() async throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let device = "/org/bluez/hci0/dev_F0_13_C3_AA_00_01"
+        try rig.mock.busctl(["set-property", "org.bluez", device, "org.bluez.Device1", "Paired", "b", "true"])
+        try rig.start()
+        #expect(try await rig.eventually { rig.log.contains("Bluetooth adapter ready") }, "\(rig.log)")
+        try await rig.pair(Self.strap)
+        #expect(try await rig.connected(Self.strap), "\(rig.log)")
+        #expect(try rig.mock.property(device, "org.bluez.Device1", "Trusted") == "b true")
+
+        // SIGKILL: BlueZ keeps the link (Connected stays true); the next runwayd takes it up.
+        if let daemon = rig.daemon {
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+        }
+        #expect(try rig.mock.property(device, "org.bluez.Device1", "Connected") == "b true")
+        try rig.start()
+        #expect(try await rig.connected(Self.strap), "\(rig.log)")
+        let read = try await rig.eventually {
+            try rig.mock.notify(Self.strap, 0x2A37, [0x06, 133])
+            return try await rig.sensors()[Self.strap]?["heart_rate"] as? Double == 133
+        }
+        #expect(read, "\(rig.log)")
+
+        // The adapter off: the strap lost, a scan refused as such; on: connected again.
+        let adapter = ["org.bluez", "/org/bluez/hci0", "org.bluez.Adapter1", "Powered", "b"]
+        try rig.mock.busctl(["set-property"] + adapter + ["false"])
+        #expect(try await rig.eventually { rig.count("sensor lost: \(Self.strapName)") == 1 }, "\(rig.log)")
+        let off = try await rig.runway(["sensors", "scan", "--seconds", "1"])
+        #expect(off.status != 0 && off.stderr.contains("adapter is off"), "\(off.stderr)")
+        try rig.mock.busctl(["set-property"] + adapter + ["true"])
+        #expect(try await rig.connected(Self.strap), "\(rig.log)")
+        let again = try await rig.eventually {
+            try rig.mock.notify(Self.strap, 0x2A37, [0x06, 134])
+            return try await rig.sensors()[Self.strap]?["heart_rate"] as? Double == 134
+        }
+        #expect(again, "\(rig.log)")
         #expect(rig.terminate() == 0)
     }
 
