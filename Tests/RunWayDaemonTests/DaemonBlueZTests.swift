@@ -152,6 +152,12 @@ struct DaemonBlueZTests {
 
         // Pair by address and by name: each connects, its battery read.
         try await rig.pair(Self.strap)
+        // The footpod refusing first: the runner is told, and nothing is paired.
+        try rig.mock.call("RefusePairing", "ss", [Self.footpod, "org.bluez.Error.AuthenticationFailed"])
+        let refused = try await rig.runway(["sensors", "pair", Self.footpodName])
+        #expect(refused.status != 0 && refused.stderr.contains(Self.footpodName), "\(refused.stderr)")
+        #expect(try await rig.sensors().keys.sorted() == [Self.strap])
+        try rig.mock.call("RefusePairing", "ss", [Self.footpod, ""])
         try await rig.pair(Self.footpodName)
         #expect(try await rig.connected(Self.strap), "\(rig.log)")
         #expect(try await rig.connected(Self.footpod), "\(rig.log)")
