@@ -358,10 +358,16 @@ final class SensorHub {
             try? radio?.disconnect(old.sensor.address)
             try? radio?.forget(old.sensor.address)
         }
+        // A sensor paired again keeps its link: a connected one stays connected with what it
+        // last said (the radio reports `.connected` again, never the battery read at connect),
+        // one not connected is tried at once.
+        var link = links.first { $0.sensor.address == address } ?? SensorLink(sensor: sensor, at: now)
+        link.sensor = sensor
+        if !link.isConnected, link.state == .idle { link.nextAttempt = now }
         links.removeAll {
             $0.sensor.address == address || replaced.map(\.sensor.address).contains($0.sensor.address)
         }
-        links.append(SensorLink(sensor: sensor, at: now))
+        links.append(link)
         log.log(
             .notice,
             "sensors: paired \(sensor.label)"

@@ -1,5 +1,6 @@
 import Glibc
 import RunWaySystem
+import RunWayTestSupport
 import Testing
 
 @testable import RunWayBluetooth

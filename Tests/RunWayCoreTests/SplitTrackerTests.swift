@@ -92,6 +92,19 @@ struct FlightResultTests {
         let flight = computer.land()
         #expect(flight?.splits.count == 2)
         #expect(flight?.averageHeartRate == 175)
+        // The maxima: the flight's and each split's highest sample (they were never set: every
+        // flight landed with max_heart_rate null).
+        #expect(flight?.maxHeartRate == 200)
+        #expect(flight?.splits.map(\.maxHeartRate) == [100, 200])
+    }
+
+    @Test func aFlightWithoutHeartRateHasNoMaximum() {
+        var computer = FlightComputer()
+        computer.rotate()
+        computer.run(speed: 4, from: 0, to: 500)
+        let flight = computer.land()
+        #expect(flight?.maxHeartRate == nil)
+        #expect(flight?.splits.allSatisfy { $0.maxHeartRate == nil } == true)
     }
 
     @Test func totalElevationGainIsTheSumOfSplitGains() {

@@ -51,14 +51,16 @@ struct DaemonRealBoardTests {
             return (path, try FileHandle(forWritingTo: URL(fileURLWithPath: path)))
         }
 
-        /// Starts runwayd; `errors` collects its log.
-        func daemon(errors: FileHandle) throws -> Process {
+        /// Starts runwayd; `errors` collects its log. `environment` adds to the test's own
+        /// (DBUS_SYSTEM_BUS_ADDRESS: a private bus with the mock BlueZ in the system bus's place).
+        func daemon(errors: FileHandle, environment: [String: String] = [:]) throws -> Process {
             try? FileManager.default.removeItem(atPath: socket)
             let daemon = Process()
             daemon.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
             daemon.arguments = [
                 "--board", "real", "--simulate", "barometer", "--socket", socket, "--config", config,
             ]
+            daemon.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             daemon.standardError = errors
             try daemon.run()
             for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
