@@ -202,14 +202,22 @@ public final class BlueZRadio: SensorRadio {
     }
 
     public func process() throws(BluetoothError) -> [SensorEvent] {
-        try pump()
+        // Cleared on every way out, a throw included: events left behind would make `timeout()`
+        // say 0 forever, and a radio whose bus is gone would be polled in a tight loop.
+        defer { events = [] }
+        do throws(BluetoothError) {
+            try pump()
+        } catch {
+            inputLeft = false
+            refreshNeeded = false
+            throw error
+        }
         if refreshNeeded {
             refreshNeeded = false
             refresh()
             noteAdapterState()
         }
         expireDeadlines()
-        defer { events = [] }
         return events
     }
 

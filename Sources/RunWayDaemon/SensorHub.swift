@@ -112,6 +112,17 @@ final class SensorHub {
         }
     }
 
+    /// The radio's bus connection was lost: as if BlueZ went (links down, requests in hand
+    /// refused), and a new radio is made at the next `radioRetry`.
+    private func lostRadio(at now: Double) {
+        log.log(.error, "sensors: the D-Bus connection was lost; a new one in \(Int(Self.radioRetry)) s")
+        radio = nil
+        radioRetryAt = now + Self.radioRetry
+        radioFailure = .busUnavailable
+        processFailed = false
+        adapterChanged(.noBlueZ, at: now)
+    }
+
     /// Answers what is in hand, stops a scan and lets the sensors go (BlueZ would keep a link
     /// runwayd made after runwayd is gone).
     func stop() {
@@ -145,6 +156,10 @@ final class SensorHub {
                 let events = try radio.process()
                 processFailed = false
                 for event in events { handle(event, at: now) }
+            } catch .busUnavailable {
+                // The bus connection itself is gone: this radio can never work again (its closed
+                // descriptor is ignored by poll). Let it go and make a new one every radioRetry.
+                lostRadio(at: now)
             } catch {
                 // Said once until it works again: a radio that keeps failing must not fill the log.
                 if !processFailed { log.log(.error, "sensors: the radio failed: \(error)") }

@@ -346,6 +346,23 @@ struct BlueZRadioTests {
         #expect(try events(from: radio) { !$0.isEmpty } == [.adapter(.ready(address: Self.adapterAddress))])
     }
 
+    /// The bus connection lost with events still waiting: `process()` throws `.busUnavailable`
+    /// and leaves nothing behind that would make `timeout()` say 0 (a tight loop on a dead fd).
+    @Test func aLostBusLeavesNoTimeoutOfZero() throws {
+        let mock = try MockBlueZ()
+        defer { mock.stop() }
+        let radio = try BlueZRadio(address: mock.address)  // `.adapter(.noBlueZ)` waiting
+        #expect(radio.timeout() == 0)
+        mock.killBus()
+        var thrown: BluetoothError?
+        do throws(BluetoothError) { _ = try radio.process() } catch { thrown = error }
+        guard case .busUnavailable? = thrown else {
+            Issue.record("\(String(describing: thrown))")
+            return
+        }
+        #expect(radio.timeout() != 0)
+    }
+
     @Test func aBusThatIsNotThereIsATypedError() {
         #expect(throws: BluetoothError.busUnavailable(errno: ENOENT)) {
             _ = try BlueZRadio(address: "unix:path=/nonexistent/runway/bus")

@@ -112,6 +112,9 @@ final class MockBlueZ {
         Self.end(process)
     }
 
+    /// Ends the dbus-daemon itself: every connection on it (the radio's) is lost.
+    func killBus() { Self.end(daemon) }
+
     func stop() {
         stopBlueZ()
         Self.end(daemon)

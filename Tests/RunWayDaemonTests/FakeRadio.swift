@@ -19,6 +19,8 @@ final class FakeRadio: SensorRadio, Sendable {
         var reachable: Set<BluetoothAddress> = []
         /// A request name ("scan", "pair", "connect", "devices") that throws this.
         var throwing: [String: BluetoothError] = [:]
+        /// What `process()` throws (once), as a radio whose bus connection was lost.
+        var processError: BluetoothError?
     }
 
     let state = Mutex(State())
@@ -31,6 +33,11 @@ final class FakeRadio: SensorRadio, Sendable {
 
     func process() throws(BluetoothError) -> [SensorEvent] {
         wake.drain()
+        let thrown: BluetoothError? = state.withLock { state in
+            defer { state.processError = nil }
+            return state.processError
+        }
+        if let thrown { throw thrown }
         return state.withLock { state in
             defer { state.pending.removeAll() }
             return state.pending

@@ -283,6 +283,35 @@ struct SensorHubTests {
         #expect(links.map(\.sensor) == [Self.strap])
     }
 
+    /// The bus connection lost under a working radio: the radio is dropped (never polled again),
+    /// the link is down, and a new radio is made 10 s later.
+    @Test func aRadioWhoseBusIsLostIsReplaced() throws {
+        let made = Locked(0)
+        let radio = FakeRadio { $0.reachable = [Sensors.polar] }
+        let folder = NSTemporaryDirectory() + "rw-sensors-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = SensorStore(logbookDirectory: folder)
+        try store.save([Self.strap])
+        let logged = Lines()
+        let hub = SensorHub(
+            radio: {
+                made.withLock { $0 += 1 }
+                return radio
+            }, store: store, log: DaemonLog(toJournal: false) { logged.append($0) })
+        hub.start(at: 0)
+        _ = hub.step(at: 0)
+        _ = hub.step(at: 0.1)
+        #expect(hub.links[0].isConnected)
+        radio.state.withLock { $0.processError = .busUnavailable(errno: ECONNRESET) }
+        _ = hub.step(at: 1)
+        #expect(hub.radio == nil)
+        #expect(!hub.links[0].isConnected)
+        #expect(hub.adapter == .noBlueZ)
+        #expect(hub.deadline(at: 1) == 11)
+        _ = hub.step(at: 11)
+        #expect(made.withLock { $0 } == 2 && hub.radio != nil)
+    }
+
     @Test func aRadioThatCannotBeMadeIsTriedAgainEveryTenSeconds() throws {
         let made = Locked(0)
         let folder = NSTemporaryDirectory() + "rw-sensors-\(UUID().uuidString.prefix(8))"
