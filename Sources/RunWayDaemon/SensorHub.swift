@@ -348,14 +348,24 @@ final class SensorHub {
         return Self.refusal(for: adapter)
     }
 
+    /// The devices are read while discovery still runs: BlueZ invalidates every device's RSSI
+    /// when it stops (src/adapter.c: discovery_cleanup → invalidate_rssi_and_tx_power), and
+    /// "seen in this scan" is "has an RSSI".
     private func finishScan(_ reply: Reply) {
         scan = nil
-        try? radio?.stopScan()
+        let seen: Result<[SensorDevice], BluetoothError>
         do throws(BluetoothError) {
-            let near = (try radio?.devices() ?? []).filter { $0.rssi != nil && !$0.kinds.isEmpty }
+            seen = .success(try radio?.devices() ?? [])
+        } catch {
+            seen = .failure(error)
+        }
+        try? radio?.stopScan()
+        switch seen {
+        case .success(let devices):
+            let near = devices.filter { $0.rssi != nil && !$0.kinds.isEmpty }
             log.log(.info, "sensors: scan found \(near.count)")
             reply(.scanned(near, paired: Set(links.map(\.sensor.address))))
-        } catch {
+        case .failure(let error):
             reply(.refused(Self.refusal(error)))
         }
     }
