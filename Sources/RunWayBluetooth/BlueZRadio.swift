@@ -120,6 +120,13 @@ public final class BlueZRadio: SensorRadio {
     /// Characteristics whose last payload was malformed (a burst already reported).
     private var malformedBursts: Set<String> = []
     private var refreshNeeded = false
+    /// When the last GetManagedObjects failed for a cause other than BlueZ's absence (refused,
+    /// not answered): it is tried again `refreshRetry` later (monotonic seconds).
+    private var refreshFailedAt: Double?
+    /// How long after a GetManagedObjects that was refused or not answered it is asked again: a
+    /// bluetoothd slow at boot, or a policy fixed by hand, is found without a restart. (BlueZ
+    /// missing needs no retry: its NameOwnerChanged says when it comes.)
+    public var refreshRetry: Double = 5
     private var inputLeft = false
 
     /// BlueZ on the system bus.
@@ -194,10 +201,11 @@ public final class BlueZRadio: SensorRadio {
     public func timeout() -> Double? {
         if !events.isEmpty || inputLeft || refreshNeeded { return 0 }
         let now = MonotonicClock.seconds
-        let deadlines = links.values.compactMap { link -> Double? in
+        var deadlines = links.values.compactMap { link -> Double? in
             if case .resolving(let deadline) = link.phase { return max(0, deadline - now) }
             return nil
         }
+        if let failed = refreshFailedAt { deadlines.append(max(0, failed + refreshRetry - now)) }
         return ([bus.timeout()].compactMap { $0 } + deadlines).min()
     }
 
@@ -211,6 +219,9 @@ public final class BlueZRadio: SensorRadio {
             inputLeft = false
             refreshNeeded = false
             throw error
+        }
+        if let failed = refreshFailedAt, MonotonicClock.seconds >= failed + refreshRetry {
+            refreshNeeded = true
         }
         if refreshNeeded {
             refreshNeeded = false
@@ -321,11 +332,14 @@ public final class BlueZRadio: SensorRadio {
             blueZUnavailable =
                 blueZRunning
                 ? .blueZNotRunning : .dbus(name: "GetManagedObjects", message: "not a{oa{sa{sv}}}")
+            refreshFailedAt = blueZRunning ? nil : MonotonicClock.seconds
         } catch {
             // Not running, refused, or not answering within 1 s: nothing to talk to, and why.
             blueZRunning = false
             blueZUnavailable = map(error, what: "GetManagedObjects")
             objects.removeAll()
+            // Absent, BlueZ's arrival is a NameOwnerChanged; any other cause is asked again.
+            refreshFailedAt = blueZUnavailable == .blueZNotRunning ? nil : MonotonicClock.seconds
         }
     }
 
@@ -421,6 +435,7 @@ public final class BlueZRadio: SensorRadio {
         } else {
             blueZRunning = false
             blueZUnavailable = .blueZNotRunning
+            refreshFailedAt = nil
             objects.removeAll()
             noteAdapterState()
         }

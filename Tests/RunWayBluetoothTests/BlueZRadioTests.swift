@@ -336,6 +336,24 @@ struct BlueZRadioTests {
         #expect(BluetoothError.permissionDenied(message).description.contains("group bluetooth"))
     }
 
+    /// A GetManagedObjects refused (or not answered) at start is asked again: the state does
+    /// not stay `.noBlueZ` until bluetoothd happens to restart.
+    @Test func aRefusedReadOfBlueZsObjectsIsTriedAgain() throws {
+        let mock = try MockBlueZ(refusing: true)
+        defer { mock.stop() }
+        try mock.startBlueZ()
+        try mock.addAdapter()
+        let radio = try BlueZRadio(address: mock.address)
+        radio.refreshRetry = 0.3
+        #expect(try radio.process() == [.adapter(.noBlueZ)])
+        let wait = try #require(radio.timeout())
+        #expect(wait > 0 && wait <= 0.3)
+        try mock.allow()
+        let back = try events(from: radio, within: 5) { !$0.isEmpty }
+        #expect(back == [.adapter(.ready(address: Self.adapterAddress))])
+        #expect(radio.timeout() == nil)
+    }
+
     @Test func noAdapterIsReported() throws {
         let mock = try MockBlueZ()
         defer { mock.stop() }

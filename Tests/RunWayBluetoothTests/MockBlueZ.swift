@@ -32,22 +32,8 @@ final class MockBlueZ {
         }
         directory = String(cString: made)
         let socket = directory + "/bus"
-        let config = """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(socket)</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-                \(refusing ? "<deny send_destination=\"org.bluez\" send_interface=\"org.freedesktop.DBus.ObjectManager\"/>" : "")
-              </policy>
-            </busconfig>
-            """
-        try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+        try Self.config(socket: socket, refusing: refusing).write(
+            toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile"]
@@ -66,6 +52,32 @@ final class MockBlueZ {
             throw Failure(description: "dbus-daemon did not start on \(socket)")
         }
         client = connection
+    }
+
+    static func config(socket: String, refusing: Bool) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+            \(refusing ? "<deny send_destination=\"org.bluez\" send_interface=\"org.freedesktop.DBus.ObjectManager\"/>" : "")
+          </policy>
+        </busconfig>
+        """
+    }
+
+    /// Lifts the refusal (`init(refusing:)`): the bus reloads a policy that allows everything.
+    func allow() throws {
+        try Self.config(socket: directory + "/bus", refusing: false).write(
+            toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+        _ = try client.call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
     }
 
     deinit { stop() }
