@@ -234,6 +234,8 @@ public final class BlueZRadio: SensorRadio {
 
     public func adapterState() -> AdapterState { blueZRunning ? objects.adapterState : .noBlueZ }
 
+    public var unavailable: BluetoothError? { blueZRunning ? nil : blueZUnavailable }
+
     public func startScan() throws(BluetoothError) {
         let adapter = try readyAdapter()
         let uuids = SensorKind.allCases.map { BlueZObjects.fullUUID($0.service) }

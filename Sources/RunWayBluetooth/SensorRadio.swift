@@ -114,6 +114,11 @@ public protocol SensorRadio: AnyObject {
     /// Handles whatever is pending (replies, signals) and returns what happened, in order.
     func process() throws(BluetoothError) -> [SensorEvent]
     func adapterState() -> AdapterState
+    /// Why BlueZ cannot be used while `adapterState()` is `.noBlueZ`: `.blueZNotRunning` (no
+    /// org.bluez on the bus), `.permissionDenied` (the bus's policy refused us), `.timedOut`
+    /// (bluetoothd did not answer)…; nil while BlueZ is there. The daemon says this, not "BlueZ
+    /// is not running", when it is the cause.
+    var unavailable: BluetoothError? { get }
     func startScan() throws(BluetoothError)
     func stopScan() throws(BluetoothError)
     /// Every device BlueZ knows that offers a Heart Rate or Running Speed and Cadence service

@@ -61,6 +61,8 @@ final class SensorHub {
     private let notice: (Notice) -> Void
     private(set) var links: [SensorLink] = []
     private(set) var adapter = AdapterState.noBlueZ
+    /// Whether a radio's state has been said (logged) since the radio was made.
+    private var adapterSaid = false
     private var scan: (until: Double, reply: Reply)?
     private var pairing: (device: SensorDevice, until: Double, reply: Reply)?
     /// Per kind: when a sample last went on, and the newest one waiting for its turn.
@@ -97,6 +99,7 @@ final class SensorHub {
         do {
             let made = try makeRadio()
             radio = made
+            adapterSaid = false
             radioRetryAt = nil
             radioFailure = nil
             adapterChanged(made.adapterState(), at: now)
@@ -278,22 +281,26 @@ final class SensorHub {
     }
 
     private func adapterChanged(_ state: AdapterState, at now: Double) {
-        guard state != adapter else { return }
+        // The first state a radio reports is said even when it is the initial .noBlueZ: why
+        // there is no Bluetooth belongs in the log from the start.
+        guard state != adapter || !adapterSaid else { return }
+        adapterSaid = true
         adapter = state
         switch state {
         case .ready:
             log.log(.info, "sensors: Bluetooth adapter ready")
             for i in links.indices where links[i].state == .idle { links[i].nextAttempt = now }
         case .poweredOff, .noAdapter, .noBlueZ:
-            log.log(.warning, "sensors: \(Self.refusal(for: state)!)")
+            let why = refusal(for: state) ?? .blueZNotRunning
+            log.log(.warning, "sensors: \(why)")
             for i in links.indices where links[i].state != .idle { drop(at: i, now: now) }
             if let scan {
                 self.scan = nil
-                scan.reply(.refused(Self.refusal(for: state)!))
+                scan.reply(.refused(why))
             }
             if let pairing {
                 self.pairing = nil
-                pairing.reply(.refused(Self.refusal(for: state)!))
+                pairing.reply(.refused(why))
             }
         }
     }
@@ -345,7 +352,15 @@ final class SensorHub {
     /// Why the radio cannot take a scan or a pairing now; nil when it can.
     private func notReady() -> SensorRefusal? {
         guard radio != nil else { return radioFailure ?? .busUnavailable }
-        return Self.refusal(for: adapter)
+        return refusal(for: adapter)
+    }
+
+    /// The refusal `state` stands for; for `.noBlueZ`, the radio's own cause (a refusal of the
+    /// bus's policy, a bluetoothd not answering), "not running" only when that is what it is.
+    private func refusal(for state: AdapterState) -> SensorRefusal? {
+        guard state == .noBlueZ else { return Self.refusal(for: state) }
+        guard let radio else { return radioFailure ?? .blueZNotRunning }
+        return radio.unavailable.map(Self.refusal) ?? .blueZNotRunning
     }
 
     /// The devices are read while discovery still runs: BlueZ invalidates every device's RSSI

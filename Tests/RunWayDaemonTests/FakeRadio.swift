@@ -21,6 +21,8 @@ final class FakeRadio: SensorRadio, Sendable {
         var reachable: Set<BluetoothAddress> = []
         /// A request name ("scan", "pair", "connect", "devices") that throws this.
         var throwing: [String: BluetoothError] = [:]
+        /// Why BlueZ cannot be used while `adapter` is `.noBlueZ` (nil: not running).
+        var unavailable: BluetoothError?
         /// What `process()` throws (once), as a radio whose bus connection was lost.
         var processError: BluetoothError?
     }
@@ -68,6 +70,9 @@ final class FakeRadio: SensorRadio, Sendable {
     }
 
     func adapterState() -> AdapterState { state.withLock { $0.adapter } }
+    var unavailable: BluetoothError? {
+        state.withLock { $0.adapter == .noBlueZ ? $0.unavailable ?? .blueZNotRunning : nil }
+    }
     /// A scan hears the devices' advertisements again: their RSSI is back.
     func startScan() throws(BluetoothError) {
         try call("scan", "on")

@@ -313,6 +313,31 @@ struct SensorHubTests {
         #expect(made.withLock { $0 } == 2 && hub.radio != nil)
     }
 
+    /// BlueZ there but refusing runwayd (or not answering) is said as such, not as "not running".
+    @Test func aBlueZThatRefusesUsIsNotCalledNotRunning() throws {
+        let radio = FakeRadio {
+            $0.adapter = .noBlueZ
+            $0.unavailable = .permissionDenied("Rejected send message")
+        }
+        let rig = try Rig(radio: radio)
+        rig.hub.start(at: 0)
+        var answer: SensorAnswer?
+        rig.hub.handle(.scan(seconds: 5), at: 0) { answer = $0 }
+        guard case .refused(.permissionDenied)? = answer else {
+            Issue.record("\(String(describing: answer))")
+            return
+        }
+        #expect(rig.logged.all.contains { $0.contains("group bluetooth") }, "\(rig.logged.all)")
+        #expect(!rig.logged.all.contains { $0.contains("BlueZ is not running") }, "\(rig.logged.all)")
+        radio.state.withLock { $0.unavailable = .timedOut("GetManagedObjects") }
+        rig.hub.handle(.pair("Stryd"), at: 1) { answer = $0 }
+        guard case .refused(.radioFailed(let words))? = answer else {
+            Issue.record("\(String(describing: answer))")
+            return
+        }
+        #expect(words.contains("did not answer in time"))
+    }
+
     @Test func aRadioThatCannotBeMadeIsTriedAgainEveryTenSeconds() throws {
         let made = Locked(0)
         let folder = NSTemporaryDirectory() + "rw-sensors-\(UUID().uuidString.prefix(8))"
