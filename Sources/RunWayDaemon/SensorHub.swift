@@ -29,11 +29,14 @@ enum SensorAnswer: Sendable {
 /// tests drive it through hours in microseconds. Nothing here waits longer than the radio's
 /// own bounded calls.
 final class SensorHub {
-    /// A reading for the engine: heart rate (bpm) or cadence (steps/min), at monotonic `at`.
+    /// A reading for the engine: heart rate (bpm) or cadence (steps/min), at monotonic `at`; a
+    /// footpod's carries its speed (m/s) and total distance (m) too, when it sent them.
     struct Sample: Sendable, Equatable {
         var kind: SensorKind
         var value: Double
         var at: Double
+        var speed: Double? = nil
+        var distance: Double? = nil
     }
 
     /// A link that came up or went down (told by `notice`, on this thread).
@@ -234,9 +237,10 @@ final class SensorHub {
                 if let bpm = m.usableHeartRate {
                     waiting[.heartRate] = Sample(kind: .heartRate, value: bpm, at: now)
                 }
-            case .runningSpeedCadence:
+            case .runningSpeedCadence(let m):
                 if let cadence = links[i].cadence {
-                    waiting[.cadence] = Sample(kind: .cadence, value: cadence, at: now)
+                    waiting[.cadence] = Sample(
+                        kind: .cadence, value: cadence, at: now, speed: m.speed, distance: m.totalDistance)
                 }
             case .battery: break
             }

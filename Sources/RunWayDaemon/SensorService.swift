@@ -63,13 +63,21 @@ final class SensorService: Service, Sendable {
             "sensors", { [self] in loop(samples: continuation) }, stop: { [self] in stop() })
         for await sample in samples {
             guard let time = await gps(MonotonicInstant(seconds: sample.at)) else { continue }
-            let body =
-                sample.kind == .heartRate
-                ? BodySample(time: time, heartRate: sample.value)
-                : BodySample(time: time, cadence: sample.value)
-            await engine.handle(.body(body))
+            await engine.handle(.body(Self.body(sample, time: time)))
         }
         await thread
+    }
+
+    /// The engine's input for a sample at GPS `time`: a footpod's speed and total distance go
+    /// with its cadence (the raw log keeps them).
+    static func body(_ sample: SensorHub.Sample, time: Double) -> BodySample {
+        switch sample.kind {
+        case .heartRate: BodySample(time: time, heartRate: sample.value)
+        case .cadence:
+            BodySample(
+                time: time, cadence: sample.value, footpodSpeed: sample.speed,
+                footpodDistance: sample.distance)
+        }
     }
 
     private func stop() {

@@ -6,6 +6,7 @@ import RunWayCore
 import RunWayHardware
 import RunWaySystem
 import RunWayTestSupport
+import Synchronization
 import Testing
 
 @testable import RunWayDaemon
@@ -22,6 +23,7 @@ struct SensorServiceTests {
         let logged = Lines()
         let heard = Lines()
         let flying = InFlightWatch()
+        let bodies = BodyTap()
         let engine: FlightEngine
         let service: SensorService
         private let tasks: [Task<Void, any Error>]
@@ -35,7 +37,7 @@ struct SensorServiceTests {
             let log = DaemonLog(toJournal: false) { logged.append($0) }
             let flying = flying
             let executor = ThreadExecutor(name: "sensor test engine")
-            engine = FlightEngine(on: executor, observers: [flying])
+            engine = FlightEngine(on: executor, observers: [flying, bodies])
             // The board's GPS axis: monotonic time moved to just after the flights below start.
             let base = MonotonicClock.seconds
             let gps: @Sendable (MonotonicInstant) async -> Double? = { 200 + $0.seconds - base }
@@ -88,6 +90,15 @@ struct SensorServiceTests {
                 _ = try? await task.value
             }
             await engine.close()
+        }
+    }
+
+    /// The body samples the engine was given.
+    final class BodyTap: FlightObserver, Sendable {
+        private let seen = Mutex<[BodySample]>([])
+        var all: [BodySample] { seen.withLock { $0 } }
+        func engine(_ engine: isolated FlightEngine, told event: FlightEvent) {
+            if case .flew(.body(let body), _) = event { seen.withLock { $0.append(body) } }
         }
     }
 
@@ -212,6 +223,26 @@ struct SensorServiceTests {
         // runwayd gone: the same words as every control command.
         let (gone, _, missing) = await board.runway("sensors", "list")
         #expect(gone == 1 && missing.contains("runwayd is not running"), "\(missing)")
+    }
+
+    /// A footpod's speed and total distance reach the engine with its cadence (the raw log
+    /// keeps them), not only the cadence.
+    @Test func aFootpodsSpeedAndDistanceReachTheEngine() async throws {
+        let folder = NSTemporaryDirectory() + "rw-ble-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try SensorStore(logbookDirectory: folder).save([SensorHubTests.pod])
+        let board = try await Board(radio: FakeRadio { $0.reachable = [Sensors.stryd] }, folder: folder)
+        #expect(await board.until { board.service.links.first?.isConnected == true })
+        let step = RSCMeasurement(
+            speed: 3.5, cadence: 176, strideLength: 1.2, totalDistance: 1234.5, isRunning: true)
+        #expect(
+            await board.until {
+                board.radio.push(.reading(Sensors.stryd, .runningSpeedCadence(step)))
+                return !board.bodies.all.isEmpty
+            })
+        let body = try #require(board.bodies.all.first)
+        #expect(body.cadence == 176 && body.footpodSpeed == 3.5 && body.footpodDistance == 1234.5, "\(body)")
+        await board.stop()
     }
 
     /// A scan holds up nobody: status is answered while one runs.
