@@ -117,13 +117,14 @@ struct SensorLink: Sendable {
         }
     }
 
-    /// The list's and the status's object; `gps` maps the monotonic last-seen onto GPS time.
-    func status(gps: (Double) -> Double?) -> ControlSensor {
+    /// The list's and the status's object at monotonic `now`; `gps` maps the monotonic
+    /// last-seen onto GPS time (nil before the first fix: the age is still said).
+    func status(now: Double, gps: (Double) -> Double?) -> ControlSensor {
         ControlSensor(
             shape: .live, address: sensor.address.text, name: sensor.name,
             kinds: sensor.kinds.compactMap { ControlSensor.Kind(rawValue: $0.rawValue) },
             connected: isConnected, batteryPercent: battery, heartRate: isConnected ? heartRate : nil,
             cadence: isConnected ? cadence : nil, contact: isConnected ? contact : nil,
-            lastSeen: lastSeen.flatMap(gps))
+            lastSeen: lastSeen.flatMap(gps), lastSeenAge: lastSeen.map { max(0, now - $0) })
     }
 }

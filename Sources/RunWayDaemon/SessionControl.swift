@@ -38,7 +38,7 @@ struct SessionControl: Sendable {
         let monotonic = MonotonicInstant.now.seconds
         let gpsNow = await now()
         return links.map { link in
-            link.status { seen in gpsNow.map { $0 - (monotonic - seen) } }
+            link.status(now: monotonic) { seen in gpsNow.map { $0 - (monotonic - seen) } }
         }
     }
 

@@ -207,6 +207,19 @@ struct ChecklistSensorTests {
         #expect(try ready(.disabled))
     }
 
+    /// `sensors list` before the first GPS fix: a live sensor is "seen 2 s ago", not "never";
+    /// "never" is for a sensor that never said anything.
+    @Test func aSensorSeenBeforeTheFirstFixIsNotSeenNever() {
+        let live = ControlSensor(
+            shape: .live, address: "A0:9E:1A:12:34:56", name: "Polar H10", kinds: [.heartRate],
+            connected: true, heartRate: 72, lastSeen: nil, lastSeenAge: 2)
+        #expect(SensorsCommands.line(live).hasSuffix("72 bpm  seen 2 s ago"), "\(SensorsCommands.line(live))")
+        let silent = ControlSensor(
+            shape: .live, address: "F4:12:FA:00:01:02", name: "Stryd", kinds: [.cadence], connected: false)
+        #expect(SensorsCommands.line(silent).hasSuffix("seen never"))
+        #expect(ControlSensor(json: live.json) == live)
+    }
+
     /// The lines read runwayd's `sensors` array; a status without one leaves them to the caller.
     @Test func runwaydsSensorsArrayIsRead() throws {
         let line =

@@ -38,7 +38,7 @@ enum Golden {
         ControlSensor(
             shape: .live, address: "A0:9E:1A:12:34:56", name: "Polar H10 1A2B3C4D", kinds: [.heartRate],
             connected: true, batteryPercent: 87, heartRate: heartRate, contact: true,
-            lastSeen: UTCTime.parse("2026-10-03T07:42:16Z"))
+            lastSeen: UTCTime.parse("2026-10-03T07:42:16Z"), lastSeenAge: 1)
     }
     static let footpod = ControlSensor(
         shape: .identity, address: "F4:12:FA:00:01:02", name: "Stryd", kinds: [.cadence])

@@ -153,6 +153,19 @@ struct SensorHubTests {
         #expect(rig.hub.links[0].failures == 2 && rig.hub.links[0].nextAttempt == 32.1 + 5)
     }
 
+    /// Before the first GPS fix a live sensor has no last-seen time, but its age is known.
+    @Test func theLinksStatusSaysHowLongAgoItWasSeenWithoutGPSTime() throws {
+        let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)
+        _ = rig.hub.step(at: 0.1)
+        rig.radio.push(.reading(Sensors.polar, Sensors.heartRate(72)))
+        _ = rig.hub.step(at: 10)
+        let status = rig.hub.links[0].status(now: 12) { _ in nil }
+        #expect(status.lastSeen == nil && status.lastSeenAge == 2)
+        #expect(status.json.rendered().contains(#""last_seen":null,"last_seen_age_s":2"#))
+    }
+
     @Test func garbageIsLoggedOncePerBurstAndTheLinkStays() throws {
         let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
         rig.hub.start(at: 0)
