@@ -3,7 +3,8 @@ import RunWayControl
 /// The takeoff checklist's HEART RATE and CADENCE lines, from runwayd's status (its `sensors`
 /// array: runwayd owns the radio). For each kind: `--` with the reason when no sensor of it is
 /// paired (or Bluetooth is off, or runwayd is not there to ask); NOT OK when one is paired and
-/// not connected, says nothing plausible yet, or (a strap) has no skin contact; OK with the
+/// not connected, has said nothing for `ControlSensor.staleAfter` (runwayd sends no stale
+/// value), says nothing plausible yet, or (a strap) has no skin contact; OK with the
 /// value and the battery. A sensor battery at or under 10 % is WARN, not NOT OK: a strap's coin
 /// cell at 10 % still has hours of running in it (a CR2032 lasts a few hundred hours in a strap),
 /// so it asks for a new cell after the run, not for staying home.
@@ -43,6 +44,11 @@ enum ChecklistSensors: Sendable, Equatable {
                     + (kind == .heartRate
                         ? "wet the strap's electrodes, put it on, and keep it near"
                         : "take a few steps to wake it"))
+        }
+        if sensor.heartRate == nil, sensor.cadence == nil, let age = sensor.lastSeenAge,
+            age > ControlSensor.staleAfter
+        {
+            return notOK("no reading for \(Int(age.rounded())) s: is it awake and near?")
         }
         let value: String
         if kind == .heartRate {

@@ -75,6 +75,12 @@ public struct ControlSensor: Sendable, Equatable {
         self.lastSeenAge = lastSeenAge
     }
 
+    /// A heart rate or cadence older than this (seconds) is not current: the list and the
+    /// status send none, and the checklist says how long the sensor has been silent. A strap
+    /// notifies about once a second and a footpod once or twice: 5 s is several missed in a row,
+    /// past a moment's radio shadow.
+    public static let staleAfter = 5.0
+
     /// The name, else the address: how messages and the checklist call it.
     public var label: String { name ?? address }
 

@@ -17,6 +17,9 @@ struct SensorLink: Sendable {
     var contact: Bool?
     /// When it last said anything (monotonic seconds).
     var lastSeen: Double?
+    /// When it last sent a measurement (heart rate, or speed and cadence): what the values'
+    /// age is judged by (a battery notification keeps `lastSeen` fresh, not them).
+    var lastMeasured: Double?
 
     enum State: Sendable, Equatable {
         /// Not connected; `nextAttempt` says when to try.
@@ -101,6 +104,7 @@ struct SensorLink: Sendable {
         lastSeen = now
         switch reading {
         case .heartRate(let measurement):
+            lastMeasured = now
             heartRate = measurement.usableHeartRate
             contact =
                 switch measurement.contact {
@@ -109,6 +113,7 @@ struct SensorLink: Sendable {
                 case .notSupported: nil
                 }
         case .runningSpeedCadence(let measurement):
+            lastMeasured = now
             cadence =
                 measurement.cadence.isFinite && (0...300).contains(measurement.cadence)
                 ? measurement.cadence : nil
@@ -119,12 +124,15 @@ struct SensorLink: Sendable {
 
     /// The list's and the status's object at monotonic `now`; `gps` maps the monotonic
     /// last-seen onto GPS time (nil before the first fix: the age is still said).
+    /// Values older than `ControlSensor.staleAfter` are not sent: a strap gone quiet while its
+    /// link stays up has no current heart rate.
     func status(now: Double, gps: (Double) -> Double?) -> ControlSensor {
-        ControlSensor(
+        let current = isConnected && lastMeasured.map { now - $0 <= ControlSensor.staleAfter } == true
+        return ControlSensor(
             shape: .live, address: sensor.address.text, name: sensor.name,
             kinds: sensor.kinds.compactMap { ControlSensor.Kind(rawValue: $0.rawValue) },
-            connected: isConnected, batteryPercent: battery, heartRate: isConnected ? heartRate : nil,
-            cadence: isConnected ? cadence : nil, contact: isConnected ? contact : nil,
+            connected: isConnected, batteryPercent: battery, heartRate: current ? heartRate : nil,
+            cadence: current ? cadence : nil, contact: current ? contact : nil,
             lastSeen: lastSeen.flatMap(gps), lastSeenAge: lastSeen.map { max(0, now - $0) })
     }
 }

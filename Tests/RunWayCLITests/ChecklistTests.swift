@@ -190,6 +190,18 @@ struct ChecklistSensorTests {
         #expect(Self.line(.daemon([pod]), .cadence) == ("OK", "Stryd: 0 steps/min, battery 60 %", true))
     }
 
+    /// A link that stays up while the strap says nothing: runwayd sends no stale value, and the
+    /// line says how long it has been silent.
+    @Test func aStrapSilentForSecondsIsNotOK() {
+        var silent = Self.strap(bpm: nil, contact: nil)
+        silent.lastSeenAge = 12
+        #expect(
+            Self.line(.daemon([silent]))
+                == ("NOT OK", "Polar H10: no reading for 12 s: is it awake and near?", true))
+        silent.lastSeenAge = 2
+        #expect(Self.line(.daemon([silent])).1 == "Polar H10: connected, no plausible heart rate yet")
+    }
+
     /// A paired strap that is not connected holds takeoff; a low strap battery does not.
     @Test func aDisconnectedStrapIsNotReadyALowBatteryIsAWarning() throws {
         func ready(_ sensors: ChecklistSensors) throws -> Bool {

@@ -166,6 +166,20 @@ struct SensorHubTests {
         #expect(status.json.rendered().contains(#""last_seen":null,"last_seen_age_s":2"#))
     }
 
+    /// A heart rate older than 5 s is not current, though the link is up: the status has none.
+    @Test func aStaleHeartRateIsNotInTheStatus() throws {
+        let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)
+        _ = rig.hub.step(at: 0.1)
+        rig.radio.push(.reading(Sensors.polar, Sensors.heartRate(72)))
+        _ = rig.hub.step(at: 10)
+        #expect(rig.hub.links[0].status(now: 14) { _ in nil }.heartRate == 72)
+        let stale = rig.hub.links[0].status(now: 16) { _ in nil }
+        #expect(stale.connected == true && stale.heartRate == nil && stale.contact == nil)
+        #expect(stale.lastSeenAge == 6)
+    }
+
     @Test func garbageIsLoggedOncePerBurstAndTheLinkStays() throws {
         let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
         rig.hub.start(at: 0)
