@@ -47,7 +47,8 @@ final class SensorHub {
 
     typealias Reply = (SensorAnswer) -> Void
 
-    /// A gap between malformed payloads longer than this ends their burst (the next is logged).
+    /// A gap between malformed payloads longer than this ends their burst (its count is logged,
+    /// and the next is logged again). Good readings in between do not end it.
     static let malformedBurstGap = 10.0
     /// Seconds between two readings of one kind passed on to the engine.
     static let sampleInterval = 1.0
@@ -147,6 +148,7 @@ final class SensorHub {
         var times: [Double] = [scan?.until, pairing?.until, radioRetryAt].compactMap { $0 }
         if let timeout = radio?.timeout() { times.append(now + max(0, timeout)) }
         if case .ready = adapter { times += links.compactMap(\.deadline) }
+        times += garbage.values.filter { $0.unlogged > 0 }.map { $0.last + Self.malformedBurstGap }
         for (kind, sample) in waiting {
             times.append(max(sample.at, (lastSent[kind] ?? 0) + Self.sampleInterval))
         }
@@ -172,6 +174,7 @@ final class SensorHub {
                 processFailed = true
             }
         }
+        endBursts(at: now)
         if let scan, now >= scan.until { finishScan(scan.reply) }
         if let pairing, now >= pairing.until {
             self.pairing = nil
@@ -226,11 +229,9 @@ final class SensorHub {
             drop(at: i, now: now)
         case .reading(let address, let reading):
             guard let i = links.firstIndex(where: { $0.sensor.address == address }) else { return }
-            if let burst = garbage[address], burst.unlogged > 0 {
-                log.log(
-                    .warning, "sensors: \(links[i].sensor.label): \(burst.unlogged) more malformed payloads")
-            }
-            garbage[address] = nil
+            // A good reading does not end a burst of garbage: the radio reports the first bad
+            // payload after each good one, so a sensor alternating would log every packet. Only
+            // `malformedBurstGap` of quiet ends it (`endBursts`).
             links[i].heard(reading, at: now)
             switch reading {
             case .heartRate(let m):
@@ -261,15 +262,23 @@ final class SensorHub {
         }
     }
 
+    /// Bursts of garbage that have been quiet for `malformedBurstGap`: their count is logged.
+    private func endBursts(at now: Double) {
+        for (address, burst) in garbage where now - burst.last >= Self.malformedBurstGap {
+            garbage[address] = nil
+            guard burst.unlogged > 0 else { continue }
+            let label = links.first { $0.sensor.address == address }?.sensor.label ?? address.text
+            log.log(.warning, "sensors: \(label): \(burst.unlogged) more malformed payloads")
+        }
+    }
+
     /// Garbage from a sensor: the first of a burst is logged, the rest counted; the link stays.
     private func malformed(_ address: BluetoothAddress, _ error: BluetoothError, at now: Double) {
         let label = links.first { $0.sensor.address == address }?.sensor.label ?? address.text
-        if let burst = garbage[address], now - burst.last < Self.malformedBurstGap {
+        endBursts(at: now)
+        if let burst = garbage[address] {
             garbage[address] = (now, burst.unlogged + 1)
             return
-        }
-        if let burst = garbage[address], burst.unlogged > 0 {
-            log.log(.warning, "sensors: \(label): \(burst.unlogged) more malformed payloads")
         }
         garbage[address] = (now, 0)
         log.log(.warning, "sensors: \(label) sent \(error); more in this burst are counted, not logged")

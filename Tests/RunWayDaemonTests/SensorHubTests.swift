@@ -193,10 +193,32 @@ struct SensorHubTests {
         }
         rig.radio.push(.reading(Sensors.polar, Sensors.heartRate(80)))
         #expect(rig.hub.step(at: 4).map(\.value) == [80])
+        #expect(rig.logged.all.filter { $0.contains("malformed") }.count == 1)
+        // The burst ends after 10 s of quiet, and its count is said then.
+        let lastGarbage = 1 + Double(199) * 0.01
+        #expect(rig.hub.deadline(at: 4) == lastGarbage + SensorHub.malformedBurstGap)
+        _ = rig.hub.step(at: 13)
         let lines = rig.logged.all.filter { $0.contains("malformed") }
         #expect(lines.count == 2, "\(lines)")
         #expect(lines.last?.contains("199 more malformed payloads") == true)
         #expect(rig.hub.links[0].isConnected)
+    }
+
+    /// A sensor sending a bad payload after every good one (the radio reports the first bad
+    /// after each good): one burst, one line, not a warning per packet.
+    @Test func garbageAfterEveryGoodReadingIsOneBurst() throws {
+        let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)
+        _ = rig.hub.step(at: 0.1)
+        for i in 0..<100 {
+            rig.radio.push(
+                .reading(Sensors.polar, Sensors.heartRate(80)),
+                .failed(Sensors.polar, .malformed(characteristic: 0x2A37, reason: "an odd RR byte")))
+            _ = rig.hub.step(at: 1 + Double(i) * 0.5)
+        }
+        let lines = rig.logged.all.filter { $0.contains("malformed") }
+        #expect(lines.count == 1, "\(lines.count) lines")
     }
 
     @Test func scanThenPairByNameStoresTheChoiceAndASecondStrapReplacesTheFirst() throws {
