@@ -41,6 +41,7 @@ final class SensorHub {
 
     /// A link that came up or went down (told by `notice`, on this thread).
     enum Notice: Sendable, Equatable {
+        /// The link has held `SensorLink.holdSeconds` (a sensor flapping is not "connected").
         case connected(PairedSensor)
         case lost(PairedSensor)
     }
@@ -191,6 +192,8 @@ final class SensorHub {
     }
 
     private func connectDue(at now: Double) {
+        // A link that has held `SensorLink.holdSeconds` counts as back: told now, not at connect.
+        for i in links.indices where links[i].holds(at: now) { notice(.connected(links[i].sensor)) }
         for i in links.indices where links[i].attemptDue(at: now) {
             guard let radio else { return }
             links[i].connecting(at: now)
@@ -220,10 +223,8 @@ final class SensorHub {
             guard let i = links.firstIndex(where: { $0.sensor.address == address }) else { return }
             let wasConnected = links[i].isConnected
             links[i].connected(at: now)
-            if !wasConnected {
-                log.log(.notice, "sensor connected: \(links[i].sensor.label)")
-                notice(.connected(links[i].sensor))
-            }
+            // Told (`.connected`) only once the link has held: see `connectDue`.
+            if !wasConnected { log.log(.notice, "sensor connected: \(links[i].sensor.label)") }
         case .disconnected(let address):
             guard let i = links.firstIndex(where: { $0.sensor.address == address }) else { return }
             drop(at: i, now: now)

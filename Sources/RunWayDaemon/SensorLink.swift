@@ -6,8 +6,12 @@ import RunWayControl
 struct SensorLink: Sendable {
     var sensor: PairedSensor
     var state = State.idle
-    /// Connect attempts that failed since the last connection.
+    /// Connect attempts that failed, and links that did not hold, since the last link that held.
     var failures = 0
+    /// When the link came up (monotonic seconds); nil while not connected.
+    var connectedSince: Double?
+    /// The link has held `holdSeconds`: it counts as back (the back-off started over).
+    var held = false
     /// When to try connecting again (monotonic seconds); nil while connecting or connected.
     var nextAttempt: Double?
     var battery: Int?
@@ -53,6 +57,13 @@ struct SensorLink: Sendable {
     /// own LE connect gives up sooner, so this only catches a radio that never said.
     static let connectTimeout = 30.0
 
+    /// How long a link must stay up to count as back: the back-off starts over and "back" is
+    /// said only then. A sensor at the edge of range connects and drops again within seconds (an
+    /// LE link is given up after its supervision timeout, a few seconds at most), so a link that
+    /// held half a minute — some thirty heart beats notified — is a sensor back in range, not one
+    /// flapping; and a runner back in range hears "back" within half a minute.
+    static let holdSeconds = 30.0
+
     /// The wait after `n` failed attempts since the drop (0: the first try after it).
     static func delay(afterFailures n: Int) -> Double { backoff[min(max(n, 0), backoff.count - 1)] }
 
@@ -62,20 +73,32 @@ struct SensorLink: Sendable {
         nextAttempt = nil
     }
 
-    /// Connected: the back-off starts over.
+    /// Connected: the back-off starts over once the link has held (`holds(at:)`).
     mutating func connected(at now: Double) {
+        if state != .connected { connectedSince = now }
         state = .connected
-        failures = 0
         nextAttempt = nil
         lastSeen = now
     }
 
+    /// Whether the link has just now held `holdSeconds` (once per link): the back-off starts over.
+    mutating func holds(at now: Double) -> Bool {
+        guard state == .connected, !held, let since = connectedSince, now - since >= Self.holdSeconds
+        else { return false }
+        held = true
+        failures = 0
+        return true
+    }
+
     /// The link dropped or an attempt failed: returns whether it was connected (a loss to say).
+    /// A link that did not hold counts as a failed attempt for the back-off.
     @discardableResult
     mutating func dropped(at now: Double) -> Bool {
         let wasConnected = state == .connected
         state = .idle
-        failures = wasConnected ? 0 : failures + 1
+        failures = wasConnected && held ? 0 : failures + 1
+        held = false
+        connectedSince = nil
         nextAttempt = now + Self.delay(afterFailures: failures)
         heartRate = nil
         cadence = nil
@@ -96,7 +119,7 @@ struct SensorLink: Sendable {
         switch state {
         case .idle: nextAttempt
         case .connecting(let since): since + Self.connectTimeout
-        case .connected: nil
+        case .connected: held ? nil : connectedSince.map { $0 + Self.holdSeconds }
         }
     }
 

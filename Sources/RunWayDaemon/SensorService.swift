@@ -149,14 +149,20 @@ final class SensorService: Service, Sendable {
     var links: [SensorLink] { published.withLock { $0 } }
 }
 
-/// Says a sensor lost in flight once (its pattern and, with the voice, its kind by name), and
-/// "back" when a sensor said lost comes back in that flight; a drop on the ground is only logged
-/// (the checklist shows it). Used on the sensor thread only.
+/// Says a sensor lost in flight at most once per flight (its pattern and, with the voice, its
+/// kind by name), and "back" once when a sensor said lost comes back in that flight (the hub
+/// tells `.connected` only for a link that has held `SensorLink.holdSeconds`): a sensor flapping
+/// at the edge of range is not announced again and again. A drop on the ground is only logged
+/// (the checklist shows it). What was said ends with the flight. Used on the sensor thread only.
 final class SensorAnnouncer {
     private let annunciator: Annunciator?
     private let flying: InFlightWatch
-    /// The sensors said lost and not yet back.
+    /// The flight (`InFlightWatch.takeoffs`) the sets below are for.
+    private var flight = 0
+    /// The sensors said lost in this flight (never said again in it).
     private var said: Set<BluetoothAddress> = []
+    /// Of those, the ones not yet said back.
+    private var missing: Set<BluetoothAddress> = []
 
     init(annunciator: Annunciator?, flying: InFlightWatch) {
         self.annunciator = annunciator
@@ -164,12 +170,18 @@ final class SensorAnnouncer {
     }
 
     func tell(_ notice: SensorHub.Notice) {
+        if flying.takeoffs != flight {
+            flight = flying.takeoffs
+            said = []
+            missing = []
+        }
         switch notice {
         case .lost(let sensor):
             guard flying.isFlying, said.insert(sensor.address).inserted else { return }
+            missing.insert(sensor.address)
             annunciator?.sensorLost(sensor.label, kind: Self.phraseSensor(sensor))
         case .connected(let sensor):
-            guard said.remove(sensor.address) != nil, flying.isFlying else { return }
+            guard missing.remove(sensor.address) != nil, flying.isFlying else { return }
             annunciator?.sensorBack(sensor.label, kind: Self.phraseSensor(sensor))
         }
     }

@@ -62,6 +62,9 @@ struct SensorHubTests {
         _ = rig.hub.step(at: 100.1)  // … and answered
         #expect(rig.radio.calls == ["connect A0:9E:1A:12:34:56"])
         #expect(rig.logged.all.contains("runwayd: sensor connected: Polar H10 1A2B3C4D"))
+        // Told as connected once the link has held 30 s (the hub's deadline wakes it for that).
+        #expect(rig.noticed.isEmpty && rig.hub.deadline(at: 100.1) == 130.1)
+        _ = rig.hub.step(at: 130.1)
         #expect(rig.noticed == [.connected(Self.strap)])
         // A strap flooding at 50 Hz: one sample a second goes on, the newest.
         var sent: [SensorHub.Sample] = []
@@ -87,6 +90,7 @@ struct SensorHubTests {
         rig.hub.start(at: 0)
         _ = rig.hub.step(at: 0)
         _ = rig.hub.step(at: 0.1)
+        _ = rig.hub.step(at: 30.1)  // the link has held
         rig.radio.state.withLock { $0.reachable = [] }
         rig.radio.push(.disconnected(Sensors.polar))
         var attempts: [Double] = []
@@ -110,8 +114,40 @@ struct SensorHubTests {
             now += 0.5
             _ = rig.hub.step(at: now)
         }
-        #expect(rig.hub.links[0].isConnected && rig.hub.links[0].failures == 0)
+        // Not started over yet: the link has to hold first.
+        #expect(rig.hub.links[0].isConnected && rig.hub.links[0].failures > 0)
         #expect(rig.logged.all.filter { $0 == "runwayd: sensor connected: Polar H10 1A2B3C4D" }.count == 2)
+        // … and once it has held 30 s the back-off starts over, and it is told back.
+        _ = rig.hub.step(at: now + 30)
+        #expect(rig.hub.links[0].failures == 0)
+        #expect(rig.noticed == [.connected(Self.strap), .lost(Self.strap), .connected(Self.strap)])
+    }
+
+    /// A sensor flapping at the edge of range: each short link is a failed attempt for the
+    /// back-off (it grows: 1, 2, 5, 10 s), and it is not told back until a link holds 30 s.
+    @Test func aFlappingSensorIsNotBackUntilItsLinkHolds() throws {
+        let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)
+        _ = rig.hub.step(at: 0.1)
+        _ = rig.hub.step(at: 30.1)
+        var now = 30.1
+        var waits: [Double] = []
+        for _ in 0..<4 {
+            rig.radio.push(.disconnected(Sensors.polar))  // up a moment, then gone again
+            now += 0.1
+            _ = rig.hub.step(at: now)
+            let next = try #require(rig.hub.links[0].nextAttempt)
+            waits.append((next - now).rounded())
+            now = next
+            _ = rig.hub.step(at: now)  // the connect asked …
+            now += 0.1
+            _ = rig.hub.step(at: now)  // … and up for a moment
+        }
+        #expect(waits == [1, 2, 5, 10], "\(waits)")
+        #expect(rig.noticed.filter { $0 == .connected(Self.strap) }.count == 1, "\(rig.noticed)")
+        _ = rig.hub.step(at: now + 31)
+        #expect(rig.noticed.last == .connected(Self.strap) && rig.hub.links[0].failures == 0)
     }
 
     /// An hour away costs one attempt every 10 s: counted, not timed.

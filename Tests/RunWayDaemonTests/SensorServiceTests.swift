@@ -24,6 +24,8 @@ struct SensorServiceTests {
         let heard = Lines()
         let flying = InFlightWatch()
         let bodies = BodyTap()
+        /// Seconds added to the sensor thread's monotonic clock (a link held 30 s, at once).
+        let skew = Locked(0.0)
         let engine: FlightEngine
         let service: SensorService
         private let tasks: [Task<Void, any Error>]
@@ -43,7 +45,8 @@ struct SensorServiceTests {
             let gps: @Sendable (MonotonicInstant) async -> Double? = { 200 + $0.seconds - base }
             service = SensorService(
                 radio: { radio }, store: SensorStore(logbookDirectory: self.folder), engine: engine, gps: gps,
-                annunciator: Annunciator(driver: BuzzerDriver(), log: log), flying: flying, log: log)
+                annunciator: Annunciator(driver: BuzzerDriver(), log: log), flying: flying, log: log,
+                clock: { [skew] in MonotonicClock.seconds + skew.withLock { $0 } })
             var control = SessionControl(
                 engine: engine, defaultMission: nil, logbookDirectory: self.folder,
                 now: { await gps(.now) }, battery: { nil })
@@ -159,7 +162,15 @@ struct SensorServiceTests {
         #expect(await board.until { board.logged.all.contains("runwayd: callout: sensor lost") })
         #expect(await board.engine.isFlying)
         board.radio.state.withLock { $0.reachable = [Sensors.polar] }
-        #expect(await board.until { board.logged.all.contains("runwayd: callout: sensor back") })
+        #expect(await board.until { board.logged.all.filter { $0.contains("sensor connected") }.count == 2 })
+        // "Back" once the link has held 30 s (the thread's clock moved on; a battery reading wakes it).
+        #expect(!board.logged.all.contains("runwayd: callout: sensor back"))
+        board.skew.withLock { $0 += 31 }
+        #expect(
+            await board.until {
+                board.radio.push(.reading(Sensors.polar, .battery(80)))
+                return board.logged.all.contains("runwayd: callout: sensor back")
+            })
         #expect(board.logged.all.filter { $0 == "runwayd: sensor lost: Polar H10 1A2B3C4D" }.count == 1)
         #expect(board.logged.all.filter { $0 == "runwayd: callout: sensor lost" }.count == 1)
         let landed = await board.engine.handle(.end(at: 400, sentAt: nil))
@@ -223,6 +234,28 @@ struct SensorServiceTests {
         // runwayd gone: the same words as every control command.
         let (gone, _, missing) = await board.runway("sensors", "list")
         #expect(gone == 1 && missing.contains("runwayd is not running"), "\(missing)")
+    }
+
+    /// A sensor flapping in flight is said lost once and back once; a new flight says anew.
+    @Test func aLossIsSaidOncePerFlight() {
+        let logged = Lines()
+        let log = DaemonLog(toJournal: false) { logged.append($0) }
+        let flying = InFlightWatch()
+        let announcer = SensorAnnouncer(
+            annunciator: Annunciator(driver: BuzzerDriver(), log: log), flying: flying)
+        let strap = SensorHubTests.strap
+        flying.set(flying: true)
+        for _ in 0..<3 {
+            announcer.tell(.lost(strap))
+            announcer.tell(.connected(strap))
+        }
+        #expect(logged.all.filter { $0 == "runwayd: callout: sensor lost" }.count == 1)
+        #expect(logged.all.filter { $0 == "runwayd: callout: sensor back" }.count == 1)
+        // Landed, and a new flight: what was said ended with the last one.
+        flying.set(flying: false)
+        flying.set(flying: true)
+        announcer.tell(.lost(strap))
+        #expect(logged.all.filter { $0 == "runwayd: callout: sensor lost" }.count == 2)
     }
 
     /// A footpod's speed and total distance reach the engine with its cadence (the raw log
