@@ -506,19 +506,19 @@ public final class BlueZRadio: SensorRadio {
             {
                 // Bonded now, or before, or a sensor that needs no bond: trust it either way.
                 guard let path = objects.devicePaths[address] else {
-                    events.append(.failed(address, .unknownDevice(address.text)))
+                    events.append(.pairFailed(address, .unknownDevice(address.text)))
                     return
                 }
                 do throws(BluetoothError) { try trust(address, path) } catch {
-                    events.append(.failed(address, error))
+                    events.append(.pairFailed(address, error))
                 }
             } else if let failure {
                 let deviceName = objects.devicePaths[address].map(name(of:)) ?? address.text
-                events.append(.failed(address, pairingError(failure, name: deviceName)))
+                events.append(.pairFailed(address, pairingError(failure, name: deviceName)))
             }
         case .trust(let address):
             if let failure {
-                events.append(.failed(address, map(failure, what: "trusting \(address)")))
+                events.append(.pairFailed(address, map(failure, what: "trusting \(address)")))
             } else {
                 events.append(.paired(address))
             }

@@ -84,8 +84,12 @@ public enum SensorEvent: Sendable, Equatable {
     /// The link dropped (out of range, battery out, the sensor switched off) or a connect ended.
     case disconnected(BluetoothAddress)
     case reading(BluetoothAddress, SensorReading)
-    /// A request on this device failed, or a payload could not be decoded.
+    /// A request on this device failed (a connect, its services, its notifications), or a
+    /// payload could not be decoded. Never a pairing's outcome: that is `.pairFailed`.
     case failed(BluetoothAddress, BluetoothError)
+    /// `pair` failed (the bond refused, the trust not set): kept apart from `.failed`, so a
+    /// connect's failure on the same device is never taken for the pairing's answer.
+    case pairFailed(BluetoothAddress, BluetoothError)
     /// BlueZ or its adapter came or went (bluetoothd restarted, the adapter powered off).
     case adapter(AdapterState)
 }
@@ -124,7 +128,8 @@ public protocol SensorRadio: AnyObject {
     /// Every device BlueZ knows that offers a Heart Rate or Running Speed and Cadence service
     /// (discovered in a scan, or paired before).
     func devices() throws(BluetoothError) -> [SensorDevice]
-    /// Pairs (where the device asks for it) and trusts the device: `.paired` or `.failed` follows.
+    /// Pairs (where the device asks for it) and trusts the device: `.paired` or `.pairFailed`
+    /// follows.
     func pair(_ address: BluetoothAddress) throws(BluetoothError)
     /// Removes the device from BlueZ (bond and all).
     func forget(_ address: BluetoothAddress) throws(BluetoothError)

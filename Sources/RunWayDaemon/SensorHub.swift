@@ -246,13 +246,19 @@ final class SensorHub {
                 }
             case .battery: break
             }
+        case .pairFailed(let address, let error):
+            guard let pairing, pairing.device.address == address else {
+                log.log(.info, "sensors: a pairing no longer asked for failed: \(address): \(error)")
+                return
+            }
+            self.pairing = nil
+            log.log(.warning, "sensors: pairing with \(Self.label(pairing.device)): \(error)")
+            pairing.reply(.refused(Self.refusal(error, label: Self.label(pairing.device))))
         case .failed(let address, let error):
+            // The link's failure, never the pairing's answer (that is `.pairFailed`), even while
+            // a pairing of the same sensor is in hand.
             if case .malformed = error {
                 malformed(address, error, at: now)
-            } else if let pairing, pairing.device.address == address {
-                self.pairing = nil
-                log.log(.warning, "sensors: pairing with \(Self.label(pairing.device)): \(error)")
-                pairing.reply(.refused(Self.refusal(error, label: Self.label(pairing.device))))
             } else if let i = links.firstIndex(where: { $0.sensor.address == address }) {
                 if links[i].isConnected {
                     log.log(.warning, "sensors: \(links[i].sensor.label): \(error)")

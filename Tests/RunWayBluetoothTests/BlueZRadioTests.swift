@@ -87,7 +87,7 @@ struct BlueZRadioTests {
             let got = try events(from: radio) { !$0.isEmpty }
             let refusal = BluetoothError.pairingRefused(
                 name: "Polar H10 AA0001", message: "Authentication Failed")
-            #expect(got == [.failed(Self.strap, refusal)])
+            #expect(got == [.pairFailed(Self.strap, refusal)])
             #expect(refusal.description.contains("wet the strap"))
         }
     }

@@ -293,6 +293,26 @@ struct SensorHubTests {
         #expect(gone == polar && rig.store.load().sensors.isEmpty)
     }
 
+    /// Pairing a sensor whose link is failing: the link's connect failure is the link's, not
+    /// the pairing's answer; the pairing ends with its own outcome.
+    @Test func aConnectFailureIsNotThePairingsAnswer() throws {
+        let rig = try Rig(radio: FakeRadio { $0.devices = Sensors.near }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)  // the connect asked; its failure (not reachable) is queued
+        var answer: SensorAnswer?
+        rig.hub.handle(.pair("A0:9E:1A:12:34:56"), at: 0.05) { answer = $0 }
+        _ = rig.hub.step(at: 0.1)
+        #expect(answer == nil, "\(String(describing: answer))")
+        #expect(rig.hub.links[0].failures == 1)
+        rig.radio.push(.paired(Sensors.polar))
+        _ = rig.hub.step(at: 0.2)
+        guard case .paired(let sensor, _)? = answer else {
+            Issue.record("\(String(describing: answer))")
+            return
+        }
+        #expect(sensor.address == Sensors.polar)
+    }
+
     @Test func whatCannotBePairedIsSaidByItsCause() throws {
         let twins = [
             Sensors.device(Sensors.polar, "HRM", .heartRate),
@@ -304,7 +324,7 @@ struct SensorHubTests {
             radio: FakeRadio {
                 $0.devices = twins
                 $0.pairing = [
-                    Sensors.polar: .failed(
+                    Sensors.polar: .pairFailed(
                         Sensors.polar,
                         .pairingRefused(name: "HRM", message: "org.bluez.Error.AuthenticationRejected"))
                 ]

@@ -203,7 +203,7 @@ struct SensorServiceTests {
                 $0.adapter = .noBlueZ
                 $0.devices = Sensors.near
                 $0.pairing = [
-                    Sensors.polar: .failed(
+                    Sensors.polar: .pairFailed(
                         Sensors.polar,
                         .pairingRefused(
                             name: "Polar H10 1A2B3C4D", message: "org.bluez.Error.AuthenticationFailed"))
