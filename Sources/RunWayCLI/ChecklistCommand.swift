@@ -108,7 +108,7 @@ enum ChecklistCommand {
                 ?? battery,
             storage: s.number(.storageFreeBytes).map { .success($0) } ?? storage)
         list.weatherMissing = "runwayd's barograph needs an hour of readings between runs"
-        list.sensors = s.sensors.map(ChecklistSensors.daemon)
+        list.sensors = s.sensors.map { ChecklistSensors.daemon($0, bluetooth: s.bluetooth) }
         return list
     }
 

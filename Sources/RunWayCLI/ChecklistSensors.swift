@@ -9,8 +9,8 @@ import RunWayControl
 /// cell at 10 % still has hours of running in it (a CR2032 lasts a few hundred hours in a strap),
 /// so it asks for a new cell after the run, not for staying home.
 enum ChecklistSensors: Sendable, Equatable {
-    /// runwayd's paired sensors.
-    case daemon([ControlSensor])
+    /// runwayd's paired sensors, and its radio's state (nil: a runwayd that does not say).
+    case daemon([ControlSensor], bluetooth: ControlBluetooth? = nil)
     /// `bluetooth.enabled` is false.
     case disabled
     /// Nothing to judge by, and why (runwayd not running, no radio, the simulated board).
@@ -27,16 +27,21 @@ enum ChecklistSensors: Sendable, Equatable {
             Checklist.Item(name: name, verdict: .unknown, required: false, detail: detail)
         }
         let sensors: [ControlSensor]
+        let bluetooth: ControlBluetooth?
         switch self {
         case .disabled: return unknown("Bluetooth off in the configuration")
         case .unknown(let why): return unknown(why)
-        case .daemon(let list): sensors = list
+        case .daemon(let list, let radio): (sensors, bluetooth) = (list, radio)
         }
         guard let sensor = sensors.first(where: { $0.kinds.contains(kind) }) else {
             return unknown("no \(what) paired: runway sensors pair")
         }
         func notOK(_ why: String) -> Checklist.Item {
             Checklist.Item(name: name, verdict: .notOK, required: true, detail: "\(sensor.label): \(why)")
+        }
+        // The adapter or BlueZ, not the strap, is what to fix.
+        if let bluetooth, bluetooth.state != .ready, sensor.connected != true {
+            return notOK(bluetooth.message ?? "Bluetooth is \(bluetooth.state.rawValue)")
         }
         guard sensor.connected == true else {
             return notOK(

@@ -369,6 +369,20 @@ final class SensorHub {
         }
     }
 
+    /// The radio's state for `status`: ready, or why not (the refusal's sentence).
+    var bluetooth: ControlBluetooth {
+        guard let why = notReady() else { return ControlBluetooth(state: .ready, message: nil) }
+        let state: ControlBluetooth.State =
+            switch why {
+            case .adapterOff: .poweredOff
+            case .noAdapter: .noAdapter
+            case .blueZNotRunning: .notRunning
+            case .permissionDenied: .permissionDenied
+            default: .unavailable
+            }
+        return ControlBluetooth(state: state, message: why.description)
+    }
+
     /// Why the radio cannot take a scan or a pairing now; nil when it can.
     private func notReady() -> SensorRefusal? {
         guard radio != nil else { return radioFailure ?? .busUnavailable }

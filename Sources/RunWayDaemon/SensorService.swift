@@ -32,7 +32,7 @@ final class SensorService: Service, Sendable {
 
     private let wake = WakeSignal()
     private let inbox = Mutex<Inbox>(Inbox())
-    private let published = Mutex<[SensorLink]>([])
+    private let published = Mutex<(links: [SensorLink], bluetooth: ControlBluetooth?)>(([], nil))
     static let inboxLimit = 8
 
     private struct Inbox {
@@ -91,7 +91,7 @@ final class SensorService: Service, Sendable {
         let announcer = SensorAnnouncer(annunciator: annunciator, flying: flying)
         let hub = SensorHub(radio: makeRadio, store: store, log: log) { announcer.tell($0) }
         hub.start(at: clock())
-        published.withLock { $0 = hub.links }
+        published.withLock { $0 = (hub.links, hub.bluetooth) }
         while true {
             let now = clock()
             let timeout = hub.deadline(at: now).map {
@@ -120,7 +120,7 @@ final class SensorService: Service, Sendable {
             for sample in hub.step(at: clock(), readable: woke == .first || woke == .timedOut) {
                 samples.yield(sample)
             }
-            published.withLock { $0 = hub.links }
+            published.withLock { $0 = (hub.links, hub.bluetooth) }
         }
     }
 
@@ -146,7 +146,10 @@ final class SensorService: Service, Sendable {
     }
 
     /// The paired sensors as the thread last published them (for `status` and the checklist).
-    var links: [SensorLink] { published.withLock { $0 } }
+    var links: [SensorLink] { published.withLock { $0.links } }
+
+    /// The radio's state as the thread last published it (nil before the thread has started).
+    var bluetooth: ControlBluetooth? { published.withLock { $0.bluetooth } }
 }
 
 /// Says a sensor lost in flight at most once per flight (its pattern and, with the voice, its

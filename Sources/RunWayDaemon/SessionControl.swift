@@ -28,7 +28,7 @@ struct SessionControl: Sendable {
             batteryPercent: battery(), storageFreeBytes: logbookDirectory.flatMap(BoardStatus.freeBytes(in:)),
             flightID: await engine.flightID,
             barometer: barograph?.snapshot(at: MonotonicInstant.now.seconds),
-            sensors: await sensorStatus(sensors?.links))
+            sensors: await sensorStatus(sensors?.links), bluetooth: sensors?.bluetooth)
     }
 
     /// The links as the wire has them, their last-seen times moved onto the GPS axis by the

@@ -190,6 +190,23 @@ struct ChecklistSensorTests {
         #expect(Self.line(.daemon([pod]), .cadence) == ("OK", "Stryd: 0 steps/min, battery 60 %", true))
     }
 
+    /// The adapter off (or BlueZ not running): the line blames it, not the strap.
+    @Test func theAdapterNotTheStrapIsBlamed() throws {
+        let line =
+            #"{"gps_signal":"STRONG","sensors":[{"address":"A0:9E:1A:12:34:56","name":"Polar H10","kinds":["heart_rate"],"connected":false,"battery_percent":null,"heart_rate":null,"cadence":null,"contact":null,"last_seen":null}],"bluetooth":{"state":"powered_off","message":"the Bluetooth adapter is off: bluetoothctl power on (or rfkill unblock bluetooth)"}}"#
+        let status = ControlStatus(json: try JSONValue.parse(Array(line.utf8)))!
+        #expect(status.bluetooth?.state == .poweredOff)
+        let list = ChecklistCommand.fromDaemon(status, battery: BatteryStatus(), storage: .success(1e12))
+        let sensors = try #require(list.sensors)
+        #expect(
+            Self.line(sensors)
+                == (
+                    "NOT OK",
+                    "Polar H10: the Bluetooth adapter is off: bluetoothctl power on (or rfkill unblock bluetooth)",
+                    true
+                ))
+    }
+
     /// A link that stays up while the strap says nothing: runwayd sends no stale value, and the
     /// line says how long it has been silent.
     @Test func aStrapSilentForSecondsIsNotOK() {

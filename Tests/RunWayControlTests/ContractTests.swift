@@ -33,7 +33,7 @@ enum Golden {
         barometer: .init(
             answering: true, pascals: 101_296.7,
             weather: Barograph.Reading(tendency: .falling, changePer3h: -180.4, span: 7200)),
-        sensors: [strap(heartRate: 152.4)])
+        sensors: [strap(heartRate: 152.4)], bluetooth: ControlBluetooth(state: .ready, message: nil))
     static func strap(heartRate: Double) -> ControlSensor {
         ControlSensor(
             shape: .live, address: "A0:9E:1A:12:34:56", name: "Polar H10 1A2B3C4D", kinds: [.heartRate],

@@ -418,6 +418,21 @@ struct SensorHubTests {
         #expect(made.withLock { $0 } == 2 && hub.radio != nil)
     }
 
+    /// The radio's state for status: ready, or what is wrong with the adapter or BlueZ.
+    @Test func theRadiosStateIsForTheStatus() throws {
+        let radio = FakeRadio { $0.adapter = .poweredOff }
+        let rig = try Rig(radio: radio)
+        rig.hub.start(at: 0)
+        #expect(rig.hub.bluetooth.state == .poweredOff)
+        #expect(rig.hub.bluetooth.message?.contains("bluetoothctl power on") == true)
+        radio.push(.adapter(.noBlueZ))
+        _ = rig.hub.step(at: 1)
+        #expect(rig.hub.bluetooth.state == .notRunning)
+        radio.push(.adapter(.ready(address: nil)))
+        _ = rig.hub.step(at: 2)
+        #expect(rig.hub.bluetooth == ControlBluetooth(state: .ready, message: nil))
+    }
+
     /// BlueZ there but refusing runwayd (or not answering) is said as such, not as "not running".
     @Test func aBlueZThatRefusesUsIsNotCalledNotRunning() throws {
         let radio = FakeRadio {
