@@ -30,7 +30,8 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
     case pairingRefused(String)
     /// No answer from BlueZ or the sensor within the pairing's time (its label).
     case pairingTimedOut(String)
-    /// The paired sensors could not be written (the file's path; the errno is in the log).
+    /// The paired sensors could not be written (the file's path; the errno is in the log): the
+    /// pairing or forgetting was not made, the old list holds.
     case notStored(String)
     /// Any other failure of the radio, in BlueZ's words.
     case radioFailed(String)
@@ -71,7 +72,10 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
             "pairing with ", " did not finish in time: keep the sensor awake and near, and try again",
             { .pairingTimedOut($0) }
         ),
-        ("the paired sensors could not be stored in ", "; runwayd's log says why", { .notStored($0) }),
+        (
+            "the paired sensors could not be stored in ", "; nothing was changed (runwayd's log says why)",
+            { .notStored($0) }
+        ),
         ("the Bluetooth radio failed: ", "", { .radioFailed($0) }),
     ]
 

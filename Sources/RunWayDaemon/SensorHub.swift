@@ -419,6 +419,8 @@ final class SensorHub {
         }
     }
 
+    /// The pairing's answer: stored first, and only then the links replaced and the old
+    /// sensor forgotten in BlueZ, so a list that cannot be written changes nothing.
     private func paired(_ address: BluetoothAddress, at now: Double) {
         guard let pairing, pairing.device.address == address else { return }
         self.pairing = nil
@@ -428,28 +430,29 @@ final class SensorHub {
         let replaced = links.filter {
             $0.sensor.address != address && !$0.sensor.kinds.isDisjoint(with: sensor.kinds)
         }
+        let kept = links.filter {
+            $0.sensor.address != address && !replaced.map(\.sensor.address).contains($0.sensor.address)
+        }
+        do throws(SensorStore.WriteError) {
+            try store.save(kept.map(\.sensor) + [sensor])
+        } catch {
+            log.log(.error, "sensors: \(error); the pairing with \(sensor.label) is not made")
+            return pairing.reply(.refused(.notStored(store.path)))
+        }
         for old in replaced {
             try? radio?.disconnect(old.sensor.address)
             try? radio?.forget(old.sensor.address)
         }
-        links.removeAll {
-            $0.sensor.address == address || replaced.map(\.sensor.address).contains($0.sensor.address)
-        }
-        links.append(SensorLink(sensor: sensor, at: now))
+        links = kept + [SensorLink(sensor: sensor, at: now)]
         log.log(
             .notice,
             "sensors: paired \(sensor.label)"
                 + (replaced.isEmpty
                     ? "" : ", replacing \(replaced.map(\.sensor.label).joined(separator: ", "))"))
-        do throws(SensorStore.WriteError) {
-            try store.save(links.map(\.sensor))
-            pairing.reply(.paired(sensor, replaced: replaced.map(\.sensor)))
-        } catch {
-            log.log(.error, "sensors: \(error); the pairing holds until runwayd restarts")
-            pairing.reply(.refused(.notStored(store.path)))
-        }
+        pairing.reply(.paired(sensor, replaced: replaced.map(\.sensor)))
     }
 
+    /// Stored first, then let go: a list that cannot be written changes nothing.
     private func forget(_ which: String, reply: Reply) {
         let found = Self.resolve(which, among: links, name: \.sensor.name, address: \.sensor.address)
         let link: SensorLink
@@ -459,6 +462,13 @@ final class SensorHub {
         case .several: return reply(.refused(.ambiguousName(which)))
         }
         let address = link.sensor.address
+        let kept = links.filter { $0.sensor.address != address }
+        do throws(SensorStore.WriteError) {
+            try store.save(kept.map(\.sensor))
+        } catch {
+            log.log(.error, "sensors: \(error); \(link.sensor.label) is not forgotten")
+            return reply(.refused(.notStored(store.path)))
+        }
         do throws(BluetoothError) {
             if link.state != .idle { try radio?.disconnect(address) }
             try radio?.forget(address)
@@ -466,16 +476,10 @@ final class SensorHub {
             // runwayd's choice is its own list: BlueZ's bond may stay (it is then only unused).
             log.log(.warning, "sensors: BlueZ did not forget \(link.sensor.label): \(error)")
         }
-        links.removeAll { $0.sensor.address == address }
+        links = kept
         for kind in link.sensor.kinds { waiting[kind] = nil }
         log.log(.notice, "sensors: forgot \(link.sensor.label)")
-        do throws(SensorStore.WriteError) {
-            try store.save(links.map(\.sensor))
-            reply(.forgotten(link.sensor))
-        } catch {
-            log.log(.error, "sensors: \(error)")
-            reply(.refused(.notStored(store.path)))
-        }
+        reply(.forgotten(link.sensor))
     }
 
     // MARK: Words

@@ -313,6 +313,40 @@ struct SensorHubTests {
         #expect(sensor.address == Sensors.polar)
     }
 
+    /// A pairing whose list cannot be written changes nothing: the old strap stays paired,
+    /// connected and known to BlueZ, and the refusal says nothing was changed.
+    @Test func aPairingThatCannotBeStoredChangesNothing() throws {
+        let tickr = PairedSensor(address: Sensors.tickr, name: "TICKR", kinds: [.heartRate])
+        let rig = try Rig(
+            radio: FakeRadio {
+                $0.devices = Sensors.near
+                $0.pairing = [Sensors.polar: .paired(Sensors.polar)]
+                $0.reachable = [Sensors.tickr]
+            }, paired: [tickr])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)
+        _ = rig.hub.step(at: 0.1)
+        // The temporary file's name taken by a folder: the save fails (for root too).
+        try FileManager.default.createDirectory(
+            atPath: rig.store.path + ".partial", withIntermediateDirectories: false)
+        guard case .refused(let why)? = rig.ask(.pair("A0:9E:1A:12:34:56"), at: 1)?.0 else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(why == .notStored(rig.store.path))
+        #expect(why.description.contains("nothing was changed"))
+        #expect(rig.hub.links.map(\.sensor) == [tickr] && rig.hub.links[0].isConnected)
+        #expect(!rig.radio.calls.contains { $0.hasSuffix(Sensors.tickr.text) && !$0.hasPrefix("connect") })
+        #expect(rig.store.load().sensors == [tickr])
+        // Forgetting is stored first too.
+        guard case .refused(.notStored)? = rig.ask(.forget("TICKR"), at: 2)?.0 else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(rig.hub.links.map(\.sensor) == [tickr])
+        #expect(!rig.radio.calls.contains("forget C8:FD:19:AA:BB:CC"))
+    }
+
     @Test func whatCannotBePairedIsSaidByItsCause() throws {
         let twins = [
             Sensors.device(Sensors.polar, "HRM", .heartRate),
