@@ -1,7 +1,8 @@
 import RunWayCore
 
 /// Whether runwayd's sensor service has a Bluetooth radio to use, and if not why: `status`'s
-/// `bluetooth` object (`{"state": "ready", "message": null}`), beside `sensors`. The checklist
+/// `bluetooth` object (`{"state": "ready", "message": null}`), beside `sensors` (and, when there
+/// is no sensor service, why not). The checklist
 /// gives its message as the reason a paired sensor is not connected when the adapter or BlueZ,
 /// not the sensor, is the problem. States are added, never renamed.
 public struct ControlBluetooth: Sendable, Equatable {
@@ -17,6 +18,12 @@ public struct ControlBluetooth: Sendable, Equatable {
         case permissionDenied = "permission_denied"
         /// Any other cause (the system bus not reachable, bluetoothd not answering): see `message`.
         case unavailable
+        /// No sensor service (status's `sensors` is null), and why: `bluetooth.enabled` is false,
+        /// the simulated board (no radio; its scenario's body samples stand in), or a runwayd
+        /// built without a radio.
+        case disabled
+        case notOnThisBoard = "not_on_this_board"
+        case noRadio = "no_radio"
     }
 
     public var state: State

@@ -28,7 +28,18 @@ struct SessionControl: Sendable {
             batteryPercent: battery(), storageFreeBytes: logbookDirectory.flatMap(BoardStatus.freeBytes(in:)),
             flightID: await engine.flightID,
             barometer: barograph?.snapshot(at: MonotonicInstant.now.seconds),
-            sensors: await sensorStatus(sensors?.links), bluetooth: sensors?.bluetooth)
+            sensors: await sensorStatus(sensors?.links), bluetooth: sensors?.bluetooth ?? absentBluetooth)
+    }
+
+    /// Why there is no sensor service, for status's `bluetooth` (the checklist's reason).
+    var absentBluetooth: ControlBluetooth {
+        let state: ControlBluetooth.State =
+            switch sensorsAbsent {
+            case .notOnThisBoard: .notOnThisBoard
+            case .noRadio: .noRadio
+            default: .disabled
+            }
+        return ControlBluetooth(state: state, message: sensorsAbsent.description)
     }
 
     /// The links as the wire has them, their last-seen times moved onto the GPS axis by the

@@ -190,6 +190,26 @@ struct ChecklistSensorTests {
         #expect(Self.line(.daemon([pod]), .cadence) == ("OK", "Stryd: 0 steps/min, battery 60 %", true))
     }
 
+    /// No sensor service: the lines are `--` with runwayd's own reason, not left out or guessed
+    /// from this machine's configuration.
+    @Test func noSensorServiceSaysWhyFromRunwayd() throws {
+        func sensors(_ bluetooth: String) throws -> ChecklistSensors? {
+            let line = #"{"gps_signal":"STRONG","sensors":null,"bluetooth":"# + bluetooth + "}"
+            let status = ControlStatus(json: try JSONValue.parse(Array(line.utf8)))!
+            let list = ChecklistCommand.fromDaemon(status, battery: BatteryStatus(), storage: .success(1e12))
+            return list.sensors
+        }
+        let simulated = try #require(
+            try sensors(
+                #"{"state":"not_on_this_board","message":"the simulated board has no Bluetooth sensors (runwayd --board real has)"}"#
+            ))
+        #expect(
+            Self.line(simulated)
+                == ("--", "the simulated board has no Bluetooth sensors (runwayd --board real has)", false))
+        #expect(try sensors(#"{"state":"disabled","message":"off"}"#) == .disabled)
+        #expect(try sensors("null") == nil)  // an older runwayd: the command falls back on the configuration
+    }
+
     /// The adapter off (or BlueZ not running): the line blames it, not the strap.
     @Test func theAdapterNotTheStrapIsBlamed() throws {
         let line =

@@ -236,6 +236,17 @@ struct SensorServiceTests {
         #expect(gone == 1 && missing.contains("runwayd is not running"), "\(missing)")
     }
 
+    /// Without a sensor service, status's `bluetooth` says why (the checklist's reason).
+    @Test func noSensorServiceIsSaidInTheStatus() async throws {
+        var control = SessionControl(
+            engine: TestEngine().engine, defaultMission: nil, logbookDirectory: nil, now: { nil },
+            battery: { nil })
+        control.sensorsAbsent = .notOnThisBoard
+        let board = await control.board()
+        #expect(board.sensors == nil && board.bluetooth?.state == .notOnThisBoard)
+        #expect(board.bluetooth?.message == SensorRefusal.notOnThisBoard.description)
+    }
+
     /// A sensor flapping in flight is said lost once and back once; a new flight says anew.
     @Test func aLossIsSaidOncePerFlight() {
         let logged = Lines()
