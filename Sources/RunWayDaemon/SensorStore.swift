@@ -171,9 +171,16 @@ struct SensorStore: Sendable {
         do {
             try fd.writeAll(Array(Self.render(sensors).utf8))
             try fd.sync()
-            try fd.close()
         } catch {
             try? fd.close()
+            unlink(temporary)
+            throw .write(path: temporary, error)
+        }
+        // Closed once, whatever close says: Linux releases the descriptor even when close
+        // fails, and a second close could close one another thread has just been given.
+        do {
+            try fd.close()
+        } catch {
             unlink(temporary)
             throw .write(path: temporary, error)
         }
