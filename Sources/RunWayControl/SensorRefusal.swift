@@ -35,6 +35,9 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
     case notStored(String)
     /// Any other failure of the radio, in BlueZ's words.
     case radioFailed(String)
+    /// The paired sensors' file could not be read at start (the file's path): runwayd will not
+    /// write over a list it could not read.
+    case storeUnreadable(String)
 
     private static let fixed: [(SensorRefusal, String)] = [
         (.bluetoothDisabled, "Bluetooth is off in runwayd's configuration (bluetooth.enabled is false)"),
@@ -77,6 +80,11 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
             { .notStored($0) }
         ),
         ("the Bluetooth radio failed: ", "", { .radioFailed($0) }),
+        (
+            "the paired sensors in ",
+            " could not be read, and runwayd will not write over them: fix the file (its owner and permissions) and restart runwayd",
+            { .storeUnreadable($0) }
+        ),
     ]
 
     public var description: String {
@@ -90,6 +98,7 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
             case .pairingTimedOut(let v): (4, v)
             case .notStored(let v): (5, v)
             case .radioFailed(let v): (6, v)
+            case .storeUnreadable(let v): (7, v)
             default: (6, "?")
             }
         return Self.framed[index].0 + value + Self.framed[index].1

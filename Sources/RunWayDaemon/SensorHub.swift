@@ -76,6 +76,9 @@ final class SensorHub {
     /// Per address: the last malformed payload's time and how many of its burst went unlogged.
     private var garbage: [BluetoothAddress: (last: Double, unlogged: Int)] = [:]
     private var processFailed = false
+    /// The paired sensors' file was there but unreadable at start: pairing and forgetting are
+    /// refused (saving would write over the runner's list).
+    private var storeUnreadable = false
 
     init(
         radio: @escaping () throws -> any SensorRadio, store: SensorStore, log: DaemonLog,
@@ -93,6 +96,7 @@ final class SensorHub {
     func start(at now: Double) {
         let loaded = store.load()
         if let problem = loaded.problem { log.log(.error, "sensors: \(problem)") }
+        storeUnreadable = loaded.unreadable
         links = loaded.sensors.map { SensorLink(sensor: $0, at: now) }
         if !links.isEmpty {
             log.log(.info, "sensors paired: \(links.map(\.sensor.label).joined(separator: ", "))")
@@ -330,7 +334,9 @@ final class SensorHub {
     func handle(_ request: SensorRequest, at now: Double, reply: @escaping Reply) {
         switch request {
         case .list: reply(.list(links))
-        case .forget(let which): forget(which, reply: reply)
+        case .forget(let which):
+            if storeUnreadable { return reply(.refused(.storeUnreadable(store.path))) }
+            forget(which, reply: reply)
         case .scan(let seconds):
             if let refusal = notReady() { return reply(.refused(refusal)) }
             guard scan == nil else { return reply(.refused(.busyScanning)) }
@@ -343,6 +349,7 @@ final class SensorHub {
                 reply(.refused(Self.refusal(error)))
             }
         case .pair(let which):
+            if storeUnreadable { return reply(.refused(.storeUnreadable(store.path))) }
             if let refusal = notReady() { return reply(.refused(refusal)) }
             guard scan == nil else { return reply(.refused(.busyScanning)) }
             guard pairing == nil else { return reply(.refused(.busyPairing)) }

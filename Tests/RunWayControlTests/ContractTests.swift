@@ -123,6 +123,7 @@ struct RequestContractTests {
             .adapterOff,
             .permissionDenied, .busyScanning, .busyPairing, .unknownSensor("x"), .ambiguousName("x"),
             .notASensor("x"), .pairingRefused("x"), .pairingTimedOut("x"), .notStored("x"), .radioFailed("x"),
+            .storeUnreadable("x"),
         ]
         for refusal in all { #expect(ControlRefusal(message: refusal.description) == .sensors(refusal)) }
         #expect(ControlRefusal(message: "no sensor") == .invalid("no sensor"))
@@ -249,6 +250,7 @@ struct ReplyContractTests {
         ("sensors-pairing-refused", .sensors(.pairingRefused("Polar H10 1A2B3C4D"))),
         ("sensors-pairing-timed-out", .sensors(.pairingTimedOut("Stryd"))),
         ("sensors-not-stored", .sensors(.notStored("/var/lib/runway/sensors.json"))),
+        ("sensors-store-unreadable", .sensors(.storeUnreadable("/var/lib/runway/sensors.json"))),
         (
             "sensors-radio-failed",
             .sensors(.radioFailed("D-Bus error org.bluez.Error.Failed: Operation already in progress"))

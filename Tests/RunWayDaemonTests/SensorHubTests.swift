@@ -550,10 +550,55 @@ struct SensorStoreTests {
         #expect(
             loaded.problem?.contains("is corrupt") == true && loaded.problem?.contains(".corrupt") == true)
         #expect(!FileManager.default.fileExists(atPath: store.path))
-        #expect(try String(contentsOfFile: store.path + ".corrupt", encoding: .utf8) == content)
+        let folder = (store.path as NSString).deletingLastPathComponent
+        let aside = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.contains(".corrupt-") })
+        #expect(loaded.problem?.contains(aside) == true)
+        #expect(try String(contentsOfFile: folder + "/" + aside, encoding: .utf8) == content)
         // … and pairing again writes a good file.
         try store.save([SensorHubTests.pod])
         #expect(store.load().sensors == [SensorHubTests.pod])
+    }
+
+    /// A second corrupt file is set aside beside the first, never over it.
+    @Test func aSecondCorruptFileDoesNotReplaceTheFirst() throws {
+        let store = SensorStore(logbookDirectory: try Self.folder())
+        try "first".write(toFile: store.path, atomically: false, encoding: .utf8)
+        _ = store.load()
+        try "second".write(toFile: store.path, atomically: false, encoding: .utf8)
+        _ = store.load()
+        let folder = (store.path as NSString).deletingLastPathComponent
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.contains(".corrupt")
+        }
+        let kept = try aside.map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
+        #expect(Set(kept) == ["first", "second"], "\(aside)")
+    }
+
+    /// A list that is there but cannot be read (here a symbolic link, which runwayd does not
+    /// follow; EACCES and EIO alike) is never written over: pairing is refused, and says why.
+    @Test func anUnreadableListIsNotWrittenOver() throws {
+        let folder = try Self.folder()
+        let store = SensorStore(logbookDirectory: folder)
+        try #"{"version":1,"sensors":[]}"#.write(
+            toFile: folder + "/real.json", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: store.path, withDestinationPath: folder + "/real.json")
+        #expect(store.load().unreadable)
+        let rig = try SensorHubTests.Rig(
+            radio: FakeRadio {
+                $0.devices = Sensors.near
+                $0.pairing = [Sensors.polar: .paired(Sensors.polar)]
+            }, folder: folder)
+        rig.hub.start(at: 0)
+        guard case .refused(let why)? = rig.ask(.pair("A0:9E:1A:12:34:56"), at: 1)?.0 else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(why == .storeUnreadable(store.path))
+        #expect(!rig.radio.calls.contains("pair A0:9E:1A:12:34:56"))
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: store.path) == folder + "/real.json")
     }
 
     @Test func aFolderThatCannotBeWrittenIsAnError() throws {
