@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import RunWayCore
 import RunWaySystem
 
 /// The `SensorRadio` of the board: bluetoothd (BlueZ 5) over D-Bus, through sd-bus.
@@ -681,7 +682,8 @@ public final class BlueZRadio: SensorRadio {
 
     private func name(of devicePath: String) -> String {
         let device = objects.properties(devicePath, BlueZObjects.deviceInterface)
-        return device?["Name"]?.string ?? device?["Alias"]?.string ?? device?["Address"]?.string ?? devicePath
+        let name = device?["Name"]?.string ?? device?["Alias"]?.string ?? device?["Address"]?.string
+        return (name ?? devicePath).safeForDisplay  // from the air: for the log and the terminal
     }
 
     // MARK: Errors

@@ -65,6 +65,25 @@ struct BlueZRadioTests {
         #expect(try radio.devices().map(\.rssi) == [nil, nil])
     }
 
+    /// A name from the air with terminal escapes, a bidi override or a line separator reaches
+    /// runwayd's replies and log with each of them replaced by "?".
+    @Test func aDeviceNameFromTheAirIsMadeSafeForDisplay() throws {
+        let mock = try MockBlueZ()
+        defer { mock.stop() }
+        try mock.startBlueZ()
+        try mock.addAdapter()
+        try mock.addSensor(
+            Self.strap.text, "Polar\u{1B}[2J\u{202E}H10\u{2028}x\u{200B}", .heartRate, rssi: -58)
+        let radio = try BlueZRadio(address: mock.address)
+        _ = try radio.process()
+        #expect(try radio.devices().map(\.name) == ["Polar?[2J?H10?x?"])
+        try mock.mock("RefuseConnect", [.string(Self.strap.text), .string("org.bluez.Error.Failed")])
+        try radio.connect(Self.strap)
+        let got = try events(from: radio) { !$0.isEmpty }
+        #expect(
+            got == [.failed(Self.strap, .connectFailed(name: "Polar?[2J?H10?x?", message: "Page Timeout"))])
+    }
+
     @Test func pairTrustsTheStrap() throws {
         try withSensors { mock, radio in
             try radio.pair(Self.strap)

@@ -109,6 +109,14 @@ struct RequestContractTests {
         }
     }
 
+    /// A sensor's name with an ESC, a bidi override, a zero-width or a line separator is refused
+    /// (it would drive the terminal, or split the log line, of whoever reads it).
+    @Test(arguments: [#"\u001b[2J"#, #"\u202e"#, #"\u200b"#, #"\u2028"#, #"\u2029"#])
+    func aSensorNameThatWouldDriveATerminalIsRefused(_ escaped: String) {
+        let line = #"{"command":"sensors-pair","sensor":"Polar"# + escaped + #"H10"}"#
+        #expect(throws: ControlRequest.Refusal.self) { try ControlRequest.parse(Array(line.utf8)) }
+    }
+
     @Test func aScanWithoutSecondsTakesTen() throws {
         #expect(
             try ControlRequest.parse(Array(#"{"command":"sensors-scan"}"#.utf8)) == .sensorsScan(seconds: 10))
