@@ -53,6 +53,10 @@ public final class BlueZRadio: SensorRadio {
 
     /// Events one `process()` gathers before it stops reading (the rest waits in the socket).
     public static let eventBatchLimit = 512
+    /// How long BlueZ's Pair may take before it is given up: the daemon's own limit for a
+    /// pairing (`ControlRequest.pairSeconds`, 30 s), so the two never disagree about whether a
+    /// pairing is still under way.
+    public static let pairTimeout: Double = 30
     /// How long a connected device may take to resolve its services, by default.
     public static let defaultServicesTimeout: Double = 20
     /// Readings held while notifications are switched on, delivered after `.connected`.
@@ -271,7 +275,8 @@ public final class BlueZRadio: SensorRadio {
         if objects.properties(path, BlueZObjects.deviceInterface)?["Paired"]?.boolean == true {
             try trust(address, path)
         } else {
-            try send(path, BlueZObjects.deviceInterface, "Pair", timeout: 60, for: .pair(address))
+            try send(
+                path, BlueZObjects.deviceInterface, "Pair", timeout: Self.pairTimeout, for: .pair(address))
         }
     }
 
@@ -717,6 +722,7 @@ public final class BlueZRadio: SensorRadio {
             "org.bluez.Error.ConnectionAttemptFailed", "org.bluez.Error.Failed", "org.bluez.Error.Rejected",
             "org.bluez.Error.Canceled",
         ]
+        if failure.name == "org.bluez.Error.InProgress" { return .alreadyPairing(name: name) }
         guard let errorName = failure.name, refusals.contains(errorName) else {
             return map(failure, what: "pairing with \(name)")
         }

@@ -35,6 +35,8 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
     case notStored(String)
     /// Any other failure of the radio, in BlueZ's words.
     case radioFailed(String)
+    /// BlueZ is already pairing with the device (its label): another request, or bluetoothctl.
+    case alreadyPairing(String)
     /// The paired sensors' file could not be read at start (the file's path): runwayd will not
     /// write over a list it could not read.
     case storeUnreadable(String)
@@ -85,6 +87,10 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
             " could not be read, and runwayd will not write over them: fix the file (its owner and permissions) and restart runwayd",
             { .storeUnreadable($0) }
         ),
+        (
+            "", " is already pairing (bluetoothctl, or another request): wait for it to end, then try again",
+            { .alreadyPairing($0) }
+        ),
     ]
 
     public var description: String {
@@ -99,6 +105,7 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
             case .notStored(let v): (5, v)
             case .radioFailed(let v): (6, v)
             case .storeUnreadable(let v): (7, v)
+            case .alreadyPairing(let v): (8, v)
             default: (6, "?")
             }
         return Self.framed[index].0 + value + Self.framed[index].1

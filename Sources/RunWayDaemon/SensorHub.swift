@@ -532,6 +532,7 @@ final class SensorHub {
         case .unknownDevice(let which): .unknownSensor(which)
         case .notASensor(let address): .notASensor(label ?? address.text)
         case .pairingRefused(let name, _): .pairingRefused(label ?? name)
+        case .alreadyPairing(let name): .alreadyPairing(label ?? name)
         case .timedOut: label.map { .pairingTimedOut($0) } ?? .radioFailed(error.description)
         case .connectFailed, .malformed, .dbus: .radioFailed(error.description)
         }

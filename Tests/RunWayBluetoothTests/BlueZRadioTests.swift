@@ -111,6 +111,17 @@ struct BlueZRadioTests {
         }
     }
 
+    /// BlueZ already pairing the device (bluetoothctl at it): said as such, not as a D-Bus error.
+    @Test func aPairingAlreadyUnderWayIsSaidAsSuch() throws {
+        try withSensors { mock, radio in
+            try mock.mock(
+                "RefusePairing", [.string(Self.strap.text), .string("org.bluez.Error.InProgress")])
+            try radio.pair(Self.strap)
+            let got = try events(from: radio) { !$0.isEmpty }
+            #expect(got == [.pairFailed(Self.strap, .alreadyPairing(name: "Polar H10 AA0001"))])
+        }
+    }
+
     @Test func aSensorThatNeedsNoBondIsTrustedAnyway() throws {
         try withSensors { mock, radio in
             try mock.mock(

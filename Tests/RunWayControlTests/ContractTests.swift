@@ -131,7 +131,7 @@ struct RequestContractTests {
             .adapterOff,
             .permissionDenied, .busyScanning, .busyPairing, .unknownSensor("x"), .ambiguousName("x"),
             .notASensor("x"), .pairingRefused("x"), .pairingTimedOut("x"), .notStored("x"), .radioFailed("x"),
-            .storeUnreadable("x"),
+            .storeUnreadable("x"), .alreadyPairing("x"),
         ]
         for refusal in all { #expect(ControlRefusal(message: refusal.description) == .sensors(refusal)) }
         #expect(ControlRefusal(message: "no sensor") == .invalid("no sensor"))
@@ -259,6 +259,7 @@ struct ReplyContractTests {
         ("sensors-pairing-timed-out", .sensors(.pairingTimedOut("Stryd"))),
         ("sensors-not-stored", .sensors(.notStored("/var/lib/runway/sensors.json"))),
         ("sensors-store-unreadable", .sensors(.storeUnreadable("/var/lib/runway/sensors.json"))),
+        ("sensors-already-pairing", .sensors(.alreadyPairing("Polar H10 1A2B3C4D"))),
         (
             "sensors-radio-failed",
             .sensors(.radioFailed("D-Bus error org.bluez.Error.Failed: Operation already in progress"))

@@ -347,6 +347,23 @@ struct SensorHubTests {
         #expect(!rig.radio.calls.contains("forget C8:FD:19:AA:BB:CC"))
     }
 
+    /// The radio's Pair call and the hub's pairing give up at the same time; BlueZ already
+    /// pairing the device is a refusal of its own.
+    @Test func aPairingAlreadyUnderWayIsRefusedAsSuch() throws {
+        #expect(BlueZRadio.pairTimeout == Double(ControlRequest.pairSeconds))
+        let rig = try Rig(
+            radio: FakeRadio {
+                $0.devices = Sensors.near
+                $0.pairing = [Sensors.polar: .pairFailed(Sensors.polar, .alreadyPairing(name: "HRM"))]
+            })
+        rig.hub.start(at: 0)
+        guard case .refused(let why)? = rig.ask(.pair("A0:9E:1A:12:34:56"), at: 0)?.0 else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(why == .alreadyPairing("Polar H10 1A2B3C4D"))
+    }
+
     @Test func whatCannotBePairedIsSaidByItsCause() throws {
         let twins = [
             Sensors.device(Sensors.polar, "HRM", .heartRate),
