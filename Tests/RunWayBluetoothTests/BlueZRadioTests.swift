@@ -414,6 +414,32 @@ struct BlueZRadioTests {
         #expect(radio.timeout() != 0)
     }
 
+    /// A bus socket that accepts the connection and never answers (a dbus-daemon stuck at
+    /// boot): making the radio fails within seconds, not sd-bus's default 25 s.
+    @Test func aBusThatNeverAnswersIsGivenUpWithinSeconds() throws {
+        let path = "/tmp/runway-mute-\(getpid()).sock"
+        unlink(path)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer {
+            close(listener)
+            unlink(path)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0 && listen(listener, 4) == 0)
+        let started = MonotonicClock.seconds
+        #expect(throws: BluetoothError.self) { _ = try BlueZRadio(address: "unix:path=\(path)") }
+        #expect(MonotonicClock.seconds - started < 5, "\(MonotonicClock.seconds - started) s")
+    }
+
     @Test func aBusThatIsNotThereIsATypedError() {
         #expect(throws: BluetoothError.busUnavailable(errno: ENOENT)) {
             _ = try BlueZRadio(address: "unix:path=/nonexistent/runway/bus")
