@@ -464,10 +464,15 @@ public final class BlueZRadio: SensorRadio {
         _ bytes: [UInt8], uuid: UInt16, from characteristic: String, of address: BluetoothAddress
     ) {
         let reading: SensorReading
+        // A strap's payload whose heart rate is whole but whose later fields are not: the heart
+        // rate goes on, the payload counts as malformed.
+        var badTail: BluetoothError?
         do throws(BluetoothError) {
             switch uuid {
             case HeartRateMeasurement.characteristic:
-                reading = .heartRate(try HeartRateMeasurement.decode(bytes))
+                let (measurement, tail) = try HeartRateMeasurement.decodeKeepingValue(bytes)
+                reading = .heartRate(measurement)
+                badTail = tail
             case RSCMeasurement.characteristic:
                 reading = .runningSpeedCadence(try RSCMeasurement.decode(bytes))
             case BatteryLevel.characteristic: reading = .battery(try BatteryLevel.decode(bytes))
@@ -478,7 +483,12 @@ public final class BlueZRadio: SensorRadio {
             if malformedBursts.insert(characteristic).inserted { events.append(.failed(address, error)) }
             return
         }
-        malformedBursts.remove(characteristic)
+        if let badTail {
+            statistics.malformedPayloads += 1
+            if malformedBursts.insert(characteristic).inserted { events.append(.failed(address, badTail)) }
+        } else {
+            malformedBursts.remove(characteristic)
+        }
         statistics.readings += 1
         guard var link = links[address] else { return }
         if link.phase == .connected {
