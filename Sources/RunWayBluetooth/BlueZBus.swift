@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import RunWaySystem
 
 /// Why a D-Bus call failed, as sd-bus said it: the D-Bus error name and message when the peer
 /// (or the bus) answered with an error, else the negative errno of the local failure. Callers
@@ -159,27 +160,55 @@ func typeCode(_ ascii: Unicode.Scalar) -> CChar { CChar(truncatingIfNeeded: UInt
 final class BusConnection {
     let bus: OpaquePointer
 
-    /// The system bus (where bluetoothd lives).
+    /// How long connecting may take: the socket's authentication and the bus's Hello. sd-bus
+    /// would wait up to its own 90 s auth timeout (and 25 s for Hello) the first time a call
+    /// needs the bus, on the thread that owns it.
+    static let connectTimeout = 2.0
+
+    /// The system bus (where bluetoothd lives): `DBUS_SYSTEM_BUS_ADDRESS`, else the standard
+    /// socket, as sd_bus_open_system finds it — opened here so that the wait is bounded.
     convenience init() throws(BusFailure) {
-        var bus: OpaquePointer?
-        let r = sd_bus_open_system(&bus)
-        guard r >= 0, let bus else { throw .local(-r, "cannot connect to the system bus") }
-        self.init(bus)
+        let address =
+            getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }
+            ?? "unix:path=/run/dbus/system_bus_socket"
+        try self.init(address: address)
     }
 
-    /// The bus at `address` (`unix:path=/run/…`): a private bus in tests.
+    /// The bus at `address` (`unix:path=/run/…`): the system bus, or a private bus in tests.
+    /// Returns once the bus has authenticated us and answered Hello, or throws ETIMEDOUT after
+    /// `connectTimeout`.
     convenience init(address: String) throws(BusFailure) {
         var bus: OpaquePointer?
         var r = sd_bus_new(&bus)
         guard r >= 0, let bus else { throw .local(-r, "sd_bus_new") }
-        r = sd_bus_set_address(bus, address)
+        // Before sd_bus_start: the Hello it sends takes the timeout in force then.
+        r = sd_bus_set_method_call_timeout(bus, UInt64(Self.connectTimeout * 1e6))
+        if r >= 0 { r = sd_bus_set_address(bus, address) }
         if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
         if r >= 0 { r = sd_bus_start(bus) }
+        if r >= 0 { r = Self.waitReady(bus) }
         guard r >= 0 else {
             sd_bus_unref(bus)
             throw .local(-r, "cannot connect to the D-Bus at \(address)")
         }
         self.init(bus)
+    }
+
+    /// Processes the connection's authentication and Hello until it is ready, at most
+    /// `connectTimeout`: 0, or a negative errno (-ETIMEDOUT when it took too long).
+    private static func waitReady(_ bus: OpaquePointer) -> Int32 {
+        let deadline = MonotonicClock.seconds + connectTimeout
+        while true {
+            let ready = sd_bus_is_ready(bus)
+            if ready != 0 { return ready < 0 ? ready : 0 }
+            let processed = sd_bus_process(bus, nil)
+            if processed < 0 { return processed }
+            if processed > 0 { continue }
+            let left = deadline - MonotonicClock.seconds
+            guard left > 0 else { return -ETIMEDOUT }
+            let waited = sd_bus_wait(bus, UInt64(left * 1e6))
+            if waited < 0 { return waited }
+        }
     }
 
     private init(_ bus: OpaquePointer) {

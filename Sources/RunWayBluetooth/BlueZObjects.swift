@@ -1,3 +1,5 @@
+import RunWayCore
+
 /// BlueZ's object tree as RunWay keeps it: every object path under org.bluez with its
 /// interfaces and their properties (variants unwrapped), filled by GetManagedObjects and kept
 /// current by ObjectManager.InterfacesAdded / InterfacesRemoved and
@@ -102,7 +104,9 @@ struct BlueZObjects {
         let kinds = kinds(ofDevice: path)
         guard !kinds.isEmpty else { return nil }
         return SensorDevice(
-            address: address, name: device["Name"]?.string, kinds: kinds, rssi: device["RSSI"]?.integer,
+            // The name comes from the air: nothing in it may drive a terminal or split a log line.
+            address: address, name: device["Name"]?.string?.safeForDisplay, kinds: kinds,
+            rssi: device["RSSI"]?.integer,
             paired: device["Paired"]?.boolean ?? false, connected: device["Connected"]?.boolean ?? false)
     }
 

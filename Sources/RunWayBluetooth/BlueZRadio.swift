@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import RunWayCore
 import RunWaySystem
 
 /// The `SensorRadio` of the board: bluetoothd (BlueZ 5) over D-Bus, through sd-bus.
@@ -52,6 +53,10 @@ public final class BlueZRadio: SensorRadio {
 
     /// Events one `process()` gathers before it stops reading (the rest waits in the socket).
     public static let eventBatchLimit = 512
+    /// How long BlueZ's Pair may take before it is given up: the daemon's own limit for a
+    /// pairing (`ControlRequest.pairSeconds`, 30 s), so the two never disagree about whether a
+    /// pairing is still under way.
+    public static let pairTimeout: Double = 30
     /// How long a connected device may take to resolve its services, by default.
     public static let defaultServicesTimeout: Double = 20
     /// Readings held while notifications are switched on, delivered after `.connected`.
@@ -120,6 +125,13 @@ public final class BlueZRadio: SensorRadio {
     /// Characteristics whose last payload was malformed (a burst already reported).
     private var malformedBursts: Set<String> = []
     private var refreshNeeded = false
+    /// When the last GetManagedObjects failed for a cause other than BlueZ's absence (refused,
+    /// not answered): it is tried again `refreshRetry` later (monotonic seconds).
+    private var refreshFailedAt: Double?
+    /// How long after a GetManagedObjects that was refused or not answered it is asked again: a
+    /// bluetoothd slow at boot, or a policy fixed by hand, is found without a restart. (BlueZ
+    /// missing needs no retry: its NameOwnerChanged says when it comes.)
+    public var refreshRetry: Double = 5
     private var inputLeft = false
 
     /// BlueZ on the system bus.
@@ -194,26 +206,40 @@ public final class BlueZRadio: SensorRadio {
     public func timeout() -> Double? {
         if !events.isEmpty || inputLeft || refreshNeeded { return 0 }
         let now = MonotonicClock.seconds
-        let deadlines = links.values.compactMap { link -> Double? in
+        var deadlines = links.values.compactMap { link -> Double? in
             if case .resolving(let deadline) = link.phase { return max(0, deadline - now) }
             return nil
         }
+        if let failed = refreshFailedAt { deadlines.append(max(0, failed + refreshRetry - now)) }
         return ([bus.timeout()].compactMap { $0 } + deadlines).min()
     }
 
     public func process() throws(BluetoothError) -> [SensorEvent] {
-        try pump()
+        // Cleared on every way out, a throw included: events left behind would make `timeout()`
+        // say 0 forever, and a radio whose bus is gone would be polled in a tight loop.
+        defer { events = [] }
+        do throws(BluetoothError) {
+            try pump()
+        } catch {
+            inputLeft = false
+            refreshNeeded = false
+            throw error
+        }
+        if let failed = refreshFailedAt, MonotonicClock.seconds >= failed + refreshRetry {
+            refreshNeeded = true
+        }
         if refreshNeeded {
             refreshNeeded = false
             refresh()
             noteAdapterState()
         }
         expireDeadlines()
-        defer { events = [] }
         return events
     }
 
     public func adapterState() -> AdapterState { blueZRunning ? objects.adapterState : .noBlueZ }
+
+    public var unavailable: BluetoothError? { blueZRunning ? nil : blueZUnavailable }
 
     public func startScan() throws(BluetoothError) {
         let adapter = try readyAdapter()
@@ -249,7 +275,8 @@ public final class BlueZRadio: SensorRadio {
         if objects.properties(path, BlueZObjects.deviceInterface)?["Paired"]?.boolean == true {
             try trust(address, path)
         } else {
-            try send(path, BlueZObjects.deviceInterface, "Pair", timeout: 60, for: .pair(address))
+            try send(
+                path, BlueZObjects.deviceInterface, "Pair", timeout: Self.pairTimeout, for: .pair(address))
         }
     }
 
@@ -313,11 +340,14 @@ public final class BlueZRadio: SensorRadio {
             blueZUnavailable =
                 blueZRunning
                 ? .blueZNotRunning : .dbus(name: "GetManagedObjects", message: "not a{oa{sa{sv}}}")
+            refreshFailedAt = blueZRunning ? nil : MonotonicClock.seconds
         } catch {
             // Not running, refused, or not answering within 1 s: nothing to talk to, and why.
             blueZRunning = false
             blueZUnavailable = map(error, what: "GetManagedObjects")
             objects.removeAll()
+            // Absent, BlueZ's arrival is a NameOwnerChanged; any other cause is asked again.
+            refreshFailedAt = blueZUnavailable == .blueZNotRunning ? nil : MonotonicClock.seconds
         }
     }
 
@@ -413,6 +443,7 @@ public final class BlueZRadio: SensorRadio {
         } else {
             blueZRunning = false
             blueZUnavailable = .blueZNotRunning
+            refreshFailedAt = nil
             objects.removeAll()
             noteAdapterState()
         }
@@ -433,10 +464,15 @@ public final class BlueZRadio: SensorRadio {
         _ bytes: [UInt8], uuid: UInt16, from characteristic: String, of address: BluetoothAddress
     ) {
         let reading: SensorReading
+        // A strap's payload whose heart rate is whole but whose later fields are not: the heart
+        // rate goes on, the payload counts as malformed.
+        var badTail: BluetoothError?
         do throws(BluetoothError) {
             switch uuid {
             case HeartRateMeasurement.characteristic:
-                reading = .heartRate(try HeartRateMeasurement.decode(bytes))
+                let (measurement, tail) = try HeartRateMeasurement.decodeKeepingValue(bytes)
+                reading = .heartRate(measurement)
+                badTail = tail
             case RSCMeasurement.characteristic:
                 reading = .runningSpeedCadence(try RSCMeasurement.decode(bytes))
             case BatteryLevel.characteristic: reading = .battery(try BatteryLevel.decode(bytes))
@@ -447,7 +483,12 @@ public final class BlueZRadio: SensorRadio {
             if malformedBursts.insert(characteristic).inserted { events.append(.failed(address, error)) }
             return
         }
-        malformedBursts.remove(characteristic)
+        if let badTail {
+            statistics.malformedPayloads += 1
+            if malformedBursts.insert(characteristic).inserted { events.append(.failed(address, badTail)) }
+        } else {
+            malformedBursts.remove(characteristic)
+        }
         statistics.readings += 1
         guard var link = links[address] else { return }
         if link.phase == .connected {
@@ -481,19 +522,19 @@ public final class BlueZRadio: SensorRadio {
             {
                 // Bonded now, or before, or a sensor that needs no bond: trust it either way.
                 guard let path = objects.devicePaths[address] else {
-                    events.append(.failed(address, .unknownDevice(address.text)))
+                    events.append(.pairFailed(address, .unknownDevice(address.text)))
                     return
                 }
                 do throws(BluetoothError) { try trust(address, path) } catch {
-                    events.append(.failed(address, error))
+                    events.append(.pairFailed(address, error))
                 }
             } else if let failure {
                 let deviceName = objects.devicePaths[address].map(name(of:)) ?? address.text
-                events.append(.failed(address, pairingError(failure, name: deviceName)))
+                events.append(.pairFailed(address, pairingError(failure, name: deviceName)))
             }
         case .trust(let address):
             if let failure {
-                events.append(.failed(address, map(failure, what: "trusting \(address)")))
+                events.append(.pairFailed(address, map(failure, what: "trusting \(address)")))
             } else {
                 events.append(.paired(address))
             }
@@ -656,7 +697,8 @@ public final class BlueZRadio: SensorRadio {
 
     private func name(of devicePath: String) -> String {
         let device = objects.properties(devicePath, BlueZObjects.deviceInterface)
-        return device?["Name"]?.string ?? device?["Alias"]?.string ?? device?["Address"]?.string ?? devicePath
+        let name = device?["Name"]?.string ?? device?["Alias"]?.string ?? device?["Address"]?.string
+        return (name ?? devicePath).safeForDisplay  // from the air: for the log and the terminal
     }
 
     // MARK: Errors
@@ -690,6 +732,7 @@ public final class BlueZRadio: SensorRadio {
             "org.bluez.Error.ConnectionAttemptFailed", "org.bluez.Error.Failed", "org.bluez.Error.Rejected",
             "org.bluez.Error.Canceled",
         ]
+        if failure.name == "org.bluez.Error.InProgress" { return .alreadyPairing(name: name) }
         guard let errorName = failure.name, refusals.contains(errorName) else {
             return map(failure, what: "pairing with \(name)")
         }

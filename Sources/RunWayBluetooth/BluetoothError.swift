@@ -14,6 +14,9 @@ public enum BluetoothError: Error, Sendable, Equatable, CustomStringConvertible 
     case notASensor(BluetoothAddress)
     /// org.bluez.Error.AuthenticationFailed / Rejected / Canceled…: the sensor said no.
     case pairingRefused(name: String, message: String)
+    /// org.bluez.Error.InProgress on Pair: the device is already pairing (another runwayd
+    /// request's, or another program's such as bluetoothctl).
+    case alreadyPairing(name: String)
     case connectFailed(name: String, message: String)
     /// bluetoothd did not answer in time.
     case timedOut(String)
@@ -38,6 +41,8 @@ public enum BluetoothError: Error, Sendable, Equatable, CustomStringConvertible 
             "\(address) offers no heart-rate or running speed and cadence service"
         case .pairingRefused(let name, let message):
             "pairing with \(name) was refused (\(message)): wake the sensor (wet the strap) and try again"
+        case .alreadyPairing(let name):
+            "\(name) is already pairing (bluetoothctl, or another request): wait for it to end, then try again"
         case .connectFailed(let name, let message):
             "cannot connect to \(name) (\(message)): is it awake and in range?"
         case .timedOut(let what): "bluetoothd did not answer in time (\(what))"

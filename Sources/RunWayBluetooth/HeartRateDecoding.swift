@@ -51,4 +51,33 @@ extension HeartRateMeasurement {
         return HeartRateMeasurement(
             beatsPerMinute: beats, contact: contact, energyExpended: energy, rrIntervals: intervals)
     }
+
+    /// As the sensor thread reads a strap: `decode`, except that a payload whose flags and heart
+    /// rate value are whole but whose later fields (energy expended, RR-intervals, bytes after
+    /// them) are not keeps its heart rate and contact — those later fields are dropped, and the
+    /// tail's fault comes back as `tail` to be counted as malformed. A payload cut short of the
+    /// flags' mandatory value still throws `.malformed`: there is no heart rate in it.
+    public static func decodeKeepingValue(_ bytes: [UInt8]) throws(BluetoothError) -> (
+        HeartRateMeasurement, tail: BluetoothError?
+    ) {
+        do throws(BluetoothError) {
+            return (try decode(bytes), nil)
+        } catch {
+            var reader = PayloadReader(bytes, characteristic: characteristic)
+            let flags = try reader.uint8("flags")
+            let beats =
+                flags & 0x01 == 0
+                ? Int(try reader.uint8("8-bit heart rate value"))
+                : Int(try reader.uint16("16-bit heart rate value"))
+            let contact: Contact =
+                switch (flags >> 1) & 0x03 {
+                case 0b10: .notDetected
+                case 0b11: .detected
+                default: .notSupported
+                }
+            let value = HeartRateMeasurement(
+                beatsPerMinute: beats, contact: contact, energyExpended: nil, rrIntervals: [])
+            return (value, error)
+        }
+    }
 }

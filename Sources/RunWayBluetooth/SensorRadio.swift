@@ -84,8 +84,12 @@ public enum SensorEvent: Sendable, Equatable {
     /// The link dropped (out of range, battery out, the sensor switched off) or a connect ended.
     case disconnected(BluetoothAddress)
     case reading(BluetoothAddress, SensorReading)
-    /// A request on this device failed, or a payload could not be decoded.
+    /// A request on this device failed (a connect, its services, its notifications), or a
+    /// payload could not be decoded. Never a pairing's outcome: that is `.pairFailed`.
     case failed(BluetoothAddress, BluetoothError)
+    /// `pair` failed (the bond refused, the trust not set): kept apart from `.failed`, so a
+    /// connect's failure on the same device is never taken for the pairing's answer.
+    case pairFailed(BluetoothAddress, BluetoothError)
     /// BlueZ or its adapter came or went (bluetoothd restarted, the adapter powered off).
     case adapter(AdapterState)
 }
@@ -114,12 +118,18 @@ public protocol SensorRadio: AnyObject {
     /// Handles whatever is pending (replies, signals) and returns what happened, in order.
     func process() throws(BluetoothError) -> [SensorEvent]
     func adapterState() -> AdapterState
+    /// Why BlueZ cannot be used while `adapterState()` is `.noBlueZ`: `.blueZNotRunning` (no
+    /// org.bluez on the bus), `.permissionDenied` (the bus's policy refused us), `.timedOut`
+    /// (bluetoothd did not answer)…; nil while BlueZ is there. The daemon says this, not "BlueZ
+    /// is not running", when it is the cause.
+    var unavailable: BluetoothError? { get }
     func startScan() throws(BluetoothError)
     func stopScan() throws(BluetoothError)
     /// Every device BlueZ knows that offers a Heart Rate or Running Speed and Cadence service
     /// (discovered in a scan, or paired before).
     func devices() throws(BluetoothError) -> [SensorDevice]
-    /// Pairs (where the device asks for it) and trusts the device: `.paired` or `.failed` follows.
+    /// Pairs (where the device asks for it) and trusts the device: `.paired` or `.pairFailed`
+    /// follows.
     func pair(_ address: BluetoothAddress) throws(BluetoothError)
     /// Removes the device from BlueZ (bond and all).
     func forget(_ address: BluetoothAddress) throws(BluetoothError)

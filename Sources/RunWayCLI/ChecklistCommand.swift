@@ -108,7 +108,12 @@ enum ChecklistCommand {
                 ?? battery,
             storage: s.number(.storageFreeBytes).map { .success($0) } ?? storage)
         list.weatherMissing = "runwayd's barograph needs an hour of readings between runs"
-        list.sensors = s.sensors.map(ChecklistSensors.daemon)
+        if let sensors = s.sensors {
+            list.sensors = .daemon(sensors, bluetooth: s.bluetooth)
+        } else if let why = s.bluetooth {
+            // No sensor service: runwayd says why (an older one does not: the caller guesses).
+            list.sensors = why.state == .disabled ? .disabled : .unknown(why.message ?? why.state.rawValue)
+        }
         return list
     }
 

@@ -77,7 +77,9 @@ enum SensorsCommands {
         return 0
     }
 
-    /// `A0:9E:1A:12:34:56  heart rate  Polar H10  connected  battery 87 %  72 bpm  seen 07:42:16Z`
+    /// `A0:9E:1A:12:34:56  heart rate  Polar H10  connected  battery 87 %  72 bpm  seen 2 s ago`
+    /// ("seen" with the GPS time from a runwayd too old to send the age; "never" only when
+    /// nothing ever arrived).
     static func line(_ s: ControlSensor) -> String {
         var parts = [
             s.address, FlightReport.padRight(kinds(s), 11), FlightReport.padRight(s.name ?? "(no name)", 24),
@@ -87,7 +89,8 @@ enum SensorsCommands {
         if let bpm = s.heartRate { parts.append("\(Int(bpm.rounded())) bpm") }
         if let cadence = s.cadence { parts.append("\(Int(cadence.rounded())) spm") }
         if s.contact == false { parts.append("no skin contact") }
-        parts.append("seen " + (s.lastSeen.map(UTCTime.format) ?? "never"))
+        let ago = s.lastSeenAge.map { "\(Int($0.rounded())) s ago" }
+        parts.append("seen " + (ago ?? s.lastSeen.map(UTCTime.format) ?? "never"))
         return parts.joined(separator: "  ")
     }
 

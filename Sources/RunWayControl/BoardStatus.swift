@@ -12,6 +12,8 @@ public struct BoardStatus: Sendable, Equatable {
     /// The paired Bluetooth sensors as runwayd's sensor service knows them (`.live` objects);
     /// nil when the service is not running (Bluetooth off in the configuration).
     public var sensors: [ControlSensor]?
+    /// Whether the sensor service has a radio to use, and if not why; nil without the service.
+    public var bluetooth: ControlBluetooth?
 
     public struct Barometer: Sendable, Equatable {
         public var answering: Bool
@@ -37,9 +39,10 @@ public struct BoardStatus: Sendable, Equatable {
 
     public init(
         batteryPercent: Double? = nil, storageFreeBytes: Double? = nil, flightID: Int64? = nil,
-        barometer: Barometer? = nil, sensors: [ControlSensor]? = nil
+        barometer: Barometer? = nil, sensors: [ControlSensor]? = nil, bluetooth: ControlBluetooth? = nil
     ) {
         self.sensors = sensors
+        self.bluetooth = bluetooth
         self.batteryPercent = batteryPercent
         self.storageFreeBytes = storageFreeBytes
         self.flightID = flightID

@@ -148,13 +148,14 @@ public enum ControlRequest: Sendable, Equatable {
     }
 
     /// A sensor's address or name: text of 1–248 bytes (a Bluetooth name's most) without control
-    /// characters (a newline would split runwayd's log line).
+    /// or format characters or line separators (`isUnsafeForDisplay`: a newline would split
+    /// runwayd's log line, an ESC or a bidi override would drive the terminal that reads it).
     private static func sensor(_ value: JSONValue?, for command: String) throws(Refusal) -> String {
         guard let value, let text = value.stringValue else {
             throw Refusal(message: "\(command) needs \"sensor\": an address (AA:BB:CC:DD:EE:FF) or a name")
         }
         guard !text.isEmpty, text.utf8.count <= 248,
-            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !text.unicodeScalars.contains(where: \.isUnsafeForDisplay)
         else {
             throw Refusal(
                 message:

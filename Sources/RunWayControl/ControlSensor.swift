@@ -4,7 +4,8 @@ import RunWayCore
 /// the `paired` / `replaced` / `forgotten` fields of `sensors-pair` and `sensors-forget`, and in
 /// `status`'s `sensors` array (`Tests/Fixtures/control/reply-sensors-*`). A field is on the wire
 /// only when the reply that carries it says it (a scan has `rssi` and `paired`; the list and the
-/// status have `connected`, `battery_percent`, `heart_rate`, `cadence`, `contact`, `last_seen`);
+/// status have `connected`, `battery_percent`, `heart_rate`, `cadence`, `contact`, `last_seen`,
+/// `last_seen_age_s`);
 /// every one of those present is `null` when unknown. Fields are added, never renamed.
 public struct ControlSensor: Sendable, Equatable {
     /// What a sensor measures (RunWayBluetooth's `SensorKind`, by the same words).
@@ -50,11 +51,14 @@ public struct ControlSensor: Sendable, Equatable {
     public var contact: Bool?
     /// When the sensor last said anything (GPS time, nil before the first fix or never).
     public var lastSeen: Double?
+    /// How long ago the sensor last said anything, seconds (runwayd's own clock: known before
+    /// the first fix too); nil only when nothing ever arrived.
+    public var lastSeenAge: Double?
 
     public init(
         shape: Shape, address: String, name: String?, kinds: [Kind], rssi: Int? = nil, paired: Bool? = nil,
         connected: Bool? = nil, batteryPercent: Int? = nil, heartRate: Double? = nil, cadence: Double? = nil,
-        contact: Bool? = nil, lastSeen: Double? = nil
+        contact: Bool? = nil, lastSeen: Double? = nil, lastSeenAge: Double? = nil
     ) {
         self.shape = shape
         self.address = address
@@ -68,7 +72,14 @@ public struct ControlSensor: Sendable, Equatable {
         self.cadence = cadence
         self.contact = contact
         self.lastSeen = lastSeen
+        self.lastSeenAge = lastSeenAge
     }
+
+    /// A heart rate or cadence older than this (seconds) is not current: the list and the
+    /// status send none, and the checklist says how long the sensor has been silent. A strap
+    /// notifies about once a second and a footpod once or twice: 5 s is several missed in a row,
+    /// past a moment's radio shadow.
+    public static let staleAfter = 5.0
 
     /// The name, else the address: how messages and the checklist call it.
     public var label: String { name ?? address }
@@ -92,6 +103,7 @@ public struct ControlSensor: Sendable, Equatable {
                 ("heart_rate", .number(heartRate, places: 0)), ("cadence", .number(cadence, places: 0)),
                 ("contact", contact.map { .bool($0) } ?? .null),
                 ("last_seen", lastSeen.map { .string(UTCTime.format($0)) } ?? .null),
+                ("last_seen_age_s", .number(lastSeenAge, places: 0)),
             ]
         }
         return .object(fields)
@@ -115,7 +127,8 @@ public struct ControlSensor: Sendable, Equatable {
             batteryPercent: json["battery_percent"]?.numberValue.flatMap { Int(exactly: $0) },
             heartRate: json["heart_rate"]?.numberValue, cadence: json["cadence"]?.numberValue,
             contact: json["contact"]?.boolValue,
-            lastSeen: json["last_seen"]?.stringValue.flatMap(UTCTime.parse))
+            lastSeen: json["last_seen"]?.stringValue.flatMap(UTCTime.parse),
+            lastSeenAge: json["last_seen_age_s"]?.numberValue)
     }
 
     /// A list of sensor objects; nil when `json` is not a list.

@@ -33,6 +33,7 @@ public struct ControlStatus: Sendable, Equatable {
             n(.pressureChangePer3h, barometer?.weather?.changePer3h, 0),
             n(.barographSpan, barometer?.weather?.span, 0),
             (Field.sensors.rawValue, board.sensors.map { .array($0.map(\.json)) } ?? .null),
+            (Field.bluetooth.rawValue, board.bluetooth?.json ?? .null),
         ])
     }
 
@@ -71,11 +72,16 @@ public struct ControlStatus: Sendable, Equatable {
         case barographSpan = "barograph_s"
         /// The paired Bluetooth sensors (`ControlSensor`, live); null when Bluetooth is off.
         case sensors
+        /// Whether the sensor service has a radio (`ControlBluetooth`); null when Bluetooth is off.
+        case bluetooth
     }
 
     /// The paired sensors; nil when the field is missing or null (an older daemon, or Bluetooth
     /// off in its configuration).
     public var sensors: [ControlSensor]? { ControlSensor.list(json[Field.sensors.rawValue]) }
+
+    /// The radio's state; nil when the field is missing or null (an older daemon, Bluetooth off).
+    public var bluetooth: ControlBluetooth? { ControlBluetooth(json: json[Field.bluetooth.rawValue]) }
 
     /// A number field; nil when missing, null or not a number.
     public func number(_ field: Field) -> Double? { json[field.rawValue]?.numberValue }

@@ -30,10 +30,16 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
     case pairingRefused(String)
     /// No answer from BlueZ or the sensor within the pairing's time (its label).
     case pairingTimedOut(String)
-    /// The paired sensors could not be written (the file's path; the errno is in the log).
+    /// The paired sensors could not be written (the file's path; the errno is in the log): the
+    /// pairing or forgetting was not made, the old list holds.
     case notStored(String)
     /// Any other failure of the radio, in BlueZ's words.
     case radioFailed(String)
+    /// BlueZ is already pairing with the device (its label): another request, or bluetoothctl.
+    case alreadyPairing(String)
+    /// The paired sensors' file could not be read at start (the file's path): runwayd will not
+    /// write over a list it could not read.
+    case storeUnreadable(String)
 
     private static let fixed: [(SensorRefusal, String)] = [
         (.bluetoothDisabled, "Bluetooth is off in runwayd's configuration (bluetooth.enabled is false)"),
@@ -71,8 +77,20 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
             "pairing with ", " did not finish in time: keep the sensor awake and near, and try again",
             { .pairingTimedOut($0) }
         ),
-        ("the paired sensors could not be stored in ", "; runwayd's log says why", { .notStored($0) }),
+        (
+            "the paired sensors could not be stored in ", "; nothing was changed (runwayd's log says why)",
+            { .notStored($0) }
+        ),
         ("the Bluetooth radio failed: ", "", { .radioFailed($0) }),
+        (
+            "the paired sensors in ",
+            " could not be read, and runwayd will not write over them: fix the file (its owner and permissions) and restart runwayd",
+            { .storeUnreadable($0) }
+        ),
+        (
+            "", " is already pairing (bluetoothctl, or another request): wait for it to end, then try again",
+            { .alreadyPairing($0) }
+        ),
     ]
 
     public var description: String {
@@ -86,6 +104,8 @@ public enum SensorRefusal: Sendable, Equatable, CustomStringConvertible {
             case .pairingTimedOut(let v): (4, v)
             case .notStored(let v): (5, v)
             case .radioFailed(let v): (6, v)
+            case .storeUnreadable(let v): (7, v)
+            case .alreadyPairing(let v): (8, v)
             default: (6, "?")
             }
         return Self.framed[index].0 + value + Self.framed[index].1

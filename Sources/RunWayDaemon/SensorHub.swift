@@ -29,22 +29,27 @@ enum SensorAnswer: Sendable {
 /// tests drive it through hours in microseconds. Nothing here waits longer than the radio's
 /// own bounded calls.
 final class SensorHub {
-    /// A reading for the engine: heart rate (bpm) or cadence (steps/min), at monotonic `at`.
+    /// A reading for the engine: heart rate (bpm) or cadence (steps/min), at monotonic `at`; a
+    /// footpod's carries its speed (m/s) and total distance (m) too, when it sent them.
     struct Sample: Sendable, Equatable {
         var kind: SensorKind
         var value: Double
         var at: Double
+        var speed: Double? = nil
+        var distance: Double? = nil
     }
 
     /// A link that came up or went down (told by `notice`, on this thread).
     enum Notice: Sendable, Equatable {
+        /// The link has held `SensorLink.holdSeconds` (a sensor flapping is not "connected").
         case connected(PairedSensor)
         case lost(PairedSensor)
     }
 
     typealias Reply = (SensorAnswer) -> Void
 
-    /// A gap between malformed payloads longer than this ends their burst (the next is logged).
+    /// A gap between malformed payloads longer than this ends their burst (its count is logged,
+    /// and the next is logged again). Good readings in between do not end it.
     static let malformedBurstGap = 10.0
     /// Seconds between two readings of one kind passed on to the engine.
     static let sampleInterval = 1.0
@@ -61,6 +66,8 @@ final class SensorHub {
     private let notice: (Notice) -> Void
     private(set) var links: [SensorLink] = []
     private(set) var adapter = AdapterState.noBlueZ
+    /// Whether a radio's state has been said (logged) since the radio was made.
+    private var adapterSaid = false
     private var scan: (until: Double, reply: Reply)?
     private var pairing: (device: SensorDevice, until: Double, reply: Reply)?
     /// Per kind: when a sample last went on, and the newest one waiting for its turn.
@@ -69,6 +76,9 @@ final class SensorHub {
     /// Per address: the last malformed payload's time and how many of its burst went unlogged.
     private var garbage: [BluetoothAddress: (last: Double, unlogged: Int)] = [:]
     private var processFailed = false
+    /// The paired sensors' file was there but unreadable at start: pairing and forgetting are
+    /// refused (saving would write over the runner's list).
+    private var storeUnreadable = false
 
     init(
         radio: @escaping () throws -> any SensorRadio, store: SensorStore, log: DaemonLog,
@@ -86,6 +96,7 @@ final class SensorHub {
     func start(at now: Double) {
         let loaded = store.load()
         if let problem = loaded.problem { log.log(.error, "sensors: \(problem)") }
+        storeUnreadable = loaded.unreadable
         links = loaded.sensors.map { SensorLink(sensor: $0, at: now) }
         if !links.isEmpty {
             log.log(.info, "sensors paired: \(links.map(\.sensor.label).joined(separator: ", "))")
@@ -97,6 +108,7 @@ final class SensorHub {
         do {
             let made = try makeRadio()
             radio = made
+            adapterSaid = false
             radioRetryAt = nil
             radioFailure = nil
             adapterChanged(made.adapterState(), at: now)
@@ -110,6 +122,17 @@ final class SensorHub {
             radioFailure = refusal
             adapter = .noBlueZ
         }
+    }
+
+    /// The radio's bus connection was lost: as if BlueZ went (links down, requests in hand
+    /// refused), and a new radio is made at the next `radioRetry`.
+    private func lostRadio(at now: Double) {
+        log.log(.error, "sensors: the D-Bus connection was lost; a new one in \(Int(Self.radioRetry)) s")
+        radio = nil
+        radioRetryAt = now + Self.radioRetry
+        radioFailure = .busUnavailable
+        processFailed = false
+        adapterChanged(.noBlueZ, at: now)
     }
 
     /// Answers what is in hand, stops a scan and lets the sensors go (BlueZ would keep a link
@@ -130,6 +153,7 @@ final class SensorHub {
         var times: [Double] = [scan?.until, pairing?.until, radioRetryAt].compactMap { $0 }
         if let timeout = radio?.timeout() { times.append(now + max(0, timeout)) }
         if case .ready = adapter { times += links.compactMap(\.deadline) }
+        times += garbage.values.filter { $0.unlogged > 0 }.map { $0.last + Self.malformedBurstGap }
         for (kind, sample) in waiting {
             times.append(max(sample.at, (lastSent[kind] ?? 0) + Self.sampleInterval))
         }
@@ -145,12 +169,17 @@ final class SensorHub {
                 let events = try radio.process()
                 processFailed = false
                 for event in events { handle(event, at: now) }
+            } catch .busUnavailable {
+                // The bus connection itself is gone: this radio can never work again (its closed
+                // descriptor is ignored by poll). Let it go and make a new one every radioRetry.
+                lostRadio(at: now)
             } catch {
                 // Said once until it works again: a radio that keeps failing must not fill the log.
                 if !processFailed { log.log(.error, "sensors: the radio failed: \(error)") }
                 processFailed = true
             }
         }
+        endBursts(at: now)
         if let scan, now >= scan.until { finishScan(scan.reply) }
         if let pairing, now >= pairing.until {
             self.pairing = nil
@@ -167,6 +196,8 @@ final class SensorHub {
     }
 
     private func connectDue(at now: Double) {
+        // A link that has held `SensorLink.holdSeconds` counts as back: told now, not at connect.
+        for i in links.indices where links[i].holds(at: now) { notice(.connected(links[i].sensor)) }
         for i in links.indices where links[i].attemptDue(at: now) {
             guard let radio else { return }
             links[i].connecting(at: now)
@@ -196,39 +227,42 @@ final class SensorHub {
             guard let i = links.firstIndex(where: { $0.sensor.address == address }) else { return }
             let wasConnected = links[i].isConnected
             links[i].connected(at: now)
-            if !wasConnected {
-                log.log(.notice, "sensor connected: \(links[i].sensor.label)")
-                notice(.connected(links[i].sensor))
-            }
+            // Told (`.connected`) only once the link has held: see `connectDue`.
+            if !wasConnected { log.log(.notice, "sensor connected: \(links[i].sensor.label)") }
         case .disconnected(let address):
             guard let i = links.firstIndex(where: { $0.sensor.address == address }) else { return }
             drop(at: i, now: now)
         case .reading(let address, let reading):
             guard let i = links.firstIndex(where: { $0.sensor.address == address }) else { return }
-            if let burst = garbage[address], burst.unlogged > 0 {
-                log.log(
-                    .warning, "sensors: \(links[i].sensor.label): \(burst.unlogged) more malformed payloads")
-            }
-            garbage[address] = nil
+            // A good reading does not end a burst of garbage: the radio reports the first bad
+            // payload after each good one, so a sensor alternating would log every packet. Only
+            // `malformedBurstGap` of quiet ends it (`endBursts`).
             links[i].heard(reading, at: now)
             switch reading {
             case .heartRate(let m):
                 if let bpm = m.usableHeartRate {
                     waiting[.heartRate] = Sample(kind: .heartRate, value: bpm, at: now)
                 }
-            case .runningSpeedCadence:
+            case .runningSpeedCadence(let m):
                 if let cadence = links[i].cadence {
-                    waiting[.cadence] = Sample(kind: .cadence, value: cadence, at: now)
+                    waiting[.cadence] = Sample(
+                        kind: .cadence, value: cadence, at: now, speed: m.speed, distance: m.totalDistance)
                 }
             case .battery: break
             }
+        case .pairFailed(let address, let error):
+            guard let pairing, pairing.device.address == address else {
+                log.log(.info, "sensors: a pairing no longer asked for failed: \(address): \(error)")
+                return
+            }
+            self.pairing = nil
+            log.log(.warning, "sensors: pairing with \(Self.label(pairing.device)): \(error)")
+            pairing.reply(.refused(Self.refusal(error, label: Self.label(pairing.device))))
         case .failed(let address, let error):
+            // The link's failure, never the pairing's answer (that is `.pairFailed`), even while
+            // a pairing of the same sensor is in hand.
             if case .malformed = error {
                 malformed(address, error, at: now)
-            } else if let pairing, pairing.device.address == address {
-                self.pairing = nil
-                log.log(.warning, "sensors: pairing with \(Self.label(pairing.device)): \(error)")
-                pairing.reply(.refused(Self.refusal(error, label: Self.label(pairing.device))))
             } else if let i = links.firstIndex(where: { $0.sensor.address == address }) {
                 if links[i].isConnected {
                     log.log(.warning, "sensors: \(links[i].sensor.label): \(error)")
@@ -239,15 +273,23 @@ final class SensorHub {
         }
     }
 
+    /// Bursts of garbage that have been quiet for `malformedBurstGap`: their count is logged.
+    private func endBursts(at now: Double) {
+        for (address, burst) in garbage where now - burst.last >= Self.malformedBurstGap {
+            garbage[address] = nil
+            guard burst.unlogged > 0 else { continue }
+            let label = links.first { $0.sensor.address == address }?.sensor.label ?? address.text
+            log.log(.warning, "sensors: \(label): \(burst.unlogged) more malformed payloads")
+        }
+    }
+
     /// Garbage from a sensor: the first of a burst is logged, the rest counted; the link stays.
     private func malformed(_ address: BluetoothAddress, _ error: BluetoothError, at now: Double) {
         let label = links.first { $0.sensor.address == address }?.sensor.label ?? address.text
-        if let burst = garbage[address], now - burst.last < Self.malformedBurstGap {
+        endBursts(at: now)
+        if let burst = garbage[address] {
             garbage[address] = (now, burst.unlogged + 1)
             return
-        }
-        if let burst = garbage[address], burst.unlogged > 0 {
-            log.log(.warning, "sensors: \(label): \(burst.unlogged) more malformed payloads")
         }
         garbage[address] = (now, 0)
         log.log(.warning, "sensors: \(label) sent \(error); more in this burst are counted, not logged")
@@ -263,22 +305,26 @@ final class SensorHub {
     }
 
     private func adapterChanged(_ state: AdapterState, at now: Double) {
-        guard state != adapter else { return }
+        // The first state a radio reports is said even when it is the initial .noBlueZ: why
+        // there is no Bluetooth belongs in the log from the start.
+        guard state != adapter || !adapterSaid else { return }
+        adapterSaid = true
         adapter = state
         switch state {
         case .ready:
             log.log(.info, "sensors: Bluetooth adapter ready")
             for i in links.indices where links[i].state == .idle { links[i].nextAttempt = now }
         case .poweredOff, .noAdapter, .noBlueZ:
-            log.log(.warning, "sensors: \(Self.refusal(for: state)!)")
+            let why = refusal(for: state) ?? .blueZNotRunning
+            log.log(.warning, "sensors: \(why)")
             for i in links.indices where links[i].state != .idle { drop(at: i, now: now) }
             if let scan {
                 self.scan = nil
-                scan.reply(.refused(Self.refusal(for: state)!))
+                scan.reply(.refused(why))
             }
             if let pairing {
                 self.pairing = nil
-                pairing.reply(.refused(Self.refusal(for: state)!))
+                pairing.reply(.refused(why))
             }
         }
     }
@@ -288,7 +334,9 @@ final class SensorHub {
     func handle(_ request: SensorRequest, at now: Double, reply: @escaping Reply) {
         switch request {
         case .list: reply(.list(links))
-        case .forget(let which): forget(which, reply: reply)
+        case .forget(let which):
+            if storeUnreadable { return reply(.refused(.storeUnreadable(store.path))) }
+            forget(which, reply: reply)
         case .scan(let seconds):
             if let refusal = notReady() { return reply(.refused(refusal)) }
             guard scan == nil else { return reply(.refused(.busyScanning)) }
@@ -301,6 +349,7 @@ final class SensorHub {
                 reply(.refused(Self.refusal(error)))
             }
         case .pair(let which):
+            if storeUnreadable { return reply(.refused(.storeUnreadable(store.path))) }
             if let refusal = notReady() { return reply(.refused(refusal)) }
             guard scan == nil else { return reply(.refused(.busyScanning)) }
             guard pairing == nil else { return reply(.refused(.busyPairing)) }
@@ -327,24 +376,58 @@ final class SensorHub {
         }
     }
 
+    /// The radio's state for `status`: ready, or why not (the refusal's sentence).
+    var bluetooth: ControlBluetooth {
+        guard let why = notReady() else { return ControlBluetooth(state: .ready, message: nil) }
+        let state: ControlBluetooth.State =
+            switch why {
+            case .adapterOff: .poweredOff
+            case .noAdapter: .noAdapter
+            case .blueZNotRunning: .notRunning
+            case .permissionDenied: .permissionDenied
+            default: .unavailable
+            }
+        return ControlBluetooth(state: state, message: why.description)
+    }
+
     /// Why the radio cannot take a scan or a pairing now; nil when it can.
     private func notReady() -> SensorRefusal? {
         guard radio != nil else { return radioFailure ?? .busUnavailable }
-        return Self.refusal(for: adapter)
+        return refusal(for: adapter)
     }
 
+    /// The refusal `state` stands for; for `.noBlueZ`, the radio's own cause (a refusal of the
+    /// bus's policy, a bluetoothd not answering), "not running" only when that is what it is.
+    private func refusal(for state: AdapterState) -> SensorRefusal? {
+        guard state == .noBlueZ else { return Self.refusal(for: state) }
+        guard let radio else { return radioFailure ?? .blueZNotRunning }
+        return radio.unavailable.map(Self.refusal) ?? .blueZNotRunning
+    }
+
+    /// The devices are read while discovery still runs: BlueZ invalidates every device's RSSI
+    /// when it stops (src/adapter.c: discovery_cleanup → invalidate_rssi_and_tx_power), and
+    /// "seen in this scan" is "has an RSSI".
     private func finishScan(_ reply: Reply) {
         scan = nil
-        try? radio?.stopScan()
+        let seen: Result<[SensorDevice], BluetoothError>
         do throws(BluetoothError) {
-            let near = (try radio?.devices() ?? []).filter { $0.rssi != nil && !$0.kinds.isEmpty }
+            seen = .success(try radio?.devices() ?? [])
+        } catch {
+            seen = .failure(error)
+        }
+        try? radio?.stopScan()
+        switch seen {
+        case .success(let devices):
+            let near = devices.filter { $0.rssi != nil && !$0.kinds.isEmpty }
             log.log(.info, "sensors: scan found \(near.count)")
             reply(.scanned(near, paired: Set(links.map(\.sensor.address))))
-        } catch {
+        case .failure(let error):
             reply(.refused(Self.refusal(error)))
         }
     }
 
+    /// The pairing's answer: stored first, and only then the links replaced and the old
+    /// sensor forgotten in BlueZ, so a list that cannot be written changes nothing.
     private func paired(_ address: BluetoothAddress, at now: Double) {
         guard let pairing, pairing.device.address == address else { return }
         self.pairing = nil
@@ -353,6 +436,15 @@ final class SensorHub {
         // One sensor per kind: a second strap replaces the first, which BlueZ forgets too.
         let replaced = links.filter {
             $0.sensor.address != address && !$0.sensor.kinds.isDisjoint(with: sensor.kinds)
+        }
+        let kept = links.filter {
+            $0.sensor.address != address && !replaced.map(\.sensor.address).contains($0.sensor.address)
+        }
+        do throws(SensorStore.WriteError) {
+            try store.save(kept.map(\.sensor) + [sensor])
+        } catch {
+            log.log(.error, "sensors: \(error); the pairing with \(sensor.label) is not made")
+            return pairing.reply(.refused(.notStored(store.path)))
         }
         for old in replaced {
             try? radio?.disconnect(old.sensor.address)
@@ -364,24 +456,16 @@ final class SensorHub {
         var link = links.first { $0.sensor.address == address } ?? SensorLink(sensor: sensor, at: now)
         link.sensor = sensor
         if !link.isConnected, link.state == .idle { link.nextAttempt = now }
-        links.removeAll {
-            $0.sensor.address == address || replaced.map(\.sensor.address).contains($0.sensor.address)
-        }
-        links.append(link)
+        links = kept + [link]
         log.log(
             .notice,
             "sensors: paired \(sensor.label)"
                 + (replaced.isEmpty
                     ? "" : ", replacing \(replaced.map(\.sensor.label).joined(separator: ", "))"))
-        do throws(SensorStore.WriteError) {
-            try store.save(links.map(\.sensor))
-            pairing.reply(.paired(sensor, replaced: replaced.map(\.sensor)))
-        } catch {
-            log.log(.error, "sensors: \(error); the pairing holds until runwayd restarts")
-            pairing.reply(.refused(.notStored(store.path)))
-        }
+        pairing.reply(.paired(sensor, replaced: replaced.map(\.sensor)))
     }
 
+    /// Stored first, then let go: a list that cannot be written changes nothing.
     private func forget(_ which: String, reply: Reply) {
         let found = Self.resolve(which, among: links, name: \.sensor.name, address: \.sensor.address)
         let link: SensorLink
@@ -391,6 +475,13 @@ final class SensorHub {
         case .several: return reply(.refused(.ambiguousName(which)))
         }
         let address = link.sensor.address
+        let kept = links.filter { $0.sensor.address != address }
+        do throws(SensorStore.WriteError) {
+            try store.save(kept.map(\.sensor))
+        } catch {
+            log.log(.error, "sensors: \(error); \(link.sensor.label) is not forgotten")
+            return reply(.refused(.notStored(store.path)))
+        }
         do throws(BluetoothError) {
             if link.state != .idle { try radio?.disconnect(address) }
             try radio?.forget(address)
@@ -398,16 +489,10 @@ final class SensorHub {
             // runwayd's choice is its own list: BlueZ's bond may stay (it is then only unused).
             log.log(.warning, "sensors: BlueZ did not forget \(link.sensor.label): \(error)")
         }
-        links.removeAll { $0.sensor.address == address }
+        links = kept
         for kind in link.sensor.kinds { waiting[kind] = nil }
         log.log(.notice, "sensors: forgot \(link.sensor.label)")
-        do throws(SensorStore.WriteError) {
-            try store.save(links.map(\.sensor))
-            reply(.forgotten(link.sensor))
-        } catch {
-            log.log(.error, "sensors: \(error)")
-            reply(.refused(.notStored(store.path)))
-        }
+        reply(.forgotten(link.sensor))
     }
 
     // MARK: Words
@@ -453,6 +538,7 @@ final class SensorHub {
         case .unknownDevice(let which): .unknownSensor(which)
         case .notASensor(let address): .notASensor(label ?? address.text)
         case .pairingRefused(let name, _): .pairingRefused(label ?? name)
+        case .alreadyPairing(let name): .alreadyPairing(label ?? name)
         case .timedOut: label.map { .pairingTimedOut($0) } ?? .radioFailed(error.description)
         case .connectFailed, .malformed, .dbus: .radioFailed(error.description)
         }

@@ -6,8 +6,12 @@ import RunWayControl
 struct SensorLink: Sendable {
     var sensor: PairedSensor
     var state = State.idle
-    /// Connect attempts that failed since the last connection.
+    /// Connect attempts that failed, and links that did not hold, since the last link that held.
     var failures = 0
+    /// When the link came up (monotonic seconds); nil while not connected.
+    var connectedSince: Double?
+    /// The link has held `holdSeconds`: it counts as back (the back-off started over).
+    var held = false
     /// When to try connecting again (monotonic seconds); nil while connecting or connected.
     var nextAttempt: Double?
     var battery: Int?
@@ -17,6 +21,9 @@ struct SensorLink: Sendable {
     var contact: Bool?
     /// When it last said anything (monotonic seconds).
     var lastSeen: Double?
+    /// When it last sent a measurement (heart rate, or speed and cadence): what the values'
+    /// age is judged by (a battery notification keeps `lastSeen` fresh, not them).
+    var lastMeasured: Double?
 
     enum State: Sendable, Equatable {
         /// Not connected; `nextAttempt` says when to try.
@@ -50,6 +57,13 @@ struct SensorLink: Sendable {
     /// own LE connect gives up sooner, so this only catches a radio that never said.
     static let connectTimeout = 30.0
 
+    /// How long a link must stay up to count as back: the back-off starts over and "back" is
+    /// said only then. A sensor at the edge of range connects and drops again within seconds (an
+    /// LE link is given up after its supervision timeout, a few seconds at most), so a link that
+    /// held half a minute — some thirty heart beats notified — is a sensor back in range, not one
+    /// flapping; and a runner back in range hears "back" within half a minute.
+    static let holdSeconds = 30.0
+
     /// The wait after `n` failed attempts since the drop (0: the first try after it).
     static func delay(afterFailures n: Int) -> Double { backoff[min(max(n, 0), backoff.count - 1)] }
 
@@ -59,20 +73,32 @@ struct SensorLink: Sendable {
         nextAttempt = nil
     }
 
-    /// Connected: the back-off starts over.
+    /// Connected: the back-off starts over once the link has held (`holds(at:)`).
     mutating func connected(at now: Double) {
+        if state != .connected { connectedSince = now }
         state = .connected
-        failures = 0
         nextAttempt = nil
         lastSeen = now
     }
 
+    /// Whether the link has just now held `holdSeconds` (once per link): the back-off starts over.
+    mutating func holds(at now: Double) -> Bool {
+        guard state == .connected, !held, let since = connectedSince, now - since >= Self.holdSeconds
+        else { return false }
+        held = true
+        failures = 0
+        return true
+    }
+
     /// The link dropped or an attempt failed: returns whether it was connected (a loss to say).
+    /// A link that did not hold counts as a failed attempt for the back-off.
     @discardableResult
     mutating func dropped(at now: Double) -> Bool {
         let wasConnected = state == .connected
         state = .idle
-        failures = wasConnected ? 0 : failures + 1
+        failures = wasConnected && held ? 0 : failures + 1
+        held = false
+        connectedSince = nil
         nextAttempt = now + Self.delay(afterFailures: failures)
         heartRate = nil
         cadence = nil
@@ -93,7 +119,7 @@ struct SensorLink: Sendable {
         switch state {
         case .idle: nextAttempt
         case .connecting(let since): since + Self.connectTimeout
-        case .connected: nil
+        case .connected: held ? nil : connectedSince.map { $0 + Self.holdSeconds }
         }
     }
 
@@ -101,6 +127,7 @@ struct SensorLink: Sendable {
         lastSeen = now
         switch reading {
         case .heartRate(let measurement):
+            lastMeasured = now
             heartRate = measurement.usableHeartRate
             contact =
                 switch measurement.contact {
@@ -109,6 +136,7 @@ struct SensorLink: Sendable {
                 case .notSupported: nil
                 }
         case .runningSpeedCadence(let measurement):
+            lastMeasured = now
             cadence =
                 measurement.cadence.isFinite && (0...300).contains(measurement.cadence)
                 ? measurement.cadence : nil
@@ -117,13 +145,17 @@ struct SensorLink: Sendable {
         }
     }
 
-    /// The list's and the status's object; `gps` maps the monotonic last-seen onto GPS time.
-    func status(gps: (Double) -> Double?) -> ControlSensor {
-        ControlSensor(
+    /// The list's and the status's object at monotonic `now`; `gps` maps the monotonic
+    /// last-seen onto GPS time (nil before the first fix: the age is still said).
+    /// Values older than `ControlSensor.staleAfter` are not sent: a strap gone quiet while its
+    /// link stays up has no current heart rate.
+    func status(now: Double, gps: (Double) -> Double?) -> ControlSensor {
+        let current = isConnected && lastMeasured.map { now - $0 <= ControlSensor.staleAfter } == true
+        return ControlSensor(
             shape: .live, address: sensor.address.text, name: sensor.name,
             kinds: sensor.kinds.compactMap { ControlSensor.Kind(rawValue: $0.rawValue) },
-            connected: isConnected, batteryPercent: battery, heartRate: isConnected ? heartRate : nil,
-            cadence: isConnected ? cadence : nil, contact: isConnected ? contact : nil,
-            lastSeen: lastSeen.flatMap(gps))
+            connected: isConnected, batteryPercent: battery, heartRate: current ? heartRate : nil,
+            cadence: current ? cadence : nil, contact: current ? contact : nil,
+            lastSeen: lastSeen.flatMap(gps), lastSeenAge: lastSeen.map { max(0, now - $0) })
     }
 }

@@ -32,7 +32,7 @@ final class SensorService: Service, Sendable {
 
     private let wake = WakeSignal()
     private let inbox = Mutex<Inbox>(Inbox())
-    private let published = Mutex<[SensorLink]>([])
+    private let published = Mutex<(links: [SensorLink], bluetooth: ControlBluetooth?)>(([], nil))
     static let inboxLimit = 8
 
     private struct Inbox {
@@ -63,13 +63,21 @@ final class SensorService: Service, Sendable {
             "sensors", { [self] in loop(samples: continuation) }, stop: { [self] in stop() })
         for await sample in samples {
             guard let time = await gps(MonotonicInstant(seconds: sample.at)) else { continue }
-            let body =
-                sample.kind == .heartRate
-                ? BodySample(time: time, heartRate: sample.value)
-                : BodySample(time: time, cadence: sample.value)
-            await engine.handle(.body(body))
+            await engine.handle(.body(Self.body(sample, time: time)))
         }
         await thread
+    }
+
+    /// The engine's input for a sample at GPS `time`: a footpod's speed and total distance go
+    /// with its cadence (the raw log keeps them).
+    static func body(_ sample: SensorHub.Sample, time: Double) -> BodySample {
+        switch sample.kind {
+        case .heartRate: BodySample(time: time, heartRate: sample.value)
+        case .cadence:
+            BodySample(
+                time: time, cadence: sample.value, footpodSpeed: sample.speed,
+                footpodDistance: sample.distance)
+        }
     }
 
     private func stop() {
@@ -83,7 +91,7 @@ final class SensorService: Service, Sendable {
         let announcer = SensorAnnouncer(annunciator: annunciator, flying: flying)
         let hub = SensorHub(radio: makeRadio, store: store, log: log) { announcer.tell($0) }
         hub.start(at: clock())
-        published.withLock { $0 = hub.links }
+        published.withLock { $0 = (hub.links, hub.bluetooth) }
         while true {
             let now = clock()
             let timeout = hub.deadline(at: now).map {
@@ -112,7 +120,7 @@ final class SensorService: Service, Sendable {
             for sample in hub.step(at: clock(), readable: woke == .first || woke == .timedOut) {
                 samples.yield(sample)
             }
-            published.withLock { $0 = hub.links }
+            published.withLock { $0 = (hub.links, hub.bluetooth) }
         }
     }
 
@@ -138,17 +146,26 @@ final class SensorService: Service, Sendable {
     }
 
     /// The paired sensors as the thread last published them (for `status` and the checklist).
-    var links: [SensorLink] { published.withLock { $0 } }
+    var links: [SensorLink] { published.withLock { $0.links } }
+
+    /// The radio's state as the thread last published it (nil before the thread has started).
+    var bluetooth: ControlBluetooth? { published.withLock { $0.bluetooth } }
 }
 
-/// Says a sensor lost in flight once (its pattern and, with the voice, its kind by name), and
-/// "back" when a sensor said lost comes back in that flight; a drop on the ground is only logged
-/// (the checklist shows it). Used on the sensor thread only.
+/// Says a sensor lost in flight at most once per flight (its pattern and, with the voice, its
+/// kind by name), and "back" once when a sensor said lost comes back in that flight (the hub
+/// tells `.connected` only for a link that has held `SensorLink.holdSeconds`): a sensor flapping
+/// at the edge of range is not announced again and again. A drop on the ground is only logged
+/// (the checklist shows it). What was said ends with the flight. Used on the sensor thread only.
 final class SensorAnnouncer {
     private let annunciator: Annunciator?
     private let flying: InFlightWatch
-    /// The sensors said lost and not yet back.
+    /// The flight (`InFlightWatch.takeoffs`) the sets below are for.
+    private var flight = 0
+    /// The sensors said lost in this flight (never said again in it).
     private var said: Set<BluetoothAddress> = []
+    /// Of those, the ones not yet said back.
+    private var missing: Set<BluetoothAddress> = []
 
     init(annunciator: Annunciator?, flying: InFlightWatch) {
         self.annunciator = annunciator
@@ -156,12 +173,18 @@ final class SensorAnnouncer {
     }
 
     func tell(_ notice: SensorHub.Notice) {
+        if flying.takeoffs != flight {
+            flight = flying.takeoffs
+            said = []
+            missing = []
+        }
         switch notice {
         case .lost(let sensor):
             guard flying.isFlying, said.insert(sensor.address).inserted else { return }
+            missing.insert(sensor.address)
             annunciator?.sensorLost(sensor.label, kind: Self.phraseSensor(sensor))
         case .connected(let sensor):
-            guard said.remove(sensor.address) != nil, flying.isFlying else { return }
+            guard missing.remove(sensor.address) != nil, flying.isFlying else { return }
             annunciator?.sensorBack(sensor.label, kind: Self.phraseSensor(sensor))
         }
     }

@@ -24,7 +24,8 @@ struct PairedSensor: Sendable, Equatable {
 /// writers — `WAVFile.write`, `ExportDirectory`, salvage — each carry their own rules for
 /// devices, FAT and links; none is a shared helper for a small file, so this is the plain case.)
 /// Read with the strict JSON parser; a file that is not a list of sensors is set aside as
-/// `sensors.json.corrupt` with a log line and read as none paired: never a crash.
+/// `sensors.json.corrupt-<UTC time>` with a log line and read as none paired: never a crash. A
+/// file that is there but cannot be read is read as none paired and never written over.
 struct SensorStore: Sendable {
     let path: String
 
@@ -59,6 +60,9 @@ struct SensorStore: Sendable {
         /// What to log: the file was corrupt (and set aside) or unreadable. Nil when it was fine
         /// or absent.
         var problem: String?
+        /// The file is there but could not be read (EACCES, EIO…): it must not be written over
+        /// (a pairing would replace the runner's list with one sensor).
+        var unreadable = false
     }
 
     func load() -> Loaded {
@@ -67,19 +71,36 @@ struct SensorStore: Sendable {
         case .absent: return Loaded(sensors: [], problem: nil)
         case .unreadable(let error):
             return Loaded(
-                sensors: [], problem: "\(path) cannot be read (\(error)): no sensor paired until it can")
+                sensors: [],
+                problem: "\(path) cannot be read (\(error)): no sensor paired, and none can be, until it can",
+                unreadable: true)
         case .bytes(let read): bytes = read
         }
         do throws(Corrupt) {
             return Loaded(sensors: try Self.parse(bytes), problem: nil)
         } catch {
-            let aside = path + ".corrupt"
+            let aside = Self.asideName(for: path, at: time(nil))
             let moved = rename(path, aside) == 0
             return Loaded(
                 sensors: [],
                 problem: "\(path) is corrupt (\(error.reason)): read as no sensor paired; "
                     + (moved ? "kept as \(aside)" : "could not be set aside (\(Errno.current))"))
         }
+    }
+
+    /// Where a corrupt file is set aside: `sensors.json.corrupt-20261003T074216Z` (UTC, when it
+    /// was found), with `-2`, `-3`… after it when that name is taken, so a second corrupt file
+    /// never replaces the first.
+    static func asideName(for path: String, at seconds: time_t) -> String {
+        let stamp = UTCTime.format(Double(seconds)).filter { $0 != "-" && $0 != ":" }
+        let base = path + ".corrupt-" + stamp
+        var name = base
+        var n = 1
+        while access(name, F_OK) == 0 {
+            n += 1
+            name = base + "-\(n)"
+        }
+        return name
     }
 
     private enum Read {
@@ -171,9 +192,16 @@ struct SensorStore: Sendable {
         do {
             try fd.writeAll(Array(Self.render(sensors).utf8))
             try fd.sync()
-            try fd.close()
         } catch {
             try? fd.close()
+            unlink(temporary)
+            throw .write(path: temporary, error)
+        }
+        // Closed once, whatever close says: Linux releases the descriptor even when close
+        // fails, and a second close could close one another thread has just been given.
+        do {
+            try fd.close()
+        } catch {
             unlink(temporary)
             throw .write(path: temporary, error)
         }

@@ -28,7 +28,18 @@ struct SessionControl: Sendable {
             batteryPercent: battery(), storageFreeBytes: logbookDirectory.flatMap(BoardStatus.freeBytes(in:)),
             flightID: await engine.flightID,
             barometer: barograph?.snapshot(at: MonotonicInstant.now.seconds),
-            sensors: await sensorStatus(sensors?.links))
+            sensors: await sensorStatus(sensors?.links), bluetooth: sensors?.bluetooth ?? absentBluetooth)
+    }
+
+    /// Why there is no sensor service, for status's `bluetooth` (the checklist's reason).
+    var absentBluetooth: ControlBluetooth {
+        let state: ControlBluetooth.State =
+            switch sensorsAbsent {
+            case .notOnThisBoard: .notOnThisBoard
+            case .noRadio: .noRadio
+            default: .disabled
+            }
+        return ControlBluetooth(state: state, message: sensorsAbsent.description)
     }
 
     /// The links as the wire has them, their last-seen times moved onto the GPS axis by the
@@ -38,7 +49,7 @@ struct SessionControl: Sendable {
         let monotonic = MonotonicInstant.now.seconds
         let gpsNow = await now()
         return links.map { link in
-            link.status { seen in gpsNow.map { $0 - (monotonic - seen) } }
+            link.status(now: monotonic) { seen in gpsNow.map { $0 - (monotonic - seen) } }
         }
     }
 

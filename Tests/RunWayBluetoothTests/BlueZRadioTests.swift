@@ -61,6 +61,28 @@ struct BlueZRadioTests {
             ])
         try radio.stopScan()
         #expect(try mock.property("/org/bluez/hci0", "org.bluez.Adapter1", "Discovering") == .boolean(false))
+        // As bluetoothd does, the end of discovery takes every RSSI away: what a scan saw must be
+        // read before it is stopped.
+        #expect(try radio.devices().map(\.rssi) == [nil, nil])
+    }
+
+    /// A name from the air with terminal escapes, a bidi override or a line separator reaches
+    /// runwayd's replies and log with each of them replaced by "?".
+    @Test func aDeviceNameFromTheAirIsMadeSafeForDisplay() throws {
+        let mock = try MockBlueZ()
+        defer { mock.stop() }
+        try mock.startBlueZ()
+        try mock.addAdapter()
+        try mock.addSensor(
+            Self.strap.text, "Polar\u{1B}[2J\u{202E}H10\u{2028}x\u{200B}", .heartRate, rssi: -58)
+        let radio = try BlueZRadio(address: mock.address)
+        _ = try radio.process()
+        #expect(try radio.devices().map(\.name) == ["Polar?[2J?H10?x?"])
+        try mock.mock("RefuseConnect", [.string(Self.strap.text), .string("org.bluez.Error.Failed")])
+        try radio.connect(Self.strap)
+        let got = try events(from: radio) { !$0.isEmpty }
+        #expect(
+            got == [.failed(Self.strap, .connectFailed(name: "Polar?[2J?H10?x?", message: "Page Timeout"))])
     }
 
     @Test func pairTrustsTheStrap() throws {
@@ -85,8 +107,19 @@ struct BlueZRadioTests {
             let got = try events(from: radio) { !$0.isEmpty }
             let refusal = BluetoothError.pairingRefused(
                 name: "Polar H10 AA0001", message: "Authentication Failed")
-            #expect(got == [.failed(Self.strap, refusal)])
+            #expect(got == [.pairFailed(Self.strap, refusal)])
             #expect(refusal.description.contains("wet the strap"))
+        }
+    }
+
+    /// BlueZ already pairing the device (bluetoothctl at it): said as such, not as a D-Bus error.
+    @Test func aPairingAlreadyUnderWayIsSaidAsSuch() throws {
+        try withSensors { mock, radio in
+            try mock.mock(
+                "RefusePairing", [.string(Self.strap.text), .string("org.bluez.Error.InProgress")])
+            try radio.pair(Self.strap)
+            let got = try events(from: radio) { !$0.isEmpty }
+            #expect(got == [.pairFailed(Self.strap, .alreadyPairing(name: "Polar H10 AA0001"))])
         }
     }
 
@@ -184,24 +217,27 @@ struct BlueZRadioTests {
             }
             try mock.notify(Self.strap.text, 0x2A37, [0x00, 150])
             try mock.notify(Self.strap.text, 0x2A37, [0x08])
-            let got = try events(from: radio) { $0.count >= 3 }
-            #expect(got.count == 3)
-            guard got.count == 3 else { return }
+            let got = try events(from: radio) { $0.count >= 4 }
+            #expect(got.count == 4)
+            guard got.count == 4 else { return }
             guard case .failed(Self.strap, .malformed(0x2A37, let reason)) = got[0] else {
                 Issue.record("\(got[0])")
                 return
             }
             #expect(reason == "an empty payload")
-            #expect(
-                got[1]
-                    == .reading(
-                        Self.strap,
-                        .heartRate(
-                            HeartRateMeasurement(
-                                beatsPerMinute: 150, contact: .notSupported, energyExpended: nil,
-                                rrIntervals: []))))
-            guard case .failed(Self.strap, .malformed(0x2A37, _)) = got[2] else {
-                Issue.record("\(got[2])")
+            func beat(_ bpm: Int) -> SensorEvent {
+                .reading(
+                    Self.strap,
+                    .heartRate(
+                        HeartRateMeasurement(
+                            beatsPerMinute: bpm, contact: .notSupported, energyExpended: nil, rrIntervals: [])
+                    ))
+            }
+            // [0x10, 72, 1]: a whole heart rate with a bad RR tail: the 72 goes on (in the burst).
+            #expect(got[1] == beat(72))
+            #expect(got[2] == beat(150))
+            guard case .failed(Self.strap, .malformed(0x2A37, _)) = got[3] else {
+                Issue.record("\(got[3])")
                 return
             }
             #expect(radio.statistics.malformedPayloads == 5)
@@ -334,6 +370,24 @@ struct BlueZRadioTests {
         #expect(BluetoothError.permissionDenied(message).description.contains("group bluetooth"))
     }
 
+    /// A GetManagedObjects refused (or not answered) at start is asked again: the state does
+    /// not stay `.noBlueZ` until bluetoothd happens to restart.
+    @Test func aRefusedReadOfBlueZsObjectsIsTriedAgain() throws {
+        let mock = try MockBlueZ(refusing: true)
+        defer { mock.stop() }
+        try mock.startBlueZ()
+        try mock.addAdapter()
+        let radio = try BlueZRadio(address: mock.address)
+        radio.refreshRetry = 0.3
+        #expect(try radio.process() == [.adapter(.noBlueZ)])
+        let wait = try #require(radio.timeout())
+        #expect(wait > 0 && wait <= 0.3)
+        try mock.allow()
+        let back = try events(from: radio, within: 5) { !$0.isEmpty }
+        #expect(back == [.adapter(.ready(address: Self.adapterAddress))])
+        #expect(radio.timeout() == nil)
+    }
+
     @Test func noAdapterIsReported() throws {
         let mock = try MockBlueZ()
         defer { mock.stop() }
@@ -345,6 +399,49 @@ struct BlueZRadioTests {
         #expect(try radio.devices().isEmpty)
         try mock.addAdapter()
         #expect(try events(from: radio) { !$0.isEmpty } == [.adapter(.ready(address: Self.adapterAddress))])
+    }
+
+    /// The bus connection lost with events still waiting: `process()` throws `.busUnavailable`
+    /// and leaves nothing behind that would make `timeout()` say 0 (a tight loop on a dead fd).
+    @Test func aLostBusLeavesNoTimeoutOfZero() throws {
+        let mock = try MockBlueZ()
+        defer { mock.stop() }
+        let radio = try BlueZRadio(address: mock.address)  // `.adapter(.noBlueZ)` waiting
+        #expect(radio.timeout() == 0)
+        mock.killBus()
+        var thrown: BluetoothError?
+        do throws(BluetoothError) { _ = try radio.process() } catch { thrown = error }
+        guard case .busUnavailable? = thrown else {
+            Issue.record("\(String(describing: thrown))")
+            return
+        }
+        #expect(radio.timeout() != 0)
+    }
+
+    /// A bus socket that accepts the connection and never answers (a dbus-daemon stuck at
+    /// boot): making the radio fails within seconds, not sd-bus's default 25 s.
+    @Test func aBusThatNeverAnswersIsGivenUpWithinSeconds() throws {
+        let path = "/tmp/runway-mute-\(getpid()).sock"
+        unlink(path)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer {
+            close(listener)
+            unlink(path)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0 && listen(listener, 4) == 0)
+        let started = MonotonicClock.seconds
+        #expect(throws: BluetoothError.self) { _ = try BlueZRadio(address: "unix:path=\(path)") }
+        #expect(MonotonicClock.seconds - started < 5, "\(MonotonicClock.seconds - started) s")
     }
 
     @Test func aBusThatIsNotThereIsATypedError() {

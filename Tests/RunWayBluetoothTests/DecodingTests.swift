@@ -115,6 +115,24 @@ struct DecodingTests {
         }
     }
 
+    /// As the radio reads a strap: a whole heart rate survives a bad tail (its fault returned
+    /// to be counted); a payload without a whole heart rate is still malformed.
+    @Test func aBadTailKeepsTheHeartRate() throws {
+        for bytes: [UInt8] in [[0x10, 72, 0x01], [0x08, 72, 0x01], [0x00, 72, 0x00], [0x10, 72]] {
+            let (beat, tail) = try HRM.decodeKeepingValue(bytes)
+            #expect(beat.beatsPerMinute == 72 && beat.rrIntervals.isEmpty && beat.energyExpended == nil)
+            guard case .malformed? = tail else {
+                Issue.record("\(bytes): \(String(describing: tail))")
+                continue
+            }
+        }
+        let (good, none) = try HRM.decodeKeepingValue([0x16, 140, 0x00, 0x04])
+        #expect(good.rrIntervals == [1] && good.contact == .detected && none == nil)
+        for short: [UInt8] in [[], [0x00], [0x01, 0x48], [0xFF]] {
+            #expect(throws: BluetoothError.self) { _ = try HRM.decodeKeepingValue(short) }
+        }
+    }
+
     @Test func everyByteStringUpToThreeBytesDecodesOrThrowsMalformed() {
         // No input crashes the decoders: all 1-, 2- and 3-byte payloads (16.8 M would be too
         // many; every flags byte with the second and third byte's edge values instead).

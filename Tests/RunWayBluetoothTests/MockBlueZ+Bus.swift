@@ -26,6 +26,14 @@ extension MockBlueZ {
         ).first?.unwrapped
     }
 
+    /// Lifts the refusal (`init(refusing:)`): the bus reloads a policy that allows everything.
+    func allow() throws {
+        try Self.config(socket: directory + "/bus", refusing: false).write(
+            toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+        _ = try client.call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+    }
+
     func addSensor(_ address: String, _ name: String, _ kind: SensorKind, rssi: Int16) throws {
         try addSensor(address, name, kind: kind.rawValue, rssi: rssi)
     }

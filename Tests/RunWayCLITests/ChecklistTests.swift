@@ -190,6 +190,55 @@ struct ChecklistSensorTests {
         #expect(Self.line(.daemon([pod]), .cadence) == ("OK", "Stryd: 0 steps/min, battery 60 %", true))
     }
 
+    /// No sensor service: the lines are `--` with runwayd's own reason, not left out or guessed
+    /// from this machine's configuration.
+    @Test func noSensorServiceSaysWhyFromRunwayd() throws {
+        func sensors(_ bluetooth: String) throws -> ChecklistSensors? {
+            let line = #"{"gps_signal":"STRONG","sensors":null,"bluetooth":"# + bluetooth + "}"
+            let status = ControlStatus(json: try JSONValue.parse(Array(line.utf8)))!
+            let list = ChecklistCommand.fromDaemon(status, battery: BatteryStatus(), storage: .success(1e12))
+            return list.sensors
+        }
+        let simulated = try #require(
+            try sensors(
+                #"{"state":"not_on_this_board","message":"the simulated board has no Bluetooth sensors (runwayd --board real has)"}"#
+            ))
+        #expect(
+            Self.line(simulated)
+                == ("--", "the simulated board has no Bluetooth sensors (runwayd --board real has)", false))
+        #expect(try sensors(#"{"state":"disabled","message":"off"}"#) == .disabled)
+        #expect(try sensors("null") == nil)  // an older runwayd: the command falls back on the configuration
+    }
+
+    /// The adapter off (or BlueZ not running): the line blames it, not the strap.
+    @Test func theAdapterNotTheStrapIsBlamed() throws {
+        let line =
+            #"{"gps_signal":"STRONG","sensors":[{"address":"A0:9E:1A:12:34:56","name":"Polar H10","kinds":["heart_rate"],"connected":false,"battery_percent":null,"heart_rate":null,"cadence":null,"contact":null,"last_seen":null}],"bluetooth":{"state":"powered_off","message":"the Bluetooth adapter is off: bluetoothctl power on (or rfkill unblock bluetooth)"}}"#
+        let status = ControlStatus(json: try JSONValue.parse(Array(line.utf8)))!
+        #expect(status.bluetooth?.state == .poweredOff)
+        let list = ChecklistCommand.fromDaemon(status, battery: BatteryStatus(), storage: .success(1e12))
+        let sensors = try #require(list.sensors)
+        #expect(
+            Self.line(sensors)
+                == (
+                    "NOT OK",
+                    "Polar H10: the Bluetooth adapter is off: bluetoothctl power on (or rfkill unblock bluetooth)",
+                    true
+                ))
+    }
+
+    /// A link that stays up while the strap says nothing: runwayd sends no stale value, and the
+    /// line says how long it has been silent.
+    @Test func aStrapSilentForSecondsIsNotOK() {
+        var silent = Self.strap(bpm: nil, contact: nil)
+        silent.lastSeenAge = 12
+        #expect(
+            Self.line(.daemon([silent]))
+                == ("NOT OK", "Polar H10: no reading for 12 s: is it awake and near?", true))
+        silent.lastSeenAge = 2
+        #expect(Self.line(.daemon([silent])).1 == "Polar H10: connected, no plausible heart rate yet")
+    }
+
     /// A paired strap that is not connected holds takeoff; a low strap battery does not.
     @Test func aDisconnectedStrapIsNotReadyALowBatteryIsAWarning() throws {
         func ready(_ sensors: ChecklistSensors) throws -> Bool {
@@ -205,6 +254,19 @@ struct ChecklistSensorTests {
         #expect(try !ready(.daemon([Self.strap(connected: false)])))
         #expect(try ready(.daemon([])))
         #expect(try ready(.disabled))
+    }
+
+    /// `sensors list` before the first GPS fix: a live sensor is "seen 2 s ago", not "never";
+    /// "never" is for a sensor that never said anything.
+    @Test func aSensorSeenBeforeTheFirstFixIsNotSeenNever() {
+        let live = ControlSensor(
+            shape: .live, address: "A0:9E:1A:12:34:56", name: "Polar H10", kinds: [.heartRate],
+            connected: true, heartRate: 72, lastSeen: nil, lastSeenAge: 2)
+        #expect(SensorsCommands.line(live).hasSuffix("72 bpm  seen 2 s ago"), "\(SensorsCommands.line(live))")
+        let silent = ControlSensor(
+            shape: .live, address: "F4:12:FA:00:01:02", name: "Stryd", kinds: [.cadence], connected: false)
+        #expect(SensorsCommands.line(silent).hasSuffix("seen never"))
+        #expect(ControlSensor(json: live.json) == live)
     }
 
     /// The lines read runwayd's `sensors` array; a status without one leaves them to the caller.

@@ -33,12 +33,12 @@ enum Golden {
         barometer: .init(
             answering: true, pascals: 101_296.7,
             weather: Barograph.Reading(tendency: .falling, changePer3h: -180.4, span: 7200)),
-        sensors: [strap(heartRate: 152.4)])
+        sensors: [strap(heartRate: 152.4)], bluetooth: ControlBluetooth(state: .ready, message: nil))
     static func strap(heartRate: Double) -> ControlSensor {
         ControlSensor(
             shape: .live, address: "A0:9E:1A:12:34:56", name: "Polar H10 1A2B3C4D", kinds: [.heartRate],
             connected: true, batteryPercent: 87, heartRate: heartRate, contact: true,
-            lastSeen: UTCTime.parse("2026-10-03T07:42:16Z"))
+            lastSeen: UTCTime.parse("2026-10-03T07:42:16Z"), lastSeenAge: 1)
     }
     static let footpod = ControlSensor(
         shape: .identity, address: "F4:12:FA:00:01:02", name: "Stryd", kinds: [.cadence])
@@ -120,6 +120,14 @@ struct RequestContractTests {
         }
     }
 
+    /// A sensor's name with an ESC, a bidi override, a zero-width or a line separator is refused
+    /// (it would drive the terminal, or split the log line, of whoever reads it).
+    @Test(arguments: [#"\u001b[2J"#, #"\u202e"#, #"\u200b"#, #"\u2028"#, #"\u2029"#])
+    func aSensorNameThatWouldDriveATerminalIsRefused(_ escaped: String) {
+        let line = #"{"command":"sensors-pair","sensor":"Polar"# + escaped + #"H10"}"#
+        #expect(throws: ControlRequest.Refusal.self) { try ControlRequest.parse(Array(line.utf8)) }
+    }
+
     @Test func aScanWithoutSecondsTakesTen() throws {
         #expect(
             try ControlRequest.parse(Array(#"{"command":"sensors-scan"}"#.utf8)) == .sensorsScan(seconds: 10))
@@ -134,6 +142,7 @@ struct RequestContractTests {
             .adapterOff,
             .permissionDenied, .busyScanning, .busyPairing, .unknownSensor("x"), .ambiguousName("x"),
             .notASensor("x"), .pairingRefused("x"), .pairingTimedOut("x"), .notStored("x"), .radioFailed("x"),
+            .storeUnreadable("x"), .alreadyPairing("x"),
         ]
         for refusal in all { #expect(ControlRefusal(message: refusal.description) == .sensors(refusal)) }
         #expect(ControlRefusal(message: "no sensor") == .invalid("no sensor"))
@@ -260,6 +269,8 @@ struct ReplyContractTests {
         ("sensors-pairing-refused", .sensors(.pairingRefused("Polar H10 1A2B3C4D"))),
         ("sensors-pairing-timed-out", .sensors(.pairingTimedOut("Stryd"))),
         ("sensors-not-stored", .sensors(.notStored("/var/lib/runway/sensors.json"))),
+        ("sensors-store-unreadable", .sensors(.storeUnreadable("/var/lib/runway/sensors.json"))),
+        ("sensors-already-pairing", .sensors(.alreadyPairing("Polar H10 1A2B3C4D"))),
         (
             "sensors-radio-failed",
             .sensors(.radioFailed("D-Bus error org.bluez.Error.Failed: Operation already in progress"))

@@ -10,6 +10,8 @@ final class FakeRadio: SensorRadio, Sendable {
     struct State {
         var adapter = AdapterState.ready(address: nil)
         var devices: [SensorDevice] = []
+        /// A scan stopped: BlueZ has invalidated every RSSI (until the next scan).
+        var rssiGone = false
         var pending: [SensorEvent] = []
         /// Every request, in order: "connect AA:…", "pair AA:…", "scan on", …
         var calls: [String] = []
@@ -19,6 +21,10 @@ final class FakeRadio: SensorRadio, Sendable {
         var reachable: Set<BluetoothAddress> = []
         /// A request name ("scan", "pair", "connect", "devices") that throws this.
         var throwing: [String: BluetoothError] = [:]
+        /// Why BlueZ cannot be used while `adapter` is `.noBlueZ` (nil: not running).
+        var unavailable: BluetoothError?
+        /// What `process()` throws (once), as a radio whose bus connection was lost.
+        var processError: BluetoothError?
     }
 
     let state = Mutex(State())
@@ -31,6 +37,11 @@ final class FakeRadio: SensorRadio, Sendable {
 
     func process() throws(BluetoothError) -> [SensorEvent] {
         wake.drain()
+        let thrown: BluetoothError? = state.withLock { state in
+            defer { state.processError = nil }
+            return state.processError
+        }
+        if let thrown { throw thrown }
         return state.withLock { state in
             defer { state.pending.removeAll() }
             return state.pending
@@ -59,12 +70,30 @@ final class FakeRadio: SensorRadio, Sendable {
     }
 
     func adapterState() -> AdapterState { state.withLock { $0.adapter } }
-    func startScan() throws(BluetoothError) { try call("scan", "on") }
-    func stopScan() throws(BluetoothError) { try call("scan", "off") }
+    var unavailable: BluetoothError? {
+        state.withLock { $0.adapter == .noBlueZ ? $0.unavailable ?? .blueZNotRunning : nil }
+    }
+    /// A scan hears the devices' advertisements again: their RSSI is back.
+    func startScan() throws(BluetoothError) {
+        try call("scan", "on")
+        state.withLock { $0.rssiGone = false }
+    }
+    /// As BlueZ does when discovery ends (src/adapter.c, invalidate_rssi_and_tx_power): every
+    /// device's RSSI is gone.
+    func stopScan() throws(BluetoothError) {
+        try call("scan", "off")
+        state.withLock { $0.rssiGone = true }
+    }
 
     func devices() throws(BluetoothError) -> [SensorDevice] {
         try call("devices")
-        return state.withLock { $0.devices }
+        return state.withLock { state in
+            state.devices.map { device in
+                var device = device
+                if state.rssiGone { device.rssi = nil }
+                return device
+            }
+        }
     }
 
     func pair(_ address: BluetoothAddress) throws(BluetoothError) {

@@ -62,6 +62,9 @@ struct SensorHubTests {
         _ = rig.hub.step(at: 100.1)  // … and answered
         #expect(rig.radio.calls == ["connect A0:9E:1A:12:34:56"])
         #expect(rig.logged.all.contains("runwayd: sensor connected: Polar H10 1A2B3C4D"))
+        // Told as connected once the link has held 30 s (the hub's deadline wakes it for that).
+        #expect(rig.noticed.isEmpty && rig.hub.deadline(at: 100.1) == 130.1)
+        _ = rig.hub.step(at: 130.1)
         #expect(rig.noticed == [.connected(Self.strap)])
         // A strap flooding at 50 Hz: one sample a second goes on, the newest.
         var sent: [SensorHub.Sample] = []
@@ -87,6 +90,7 @@ struct SensorHubTests {
         rig.hub.start(at: 0)
         _ = rig.hub.step(at: 0)
         _ = rig.hub.step(at: 0.1)
+        _ = rig.hub.step(at: 30.1)  // the link has held
         rig.radio.state.withLock { $0.reachable = [] }
         rig.radio.push(.disconnected(Sensors.polar))
         var attempts: [Double] = []
@@ -110,8 +114,40 @@ struct SensorHubTests {
             now += 0.5
             _ = rig.hub.step(at: now)
         }
-        #expect(rig.hub.links[0].isConnected && rig.hub.links[0].failures == 0)
+        // Not started over yet: the link has to hold first.
+        #expect(rig.hub.links[0].isConnected && rig.hub.links[0].failures > 0)
         #expect(rig.logged.all.filter { $0 == "runwayd: sensor connected: Polar H10 1A2B3C4D" }.count == 2)
+        // … and once it has held 30 s the back-off starts over, and it is told back.
+        _ = rig.hub.step(at: now + 30)
+        #expect(rig.hub.links[0].failures == 0)
+        #expect(rig.noticed == [.connected(Self.strap), .lost(Self.strap), .connected(Self.strap)])
+    }
+
+    /// A sensor flapping at the edge of range: each short link is a failed attempt for the
+    /// back-off (it grows: 1, 2, 5, 10 s), and it is not told back until a link holds 30 s.
+    @Test func aFlappingSensorIsNotBackUntilItsLinkHolds() throws {
+        let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)
+        _ = rig.hub.step(at: 0.1)
+        _ = rig.hub.step(at: 30.1)
+        var now = 30.1
+        var waits: [Double] = []
+        for _ in 0..<4 {
+            rig.radio.push(.disconnected(Sensors.polar))  // up a moment, then gone again
+            now += 0.1
+            _ = rig.hub.step(at: now)
+            let next = try #require(rig.hub.links[0].nextAttempt)
+            waits.append((next - now).rounded())
+            now = next
+            _ = rig.hub.step(at: now)  // the connect asked …
+            now += 0.1
+            _ = rig.hub.step(at: now)  // … and up for a moment
+        }
+        #expect(waits == [1, 2, 5, 10], "\(waits)")
+        #expect(rig.noticed.filter { $0 == .connected(Self.strap) }.count == 1, "\(rig.noticed)")
+        _ = rig.hub.step(at: now + 31)
+        #expect(rig.noticed.last == .connected(Self.strap) && rig.hub.links[0].failures == 0)
     }
 
     /// An hour away costs one attempt every 10 s: counted, not timed.
@@ -153,6 +189,33 @@ struct SensorHubTests {
         #expect(rig.hub.links[0].failures == 2 && rig.hub.links[0].nextAttempt == 32.1 + 5)
     }
 
+    /// Before the first GPS fix a live sensor has no last-seen time, but its age is known.
+    @Test func theLinksStatusSaysHowLongAgoItWasSeenWithoutGPSTime() throws {
+        let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)
+        _ = rig.hub.step(at: 0.1)
+        rig.radio.push(.reading(Sensors.polar, Sensors.heartRate(72)))
+        _ = rig.hub.step(at: 10)
+        let status = rig.hub.links[0].status(now: 12) { _ in nil }
+        #expect(status.lastSeen == nil && status.lastSeenAge == 2)
+        #expect(status.json.rendered().contains(#""last_seen":null,"last_seen_age_s":2"#))
+    }
+
+    /// A heart rate older than 5 s is not current, though the link is up: the status has none.
+    @Test func aStaleHeartRateIsNotInTheStatus() throws {
+        let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)
+        _ = rig.hub.step(at: 0.1)
+        rig.radio.push(.reading(Sensors.polar, Sensors.heartRate(72)))
+        _ = rig.hub.step(at: 10)
+        #expect(rig.hub.links[0].status(now: 14) { _ in nil }.heartRate == 72)
+        let stale = rig.hub.links[0].status(now: 16) { _ in nil }
+        #expect(stale.connected == true && stale.heartRate == nil && stale.contact == nil)
+        #expect(stale.lastSeenAge == 6)
+    }
+
     @Test func garbageIsLoggedOncePerBurstAndTheLinkStays() throws {
         let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
         rig.hub.start(at: 0)
@@ -166,10 +229,32 @@ struct SensorHubTests {
         }
         rig.radio.push(.reading(Sensors.polar, Sensors.heartRate(80)))
         #expect(rig.hub.step(at: 4).map(\.value) == [80])
+        #expect(rig.logged.all.filter { $0.contains("malformed") }.count == 1)
+        // The burst ends after 10 s of quiet, and its count is said then.
+        let lastGarbage = 1 + Double(199) * 0.01
+        #expect(rig.hub.deadline(at: 4) == lastGarbage + SensorHub.malformedBurstGap)
+        _ = rig.hub.step(at: 13)
         let lines = rig.logged.all.filter { $0.contains("malformed") }
         #expect(lines.count == 2, "\(lines)")
         #expect(lines.last?.contains("199 more malformed payloads") == true)
         #expect(rig.hub.links[0].isConnected)
+    }
+
+    /// A sensor sending a bad payload after every good one (the radio reports the first bad
+    /// after each good): one burst, one line, not a warning per packet.
+    @Test func garbageAfterEveryGoodReadingIsOneBurst() throws {
+        let rig = try Rig(radio: FakeRadio { $0.reachable = [Sensors.polar] }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)
+        _ = rig.hub.step(at: 0.1)
+        for i in 0..<100 {
+            rig.radio.push(
+                .reading(Sensors.polar, Sensors.heartRate(80)),
+                .failed(Sensors.polar, .malformed(characteristic: 0x2A37, reason: "an odd RR byte")))
+            _ = rig.hub.step(at: 1 + Double(i) * 0.5)
+        }
+        let lines = rig.logged.all.filter { $0.contains("malformed") }
+        #expect(lines.count == 1, "\(lines.count) lines")
     }
 
     @Test func scanThenPairByNameStoresTheChoiceAndASecondStrapReplacesTheFirst() throws {
@@ -185,7 +270,8 @@ struct SensorHubTests {
             return
         }
         #expect(near.count == 3 && paired.isEmpty)
-        #expect(rig.radio.calls.prefix(3) == ["scan on", "scan off", "devices"])
+        // The devices are read before the scan stops (stopping it takes BlueZ's RSSIs away).
+        #expect(rig.radio.calls.prefix(3) == ["scan on", "devices", "scan off"])
         guard case .paired(let tickr, let none)? = rig.ask(.pair("tickr"), at: 10)?.0 else {
             Issue.record("not paired")
             return
@@ -207,6 +293,77 @@ struct SensorHubTests {
         #expect(gone == polar && rig.store.load().sensors.isEmpty)
     }
 
+    /// Pairing a sensor whose link is failing: the link's connect failure is the link's, not
+    /// the pairing's answer; the pairing ends with its own outcome.
+    @Test func aConnectFailureIsNotThePairingsAnswer() throws {
+        let rig = try Rig(radio: FakeRadio { $0.devices = Sensors.near }, paired: [Self.strap])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)  // the connect asked; its failure (not reachable) is queued
+        var answer: SensorAnswer?
+        rig.hub.handle(.pair("A0:9E:1A:12:34:56"), at: 0.05) { answer = $0 }
+        _ = rig.hub.step(at: 0.1)
+        #expect(answer == nil, "\(String(describing: answer))")
+        #expect(rig.hub.links[0].failures == 1)
+        rig.radio.push(.paired(Sensors.polar))
+        _ = rig.hub.step(at: 0.2)
+        guard case .paired(let sensor, _)? = answer else {
+            Issue.record("\(String(describing: answer))")
+            return
+        }
+        #expect(sensor.address == Sensors.polar)
+    }
+
+    /// A pairing whose list cannot be written changes nothing: the old strap stays paired,
+    /// connected and known to BlueZ, and the refusal says nothing was changed.
+    @Test func aPairingThatCannotBeStoredChangesNothing() throws {
+        let tickr = PairedSensor(address: Sensors.tickr, name: "TICKR", kinds: [.heartRate])
+        let rig = try Rig(
+            radio: FakeRadio {
+                $0.devices = Sensors.near
+                $0.pairing = [Sensors.polar: .paired(Sensors.polar)]
+                $0.reachable = [Sensors.tickr]
+            }, paired: [tickr])
+        rig.hub.start(at: 0)
+        _ = rig.hub.step(at: 0)
+        _ = rig.hub.step(at: 0.1)
+        // The temporary file's name taken by a folder: the save fails (for root too).
+        try FileManager.default.createDirectory(
+            atPath: rig.store.path + ".partial", withIntermediateDirectories: false)
+        guard case .refused(let why)? = rig.ask(.pair("A0:9E:1A:12:34:56"), at: 1)?.0 else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(why == .notStored(rig.store.path))
+        #expect(why.description.contains("nothing was changed"))
+        #expect(rig.hub.links.map(\.sensor) == [tickr] && rig.hub.links[0].isConnected)
+        #expect(!rig.radio.calls.contains { $0.hasSuffix(Sensors.tickr.text) && !$0.hasPrefix("connect") })
+        #expect(rig.store.load().sensors == [tickr])
+        // Forgetting is stored first too.
+        guard case .refused(.notStored)? = rig.ask(.forget("TICKR"), at: 2)?.0 else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(rig.hub.links.map(\.sensor) == [tickr])
+        #expect(!rig.radio.calls.contains("forget C8:FD:19:AA:BB:CC"))
+    }
+
+    /// The radio's Pair call and the hub's pairing give up at the same time; BlueZ already
+    /// pairing the device is a refusal of its own.
+    @Test func aPairingAlreadyUnderWayIsRefusedAsSuch() throws {
+        #expect(BlueZRadio.pairTimeout == Double(ControlRequest.pairSeconds))
+        let rig = try Rig(
+            radio: FakeRadio {
+                $0.devices = Sensors.near
+                $0.pairing = [Sensors.polar: .pairFailed(Sensors.polar, .alreadyPairing(name: "HRM"))]
+            })
+        rig.hub.start(at: 0)
+        guard case .refused(let why)? = rig.ask(.pair("A0:9E:1A:12:34:56"), at: 0)?.0 else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(why == .alreadyPairing("Polar H10 1A2B3C4D"))
+    }
+
     @Test func whatCannotBePairedIsSaidByItsCause() throws {
         let twins = [
             Sensors.device(Sensors.polar, "HRM", .heartRate),
@@ -218,7 +375,7 @@ struct SensorHubTests {
             radio: FakeRadio {
                 $0.devices = twins
                 $0.pairing = [
-                    Sensors.polar: .failed(
+                    Sensors.polar: .pairFailed(
                         Sensors.polar,
                         .pairingRefused(name: "HRM", message: "org.bluez.Error.AuthenticationRejected"))
                 ]
@@ -283,6 +440,75 @@ struct SensorHubTests {
         #expect(links.map(\.sensor) == [Self.strap])
     }
 
+    /// The bus connection lost under a working radio: the radio is dropped (never polled again),
+    /// the link is down, and a new radio is made 10 s later.
+    @Test func aRadioWhoseBusIsLostIsReplaced() throws {
+        let made = Locked(0)
+        let radio = FakeRadio { $0.reachable = [Sensors.polar] }
+        let folder = NSTemporaryDirectory() + "rw-sensors-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = SensorStore(logbookDirectory: folder)
+        try store.save([Self.strap])
+        let logged = Lines()
+        let hub = SensorHub(
+            radio: {
+                made.withLock { $0 += 1 }
+                return radio
+            }, store: store, log: DaemonLog(toJournal: false) { logged.append($0) })
+        hub.start(at: 0)
+        _ = hub.step(at: 0)
+        _ = hub.step(at: 0.1)
+        #expect(hub.links[0].isConnected)
+        radio.state.withLock { $0.processError = .busUnavailable(errno: ECONNRESET) }
+        _ = hub.step(at: 1)
+        #expect(hub.radio == nil)
+        #expect(!hub.links[0].isConnected)
+        #expect(hub.adapter == .noBlueZ)
+        #expect(hub.deadline(at: 1) == 11)
+        _ = hub.step(at: 11)
+        #expect(made.withLock { $0 } == 2 && hub.radio != nil)
+    }
+
+    /// The radio's state for status: ready, or what is wrong with the adapter or BlueZ.
+    @Test func theRadiosStateIsForTheStatus() throws {
+        let radio = FakeRadio { $0.adapter = .poweredOff }
+        let rig = try Rig(radio: radio)
+        rig.hub.start(at: 0)
+        #expect(rig.hub.bluetooth.state == .poweredOff)
+        #expect(rig.hub.bluetooth.message?.contains("bluetoothctl power on") == true)
+        radio.push(.adapter(.noBlueZ))
+        _ = rig.hub.step(at: 1)
+        #expect(rig.hub.bluetooth.state == .notRunning)
+        radio.push(.adapter(.ready(address: nil)))
+        _ = rig.hub.step(at: 2)
+        #expect(rig.hub.bluetooth == ControlBluetooth(state: .ready, message: nil))
+    }
+
+    /// BlueZ there but refusing runwayd (or not answering) is said as such, not as "not running".
+    @Test func aBlueZThatRefusesUsIsNotCalledNotRunning() throws {
+        let radio = FakeRadio {
+            $0.adapter = .noBlueZ
+            $0.unavailable = .permissionDenied("Rejected send message")
+        }
+        let rig = try Rig(radio: radio)
+        rig.hub.start(at: 0)
+        var answer: SensorAnswer?
+        rig.hub.handle(.scan(seconds: 5), at: 0) { answer = $0 }
+        guard case .refused(.permissionDenied)? = answer else {
+            Issue.record("\(String(describing: answer))")
+            return
+        }
+        #expect(rig.logged.all.contains { $0.contains("group bluetooth") }, "\(rig.logged.all)")
+        #expect(!rig.logged.all.contains { $0.contains("BlueZ is not running") }, "\(rig.logged.all)")
+        radio.state.withLock { $0.unavailable = .timedOut("GetManagedObjects") }
+        rig.hub.handle(.pair("Stryd"), at: 1) { answer = $0 }
+        guard case .refused(.radioFailed(let words))? = answer else {
+            Issue.record("\(String(describing: answer))")
+            return
+        }
+        #expect(words.contains("did not answer in time"))
+    }
+
     @Test func aRadioThatCannotBeMadeIsTriedAgainEveryTenSeconds() throws {
         let made = Locked(0)
         let folder = NSTemporaryDirectory() + "rw-sensors-\(UUID().uuidString.prefix(8))"
@@ -341,10 +567,55 @@ struct SensorStoreTests {
         #expect(
             loaded.problem?.contains("is corrupt") == true && loaded.problem?.contains(".corrupt") == true)
         #expect(!FileManager.default.fileExists(atPath: store.path))
-        #expect(try String(contentsOfFile: store.path + ".corrupt", encoding: .utf8) == content)
+        let folder = (store.path as NSString).deletingLastPathComponent
+        let aside = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.contains(".corrupt-") })
+        #expect(loaded.problem?.contains(aside) == true)
+        #expect(try String(contentsOfFile: folder + "/" + aside, encoding: .utf8) == content)
         // … and pairing again writes a good file.
         try store.save([SensorHubTests.pod])
         #expect(store.load().sensors == [SensorHubTests.pod])
+    }
+
+    /// A second corrupt file is set aside beside the first, never over it.
+    @Test func aSecondCorruptFileDoesNotReplaceTheFirst() throws {
+        let store = SensorStore(logbookDirectory: try Self.folder())
+        try "first".write(toFile: store.path, atomically: false, encoding: .utf8)
+        _ = store.load()
+        try "second".write(toFile: store.path, atomically: false, encoding: .utf8)
+        _ = store.load()
+        let folder = (store.path as NSString).deletingLastPathComponent
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.contains(".corrupt")
+        }
+        let kept = try aside.map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
+        #expect(Set(kept) == ["first", "second"], "\(aside)")
+    }
+
+    /// A list that is there but cannot be read (here a symbolic link, which runwayd does not
+    /// follow; EACCES and EIO alike) is never written over: pairing is refused, and says why.
+    @Test func anUnreadableListIsNotWrittenOver() throws {
+        let folder = try Self.folder()
+        let store = SensorStore(logbookDirectory: folder)
+        try #"{"version":1,"sensors":[]}"#.write(
+            toFile: folder + "/real.json", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: store.path, withDestinationPath: folder + "/real.json")
+        #expect(store.load().unreadable)
+        let rig = try SensorHubTests.Rig(
+            radio: FakeRadio {
+                $0.devices = Sensors.near
+                $0.pairing = [Sensors.polar: .paired(Sensors.polar)]
+            }, folder: folder)
+        rig.hub.start(at: 0)
+        guard case .refused(let why)? = rig.ask(.pair("A0:9E:1A:12:34:56"), at: 1)?.0 else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(why == .storeUnreadable(store.path))
+        #expect(!rig.radio.calls.contains("pair A0:9E:1A:12:34:56"))
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: store.path) == folder + "/real.json")
     }
 
     @Test func aFolderThatCannotBeWrittenIsAnError() throws {

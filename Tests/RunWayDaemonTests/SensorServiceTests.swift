@@ -6,6 +6,7 @@ import RunWayCore
 import RunWayHardware
 import RunWaySystem
 import RunWayTestSupport
+import Synchronization
 import Testing
 
 @testable import RunWayDaemon
@@ -22,6 +23,9 @@ struct SensorServiceTests {
         let logged = Lines()
         let heard = Lines()
         let flying = InFlightWatch()
+        let bodies = BodyTap()
+        /// Seconds added to the sensor thread's monotonic clock (a link held 30 s, at once).
+        let skew = Locked(0.0)
         let engine: FlightEngine
         let service: SensorService
         private let tasks: [Task<Void, any Error>]
@@ -35,13 +39,14 @@ struct SensorServiceTests {
             let log = DaemonLog(toJournal: false) { logged.append($0) }
             let flying = flying
             let executor = ThreadExecutor(name: "sensor test engine")
-            engine = FlightEngine(on: executor, observers: [flying])
+            engine = FlightEngine(on: executor, observers: [flying, bodies])
             // The board's GPS axis: monotonic time moved to just after the flights below start.
             let base = MonotonicClock.seconds
             let gps: @Sendable (MonotonicInstant) async -> Double? = { 200 + $0.seconds - base }
             service = SensorService(
                 radio: { radio }, store: SensorStore(logbookDirectory: self.folder), engine: engine, gps: gps,
-                annunciator: Annunciator(driver: BuzzerDriver(), log: log), flying: flying, log: log)
+                annunciator: Annunciator(driver: BuzzerDriver(), log: log), flying: flying, log: log,
+                clock: { [skew] in MonotonicClock.seconds + skew.withLock { $0 } })
             var control = SessionControl(
                 engine: engine, defaultMission: nil, logbookDirectory: self.folder,
                 now: { await gps(.now) }, battery: { nil })
@@ -88,6 +93,15 @@ struct SensorServiceTests {
                 _ = try? await task.value
             }
             await engine.close()
+        }
+    }
+
+    /// The body samples the engine was given.
+    final class BodyTap: FlightObserver, Sendable {
+        private let seen = Mutex<[BodySample]>([])
+        var all: [BodySample] { seen.withLock { $0 } }
+        func engine(_ engine: isolated FlightEngine, told event: FlightEvent) {
+            if case .flew(.body(let body), _) = event { seen.withLock { $0.append(body) } }
         }
     }
 
@@ -148,7 +162,15 @@ struct SensorServiceTests {
         #expect(await board.until { board.logged.all.contains("runwayd: callout: sensor lost") })
         #expect(await board.engine.isFlying)
         board.radio.state.withLock { $0.reachable = [Sensors.polar] }
-        #expect(await board.until { board.logged.all.contains("runwayd: callout: sensor back") })
+        #expect(await board.until { board.logged.all.filter { $0.contains("sensor connected") }.count == 2 })
+        // "Back" once the link has held 30 s (the thread's clock moved on; a battery reading wakes it).
+        #expect(!board.logged.all.contains("runwayd: callout: sensor back"))
+        board.skew.withLock { $0 += 31 }
+        #expect(
+            await board.until {
+                board.radio.push(.reading(Sensors.polar, .battery(80)))
+                return board.logged.all.contains("runwayd: callout: sensor back")
+            })
         #expect(board.logged.all.filter { $0 == "runwayd: sensor lost: Polar H10 1A2B3C4D" }.count == 1)
         #expect(board.logged.all.filter { $0 == "runwayd: callout: sensor lost" }.count == 1)
         let landed = await board.engine.handle(.end(at: 400, sentAt: nil))
@@ -181,7 +203,7 @@ struct SensorServiceTests {
                 $0.adapter = .noBlueZ
                 $0.devices = Sensors.near
                 $0.pairing = [
-                    Sensors.polar: .failed(
+                    Sensors.polar: .pairFailed(
                         Sensors.polar,
                         .pairingRefused(
                             name: "Polar H10 1A2B3C4D", message: "org.bluez.Error.AuthenticationFailed"))
@@ -212,6 +234,59 @@ struct SensorServiceTests {
         // runwayd gone: the same words as every control command.
         let (gone, _, missing) = await board.runway("sensors", "list")
         #expect(gone == 1 && missing.contains("runwayd is not running"), "\(missing)")
+    }
+
+    /// Without a sensor service, status's `bluetooth` says why (the checklist's reason).
+    @Test func noSensorServiceIsSaidInTheStatus() async throws {
+        var control = SessionControl(
+            engine: TestEngine().engine, defaultMission: nil, logbookDirectory: nil, now: { nil },
+            battery: { nil })
+        control.sensorsAbsent = .notOnThisBoard
+        let board = await control.board()
+        #expect(board.sensors == nil && board.bluetooth?.state == .notOnThisBoard)
+        #expect(board.bluetooth?.message == SensorRefusal.notOnThisBoard.description)
+    }
+
+    /// A sensor flapping in flight is said lost once and back once; a new flight says anew.
+    @Test func aLossIsSaidOncePerFlight() {
+        let logged = Lines()
+        let log = DaemonLog(toJournal: false) { logged.append($0) }
+        let flying = InFlightWatch()
+        let announcer = SensorAnnouncer(
+            annunciator: Annunciator(driver: BuzzerDriver(), log: log), flying: flying)
+        let strap = SensorHubTests.strap
+        flying.set(flying: true)
+        for _ in 0..<3 {
+            announcer.tell(.lost(strap))
+            announcer.tell(.connected(strap))
+        }
+        #expect(logged.all.filter { $0 == "runwayd: callout: sensor lost" }.count == 1)
+        #expect(logged.all.filter { $0 == "runwayd: callout: sensor back" }.count == 1)
+        // Landed, and a new flight: what was said ended with the last one.
+        flying.set(flying: false)
+        flying.set(flying: true)
+        announcer.tell(.lost(strap))
+        #expect(logged.all.filter { $0 == "runwayd: callout: sensor lost" }.count == 2)
+    }
+
+    /// A footpod's speed and total distance reach the engine with its cadence (the raw log
+    /// keeps them), not only the cadence.
+    @Test func aFootpodsSpeedAndDistanceReachTheEngine() async throws {
+        let folder = NSTemporaryDirectory() + "rw-ble-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try SensorStore(logbookDirectory: folder).save([SensorHubTests.pod])
+        let board = try await Board(radio: FakeRadio { $0.reachable = [Sensors.stryd] }, folder: folder)
+        #expect(await board.until { board.service.links.first?.isConnected == true })
+        let step = RSCMeasurement(
+            speed: 3.5, cadence: 176, strideLength: 1.2, totalDistance: 1234.5, isRunning: true)
+        #expect(
+            await board.until {
+                board.radio.push(.reading(Sensors.stryd, .runningSpeedCadence(step)))
+                return !board.bodies.all.isEmpty
+            })
+        let body = try #require(board.bodies.all.first)
+        #expect(body.cadence == 176 && body.footpodSpeed == 3.5 && body.footpodDistance == 1234.5, "\(body)")
+        await board.stop()
     }
 
     /// A scan holds up nobody: status is answered while one runs.

@@ -39,22 +39,8 @@ public final class MockBlueZ: @unchecked Sendable {
         }
         directory = String(cString: made)
         let socket = directory + "/bus"
-        let config = """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(socket)</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-                \(refusing ? "<deny send_destination=\"org.bluez\" send_interface=\"org.freedesktop.DBus.ObjectManager\"/>" : "")
-              </policy>
-            </busconfig>
-            """
-        try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+        try Self.config(socket: socket, refusing: refusing).write(
+            toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile"]
@@ -75,6 +61,29 @@ public final class MockBlueZ: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// The private bus's configuration: everything allowed, but with `refusing` org.bluez's
+    /// ObjectManager (as the system bus's policy does for a user it does not let in).
+    public static func config(socket: String, refusing: Bool) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+            \(refusing ? "<deny send_destination=\"org.bluez\" send_interface=\"org.freedesktop.DBus.ObjectManager\"/>" : "")
+          </policy>
+        </busconfig>
+        """
+    }
+
+    /// Ends the dbus-daemon itself: every connection on it (the radio's) is lost.
+    public func killBus() { Self.end(daemon) }
 
     /// SIGKILL, not terminate()'s SIGTERM: children of the test runner inherit its blocked
     /// signal mask, and SIGTERM would stay pending forever (seen: dbus-daemon and python both

@@ -89,7 +89,7 @@ extension RunWayCommand {
             "sensors list", group: .sensors,
             abstract: "the paired sensors: connected or not, battery, the last value, when last heard",
             discussion:
-                "JSON: a list of objects with \"address\", \"name\", \"kinds\", \"connected\", \"battery_percent\", \"heart_rate\", \"cadence\", \"contact\" and \"last_seen\" (ISO-8601 UTC, or null), each null when unknown.",
+                "JSON: a list of objects with \"address\", \"name\", \"kinds\", \"connected\", \"battery_percent\", \"heart_rate\", \"cadence\", \"contact\", \"last_seen\" (ISO-8601 UTC, or null before the first GPS fix) and \"last_seen_age_s\" (seconds ago), each null when unknown.",
             options: [.json, .socket],
             examples: ["runway sensors list", "runway sensors list --json"])
 

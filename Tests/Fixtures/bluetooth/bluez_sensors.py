@@ -15,6 +15,9 @@ AddAdapter and AddDevice) and adds what that template lacks, as methods of org.b
   StallServices(address)                      Connect connects but never resolves services
   Vanish(address)                             the device and its GATT objects are removed
 
+and, as bluetoothd does, Adapter1.StopDiscovery invalidates every device's RSSI and TxPower, and
+StartDiscovery gives every sensor not connected its RSSI again (its advertisements are seen).
+
 Run it on a private bus: DBUS_SESSION_BUS_ADDRESS=… python3 -m dbusmock --session --template
 Tests/Fixtures/bluetooth/bluez_sensors.py
 '''
@@ -31,6 +34,7 @@ IS_OBJECT_MANAGER = True
 
 MOCK_IFACE = bluez5.BLUEZ_MOCK_IFACE
 DEVICE_IFACE = bluez5.DEVICE_IFACE
+ADAPTER_IFACE = bluez5.ADAPTER_IFACE
 SERVICE_IFACE = 'org.bluez.GattService1'
 CHAR_IFACE = 'org.bluez.GattCharacteristic1'
 PROPS_IFACE = 'org.freedesktop.DBus.Properties'
@@ -149,6 +153,7 @@ def AddSensor(self, adapter, address, name, kind, rssi):
     path = self.AddDevice(adapter, address, name)
     device = mockobject.objects[path]
     device.sensor_kind = str(kind)
+    device.rssi = int(rssi)  # what its advertisements say when a scan sees it again
     device.battery = 87  # what ReadValue on Battery Level returns
     device.pair_error = None
     device.connect_error = None
@@ -207,9 +212,49 @@ def Vanish(self, address):
     manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [dbus.ObjectPath(path), [DEVICE_IFACE]])
 
 
-# bluez5's own methods (AddAdapter, AddDevice, PairDevice, …) become this template's too: dbusmock
-# adds every D-Bus method it finds in the template module.
-AddAdapter = bluez5.AddAdapter
+def stop_discovery(adapter):
+    '''bluez5's StopDiscovery, then what bluetoothd does when discovery ends (src/adapter.c:
+    discovery_cleanup → invalidate_rssi_and_tx_power): every device of the adapter loses RSSI and
+    TxPower, PropertiesChanged with both invalidated.'''
+    bluez5.StopDiscovery(adapter)
+    prefix = adapter.path + '/'
+    for path, obj in list(mockobject.objects.items()):
+        if not path.startswith(prefix) or DEVICE_IFACE not in obj.props:
+            continue
+        props = obj.props[DEVICE_IFACE]
+        gone = [name for name in ('RSSI', 'TxPower') if name in props]
+        for name in gone:
+            del props[name]
+        if gone:
+            obj.EmitSignal(PROPS_IFACE, 'PropertiesChanged', 'sa{sv}as',
+                           [DEVICE_IFACE, dbus.Dictionary({}, signature='sv'), gone])
+
+
+def start_discovery(adapter):
+    '''bluez5's StartDiscovery, then what bluetoothd does as advertisements arrive: every sensor
+    that is not connected (a connected one no longer advertises) has its RSSI again.'''
+    bluez5.StartDiscovery(adapter)
+    prefix = adapter.path + '/'
+    for path, obj in list(mockobject.objects.items()):
+        if not path.startswith(prefix) or not hasattr(obj, 'rssi') or DEVICE_IFACE not in obj.props:
+            continue
+        if obj.props[DEVICE_IFACE].get('Connected', False):
+            continue
+        changed(obj, DEVICE_IFACE, {'RSSI': dbus.Int16(obj.rssi, variant_level=1)})
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='ss', out_signature='s')
+def AddAdapter(self, device_name, system_name):
+    '''bluez5's AddAdapter, with StartDiscovery giving the sensors in range their RSSI again and
+    StopDiscovery invalidating it, as BlueZ does.'''
+    path = bluez5.AddAdapter(self, device_name, system_name)
+    mockobject.objects[path].AddMethods(ADAPTER_IFACE, [('StartDiscovery', '', '', start_discovery),
+                                                        ('StopDiscovery', '', '', stop_discovery)])
+    return path
+
+
+# bluez5's own methods (AddDevice, PairDevice, …) become this template's too: dbusmock adds every
+# D-Bus method it finds in the template module.
 AddDevice = bluez5.AddDevice
 RemoveAdapter = bluez5.RemoveAdapter
 
