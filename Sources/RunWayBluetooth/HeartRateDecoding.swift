@@ -24,17 +24,7 @@ extension HeartRateMeasurement {
     /// without contact is missing, never 0.
     public static func decode(_ bytes: [UInt8]) throws(BluetoothError) -> HeartRateMeasurement {
         var reader = PayloadReader(bytes, characteristic: characteristic)
-        let flags = try reader.uint8("flags")
-        let beats =
-            flags & 0x01 == 0
-            ? Int(try reader.uint8("8-bit heart rate value"))
-            : Int(try reader.uint16("16-bit heart rate value"))
-        let contact: Contact =
-            switch (flags >> 1) & 0x03 {
-            case 0b10: .notDetected
-            case 0b11: .detected
-            default: .notSupported  // 0b00, and 0b01 (the specification's "not supported" too)
-            }
+        let (flags, beats, contact) = try head(&reader)
         let energy = flags & 0x08 == 0 ? nil : Int(try reader.uint16("energy expended"))
         var intervals: [Double] = []
         if flags & 0x10 != 0 {
@@ -64,20 +54,29 @@ extension HeartRateMeasurement {
             return (try decode(bytes), nil)
         } catch {
             var reader = PayloadReader(bytes, characteristic: characteristic)
-            let flags = try reader.uint8("flags")
-            let beats =
-                flags & 0x01 == 0
-                ? Int(try reader.uint8("8-bit heart rate value"))
-                : Int(try reader.uint16("16-bit heart rate value"))
-            let contact: Contact =
-                switch (flags >> 1) & 0x03 {
-                case 0b10: .notDetected
-                case 0b11: .detected
-                default: .notSupported
-                }
+            let (_, beats, contact) = try head(&reader)
             let value = HeartRateMeasurement(
                 beatsPerMinute: beats, contact: contact, energyExpended: nil, rrIntervals: [])
             return (value, error)
         }
+    }
+
+    /// The flags, the heart rate value (bit 0: UINT8 or UINT16) and the Sensor Contact Status
+    /// (bits 1–2): what every payload has, read by both decoders alike.
+    private static func head(_ reader: inout PayloadReader) throws(BluetoothError) -> (
+        flags: UInt8, beats: Int, contact: Contact
+    ) {
+        let flags = try reader.uint8("flags")
+        let beats =
+            flags & 0x01 == 0
+            ? Int(try reader.uint8("8-bit heart rate value"))
+            : Int(try reader.uint16("16-bit heart rate value"))
+        let contact: Contact =
+            switch (flags >> 1) & 0x03 {
+            case 0b10: .notDetected
+            case 0b11: .detected
+            default: .notSupported  // 0b00, and 0b01 (the specification's "not supported" too)
+            }
+        return (flags, beats, contact)
     }
 }

@@ -148,60 +148,27 @@ public enum TraceReader {
 /// A pressure CSV streamed row by row: `time,pressure_pa` with ISO-8601 UTC times; a header line
 /// is optional. Rows that are bad or whose time does not advance are reported and skipped.
 public final class PressureFile {
-    public let name: String
-    public private(set) var diagnostics = DiagnosticLog()
+    public var name: String { rows.name }
+    public var diagnostics: DiagnosticLog { rows.diagnostics }
     /// Samples delivered so far.
-    public private(set) var count = 0
-    private let reader: LineReader
-    private var last: PressureSample?
+    public var count: Int { rows.count }
+    private let rows: TimedRows
 
     public init(_ reader: LineReader) {
-        self.reader = reader
-        name = reader.name
+        rows = TimedRows(reader, columns: ["time", "pressure_pa"])
     }
 
     public func next() throws(CLIError) -> PressureSample? {
-        while let line = try reader.next() {
-            if let sample = take(line) {
-                count += 1
-                last = sample
-                return sample
+        try rows.next { time, fields in
+            guard let pascals = DecimalText.number(fields[0]) else {
+                return .refused("pressure \"\(fields[0])\" is not a number — row skipped")
             }
+            let sample = PressureSample(time: time, pascals: pascals)
+            guard sample.isPlausible else {
+                return .refused("pressure \(fields[0]) Pa is outside 300–1100 hPa — row skipped")
+            }
+            return .sample(sample)
         }
-        return nil
-    }
-
-    private func take(_ line: LineReader.Line) -> PressureSample? {
-        func problem(_ message: String) -> PressureSample? {
-            diagnostics.append(Diagnostic(file: name, line: line.number, message: message))
-            return nil
-        }
-        if let why = line.problem { return problem(why) }
-        guard let text = line.text else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
-        let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
-        if count == 0, diagnostics.total == 0, fields.first?.lowercased() == "time" { return nil }
-        guard fields.count == 2 else {
-            return problem("expected 2 fields (time,pressure_pa), found \(fields.count) — row skipped")
-        }
-        guard let time = UTCTime.parse(fields[0]) else {
-            return problem("time \"\(fields[0])\" is not an ISO-8601 UTC time — row skipped")
-        }
-        guard let pascals = DecimalText.number(fields[1]) else {
-            return problem("pressure \"\(fields[1])\" is not a number — row skipped")
-        }
-        let sample = PressureSample(time: time, pascals: pascals)
-        guard sample.isPlausible else {
-            return problem("pressure \(fields[1]) Pa is outside 300–1100 hPa — row skipped")
-        }
-        if let last, time <= last.time {
-            return problem(
-                "time \(fields[0]) does not advance (previous \(UTCTime.format(last.time))) — row skipped")
-        }
-        return sample
     }
 
     func collected() throws(CLIError) -> PressureTrace {
