@@ -66,7 +66,7 @@ public final class BlueZRadio: SensorRadio {
     static let properties = "org.freedesktop.DBus.Properties"
     static let objectManager = "org.freedesktop.DBus.ObjectManager"
 
-    public private(set) var statistics = Statistics()
+    public internal(set) var statistics = Statistics()
     /// How long a connected device may take to resolve its services before the connect fails
     /// (`.failed(.timedOut)`) and the link is dropped.
     public var servicesTimeout = BlueZRadio.defaultServicesTimeout
@@ -108,31 +108,31 @@ public final class BlueZRadio: SensorRadio {
         case disconnect
     }
 
-    private let bus: BusConnection
-    private var objects = BlueZObjects()
-    private var blueZRunning = false
+    let bus: BusConnection
+    var objects = BlueZObjects()
+    var blueZRunning = false
     /// Why BlueZ cannot be used while `adapterState()` is `.noBlueZ`: not running (the usual),
     /// refused (not in the group bluetooth), or not answering. Requests throw it.
-    public private(set) var blueZUnavailable: BluetoothError = .blueZNotRunning
-    private var reportedState: AdapterState
-    private var events: [SensorEvent] = []
-    private var links: [BluetoothAddress: Link] = [:]
-    private var generation: UInt64 = 0
+    public internal(set) var blueZUnavailable: BluetoothError = .blueZNotRunning
+    var reportedState: AdapterState
+    var events: [SensorEvent] = []
+    var links: [BluetoothAddress: Link] = [:]
+    var generation: UInt64 = 0
     /// Calls awaiting their reply, by their sd-bus slot (which `replied` finds as the bus's
     /// current slot). Each slot is ours (not floating): unref'ing it cancels the call.
-    private var calls: [OpaquePointer: Purpose] = [:]
-    private var matches: [OpaquePointer] = []
+    var calls: [OpaquePointer: Purpose] = [:]
+    var matches: [OpaquePointer] = []
     /// Characteristics whose last payload was malformed (a burst already reported).
-    private var malformedBursts: Set<String> = []
-    private var refreshNeeded = false
+    var malformedBursts: Set<String> = []
+    var refreshNeeded = false
     /// When the last GetManagedObjects failed for a cause other than BlueZ's absence (refused,
     /// not answered): it is tried again `refreshRetry` later (monotonic seconds).
-    private var refreshFailedAt: Double?
+    var refreshFailedAt: Double?
     /// How long after a GetManagedObjects that was refused or not answered it is asked again: a
     /// bluetoothd slow at boot, or a policy fixed by hand, is found without a restart. (BlueZ
     /// missing needs no retry: its NameOwnerChanged says when it comes.)
     public var refreshRetry: Double = 5
-    private var inputLeft = false
+    var inputLeft = false
 
     /// BlueZ on the system bus.
     public convenience init() throws(BluetoothError) {
@@ -144,7 +144,7 @@ public final class BlueZRadio: SensorRadio {
         try self.init(bus: Self.open { () throws(BusFailure) in try BusConnection(address: address) })
     }
 
-    private static func open(_ connect: () throws(BusFailure) -> BusConnection) throws(BluetoothError)
+    static func open(_ connect: () throws(BusFailure) -> BusConnection) throws(BluetoothError)
         -> BusConnection
     {
         do throws(BusFailure) {
@@ -157,7 +157,7 @@ public final class BlueZRadio: SensorRadio {
     /// Subscribes to BlueZ's signals, then reads its objects (in that order, so no change falls
     /// between the two). A missing bluetoothd is not an error here: it is `.noBlueZ` until it
     /// starts.
-    private init(bus: BusConnection) throws(BluetoothError) {
+    init(bus: BusConnection) throws(BluetoothError) {
         self.bus = bus
         reportedState = .noBlueZ
         // Lifetime of `self` in the C callbacks: userdata is `self` unretained. Every match and
@@ -320,7 +320,7 @@ public final class BlueZRadio: SensorRadio {
     // MARK: Reading the bus
 
     /// Runs sd-bus until it has nothing left or a batch of events is gathered.
-    private func pump() throws(BluetoothError) {
+    func pump() throws(BluetoothError) {
         inputLeft = false
         do throws(BusFailure) {
             while events.count < Self.eventBatchLimit {
@@ -333,7 +333,7 @@ public final class BlueZRadio: SensorRadio {
     }
 
     /// Reads BlueZ's objects afresh: at start, and when org.bluez got a new owner.
-    private func refresh() {
+    func refresh() {
         do throws(BusFailure) {
             let reply = try bus.call(Self.bluez, "/", Self.objectManager, "GetManagedObjects")
             blueZRunning = reply.first.map { objects.replaceAll(with: $0) } ?? false
@@ -352,7 +352,7 @@ public final class BlueZRadio: SensorRadio {
     }
 
     /// Reports a change of the adapter's state; links cannot outlive a usable adapter.
-    private func noteAdapterState() {
+    func noteAdapterState() {
         let state = adapterState()
         guard state != reportedState else { return }
         reportedState = state
@@ -364,7 +364,7 @@ public final class BlueZRadio: SensorRadio {
         events.append(.adapter(state))
     }
 
-    private func expireDeadlines() {
+    func expireDeadlines() {
         let now = MonotonicClock.seconds
         for (address, link) in links.sorted(by: { $0.key < $1.key }) {
             guard case .resolving(let deadline) = link.phase, deadline <= now else { continue }
@@ -377,376 +377,6 @@ public final class BlueZRadio: SensorRadio {
                 link.devicePath, BlueZObjects.deviceInterface, "Disconnect", timeout: 10, for: .disconnect)
         }
     }
-
-    // MARK: Signals (called from the C callbacks, inside sd_bus_process)
-
-    func objectManagerSignal(_ message: OpaquePointer) {
-        guard let member = sd_bus_message_get_member(message).map({ String(cString: $0) }),
-            let body = try? BusConnection.readAll(message), body.count == 2, let path = body[0].string
-        else { return }
-        switch member {
-        case "InterfacesAdded":
-            objects.add(path: path, interfaces: body[1])
-        case "InterfacesRemoved":
-            let interfaces = body[1].strings ?? []
-            if interfaces.contains(BlueZObjects.deviceInterface),
-                let address = objects.address(ofDevice: path),
-                let link = links.removeValue(forKey: address)
-            {
-                events.append(
-                    link.phase == .connected
-                        ? .disconnected(address)
-                        : .failed(
-                            address,
-                            .connectFailed(name: link.name, message: "BlueZ lost the device while connecting")
-                        ))
-            }
-            objects.remove(path: path, interfaces: interfaces)
-        default: return
-        }
-        noteAdapterState()
-    }
-
-    func propertiesChanged(_ message: OpaquePointer) {
-        guard let path = sd_bus_message_get_path(message).map({ String(cString: $0) }),
-            let body = try? BusConnection.readAll(message), body.count >= 2, let interface = body[0].string
-        else { return }
-        objects.change(
-            path: path, interface: interface, changed: body[1],
-            invalidated: body.dropFirst(2).first?.strings ?? [])
-        let changed = body[1].stringKeyed ?? [:]
-        switch interface {
-        case BlueZObjects.adapterInterface:
-            noteAdapterState()
-        case BlueZObjects.deviceInterface:
-            guard let address = objects.address(ofDevice: path), let link = links[address] else { return }
-            if changed["Connected"]?.boolean == false, link.phase != .connecting {
-                links[address] = nil
-                events.append(.disconnected(address))
-            } else if changed["ServicesResolved"]?.boolean == true, case .resolving = link.phase {
-                subscribe(address)
-            }
-        case BlueZObjects.characteristicInterface:
-            guard let value = changed["Value"]?.bytes else { return }
-            notified(path, value)
-        default: return
-        }
-    }
-
-    func nameOwnerChanged(_ message: OpaquePointer) {
-        guard let body = try? BusConnection.readAll(message), body.count == 3, body[0].string == Self.bluez
-        else {
-            return
-        }
-        if body[2].string?.isEmpty == false {
-            refreshNeeded = true  // read its objects after this dispatch, not inside it
-        } else {
-            blueZRunning = false
-            blueZUnavailable = .blueZNotRunning
-            refreshFailedAt = nil
-            objects.removeAll()
-            noteAdapterState()
-        }
-    }
-
-    /// A characteristic's new Value: decoded for a sensor whose notifications are on.
-    private func notified(_ characteristic: String, _ bytes: [UInt8]) {
-        guard let devicePath = BlueZObjects.devicePath(of: characteristic),
-            let address = objects.address(ofDevice: devicePath), links[address]?.isSubscribed == true,
-            let uuid = objects.properties(characteristic, BlueZObjects.characteristicInterface)?["UUID"]?
-                .string
-                .flatMap(BlueZObjects.shortUUID)
-        else { return }
-        decode(bytes, uuid: uuid, from: characteristic, of: address)
-    }
-
-    private func decode(
-        _ bytes: [UInt8], uuid: UInt16, from characteristic: String, of address: BluetoothAddress
-    ) {
-        let reading: SensorReading
-        // A strap's payload whose heart rate is whole but whose later fields are not: the heart
-        // rate goes on, the payload counts as malformed.
-        var badTail: BluetoothError?
-        do throws(BluetoothError) {
-            switch uuid {
-            case HeartRateMeasurement.characteristic:
-                let (measurement, tail) = try HeartRateMeasurement.decodeKeepingValue(bytes)
-                reading = .heartRate(measurement)
-                badTail = tail
-            case RSCMeasurement.characteristic:
-                reading = .runningSpeedCadence(try RSCMeasurement.decode(bytes))
-            case BatteryLevel.characteristic: reading = .battery(try BatteryLevel.decode(bytes))
-            default: return
-            }
-        } catch {
-            statistics.malformedPayloads += 1
-            if malformedBursts.insert(characteristic).inserted { events.append(.failed(address, error)) }
-            return
-        }
-        if let badTail {
-            statistics.malformedPayloads += 1
-            if malformedBursts.insert(characteristic).inserted { events.append(.failed(address, badTail)) }
-        } else {
-            malformedBursts.remove(characteristic)
-        }
-        statistics.readings += 1
-        guard var link = links[address] else { return }
-        if link.phase == .connected {
-            events.append(.reading(address, reading))
-        } else if link.early.count < Self.earlyReadingLimit {
-            link.early.append(reading)
-            links[address] = link
-        } else {
-            statistics.droppedReadings += 1
-        }
-    }
-
-    // MARK: Replies
-
-    /// The reply (or error, or sd-bus's timeout) to the call whose slot is `slot`.
-    func replied(_ message: OpaquePointer, slot: OpaquePointer?) {
-        guard let slot, let purpose = calls.removeValue(forKey: slot) else { return }
-        sd_bus_slot_unref(slot)  // sd-bus holds its own reference while the callback runs
-        var failure: BusFailure?
-        var values: [DBusValue] = []
-        if sd_bus_message_is_method_error(message, nil) > 0, let error = sd_bus_message_get_error(message) {
-            failure = BusFailure(error: error, errno: sd_bus_message_get_errno(message))
-        } else {
-            do throws(BusFailure) { values = try BusConnection.readAll(message) } catch { failure = error }
-        }
-        switch purpose {
-        case .pair(let address):
-            let name = failure?.name
-            if failure == nil || name == "org.bluez.Error.AlreadyExists"
-                || name == "org.bluez.Error.NotSupported"
-            {
-                // Bonded now, or before, or a sensor that needs no bond: trust it either way.
-                guard let path = objects.devicePaths[address] else {
-                    events.append(.pairFailed(address, .unknownDevice(address.text)))
-                    return
-                }
-                do throws(BluetoothError) { try trust(address, path) } catch {
-                    events.append(.pairFailed(address, error))
-                }
-            } else if let failure {
-                let deviceName = objects.devicePaths[address].map(name(of:)) ?? address.text
-                events.append(.pairFailed(address, pairingError(failure, name: deviceName)))
-            }
-        case .trust(let address):
-            if let failure {
-                events.append(.pairFailed(address, map(failure, what: "trusting \(address)")))
-            } else {
-                events.append(.paired(address))
-            }
-        case .connect(let address, let generation):
-            guard let link = links[address], link.generation == generation else { return }
-            if let failure, failure.name != "org.bluez.Error.AlreadyConnected" {
-                links[address] = nil
-                events.append(.failed(address, connectError(failure, name: link.name)))
-                return
-            }
-            if objects.properties(link.devicePath, BlueZObjects.deviceInterface)?["ServicesResolved"]?.boolean
-                == true
-            {
-                subscribe(address)
-            } else {
-                links[address]?.phase = .resolving(deadline: MonotonicClock.seconds + servicesTimeout)
-            }
-        case .startNotify(let address, let generation, let kind):
-            guard var link = links[address], link.generation == generation else { return }
-            link.pendingNotifies -= 1
-            if let failure {
-                link.notifyFailures.append("\(kind.rawValue): \(failure)")
-            } else {
-                link.kinds.insert(kind)
-            }
-            links[address] = link
-            if link.pendingNotifies == 0 { subscribed(address) }
-        case .readBattery(let address, let generation, let characteristic):
-            // A battery that cannot be read is not worth failing the sensor for: no reading.
-            guard links[address]?.generation == generation, failure == nil, let bytes = values.first?.bytes
-            else {
-                return
-            }
-            decode(bytes, uuid: BatteryLevel.characteristic, from: characteristic, of: address)
-        case .batteryNotify, .disconnect:
-            return  // nothing waits on these: a drop is reported from Connected, not this reply
-        }
-    }
-
-    /// Services resolved: switches notifications on and reads the battery.
-    private func subscribe(_ address: BluetoothAddress) {
-        guard var link = links[address] else { return }
-        let characteristics = objects.characteristics(ofDevice: link.devicePath).sorted { $0.key < $1.key }
-        let measurements = characteristics.compactMap { path, uuid -> (String, SensorKind)? in
-            switch uuid {
-            case HeartRateMeasurement.characteristic: (path, .heartRate)
-            case RSCMeasurement.characteristic: (path, .cadence)
-            default: nil
-            }
-        }
-        guard !measurements.isEmpty else {
-            links[address] = nil
-            events.append(.failed(address, .notASensor(address)))
-            try? send(
-                link.devicePath, BlueZObjects.deviceInterface, "Disconnect", timeout: 10, for: .disconnect)
-            return
-        }
-        link.phase = .subscribing
-        link.pendingNotifies = measurements.count
-        links[address] = link
-        for (path, kind) in measurements {
-            do throws(BluetoothError) {
-                try send(
-                    path, BlueZObjects.characteristicInterface, "StartNotify", timeout: 10,
-                    for: .startNotify(address, generation: link.generation, kind: kind))
-            } catch {
-                links[address]?.pendingNotifies -= 1
-                links[address]?.notifyFailures.append("\(kind.rawValue): \(error)")
-            }
-        }
-        if let (battery, _) = characteristics.first(where: { $0.value == BatteryLevel.characteristic }) {
-            try? send(
-                battery, BlueZObjects.characteristicInterface, "ReadValue", [.options([])], timeout: 10,
-                for: .readBattery(address, generation: link.generation, characteristic: battery))
-            let flags =
-                objects.properties(battery, BlueZObjects.characteristicInterface)?["Flags"]?.strings ?? []
-            if flags.contains("notify") {
-                try? send(
-                    battery, BlueZObjects.characteristicInterface, "StartNotify", timeout: 10,
-                    for: .batteryNotify)
-            }
-        }
-        if links[address]?.pendingNotifies == 0 { subscribed(address) }
-    }
-
-    /// Every StartNotify answered: `.connected` with the kinds that work, then what came early.
-    private func subscribed(_ address: BluetoothAddress) {
-        guard var link = links[address] else { return }
-        guard !link.kinds.isEmpty else {
-            links[address] = nil
-            events.append(
-                .failed(
-                    address,
-                    .connectFailed(
-                        name: link.name,
-                        message: "notifications refused (\(link.notifyFailures.joined(separator: "; ")))")))
-            try? send(
-                link.devicePath, BlueZObjects.deviceInterface, "Disconnect", timeout: 10, for: .disconnect)
-            return
-        }
-        link.phase = .connected
-        events.append(.connected(address, kinds: link.kinds))
-        events += link.early.map { .reading(address, $0) }
-        link.early = []
-        links[address] = link
-    }
-
-    private func trust(_ address: BluetoothAddress, _ path: String) throws(BluetoothError) {
-        try send(
-            path, Self.properties, "Set",
-            [.string(BlueZObjects.deviceInterface), .string("Trusted"), .variant(.boolean(true))], timeout: 5,
-            for: .trust(address))
-    }
-
-    // MARK: Calls
-
-    private func send(
-        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = [],
-        timeout: Double, for purpose: Purpose
-    ) throws(BluetoothError) {
-        do throws(BusFailure) {
-            let slot = try bus.callAsync(
-                Self.bluez, path, interface, member, arguments, timeout: timeout, callback: blueZReply,
-                userdata: Unmanaged.passUnretained(self).toOpaque())
-            calls[slot] = purpose
-            try bus.flush()
-        } catch {
-            throw map(error, what: "\(member) on \(subject(path))", device: subject(path))
-        }
-    }
-
-    /// The device an object is (or is under), as BlueZ's messages should name it: its address.
-    private func subject(_ path: String) -> String {
-        BlueZObjects.devicePath(of: path).flatMap(objects.address(ofDevice:))?.text ?? path
-    }
-
-    private func callSync(
-        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = []
-    ) throws(BluetoothError) {
-        do throws(BusFailure) {
-            _ = try bus.call(Self.bluez, path, interface, member, arguments)
-        } catch {
-            throw map(error, what: "\(member) on \(subject(path))", device: subject(path))
-        }
-    }
-
-    private func readyAdapter() throws(BluetoothError) -> String {
-        switch adapterState() {
-        case .noBlueZ: throw blueZUnavailable
-        case .noAdapter: throw .noAdapter
-        case .poweredOff: throw .adapterOff
-        case .ready: return objects.adapterPath ?? ""
-        }
-    }
-
-    private func devicePath(_ address: BluetoothAddress) throws(BluetoothError) -> String {
-        guard let path = objects.devicePaths[address] else { throw .unknownDevice(address.text) }
-        return path
-    }
-
-    private func name(of devicePath: String) -> String {
-        let device = objects.properties(devicePath, BlueZObjects.deviceInterface)
-        let name = device?["Name"]?.string ?? device?["Alias"]?.string ?? device?["Address"]?.string
-        return (name ?? devicePath).safeForDisplay  // from the air: for the log and the terminal
-    }
-
-    // MARK: Errors
-
-    /// The `BluetoothError` for a failed call: one case per cause the bus or BlueZ names.
-    /// `device` names the sensor in `.unknownDevice` (default: `what`).
-    func map(_ failure: BusFailure, what: String, device: String? = nil) -> BluetoothError {
-        switch failure.name {
-        case nil:
-            failure.errno == ETIMEDOUT ? .timedOut(what) : .busUnavailable(errno: failure.errno)
-        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
-            .blueZNotRunning
-        case "org.freedesktop.DBus.Error.AccessDenied", "org.bluez.Error.NotAuthorized":
-            .permissionDenied(failure.message)
-        case "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.NoReply":
-            .timedOut(what)
-        case "org.freedesktop.DBus.Error.UnknownObject", "org.bluez.Error.DoesNotExist":
-            .unknownDevice(device ?? what)
-        case "org.bluez.Error.NotReady":
-            .adapterOff
-        case let name?:
-            .dbus(name: name, message: failure.message)
-        }
-    }
-
-    /// Pair's errors: the sensor (or the user at it) saying no is `.pairingRefused`.
-    func pairingError(_ failure: BusFailure, name: String) -> BluetoothError {
-        let refusals: Set<String> = [
-            "org.bluez.Error.AuthenticationFailed", "org.bluez.Error.AuthenticationRejected",
-            "org.bluez.Error.AuthenticationCanceled", "org.bluez.Error.AuthenticationTimeout",
-            "org.bluez.Error.ConnectionAttemptFailed", "org.bluez.Error.Failed", "org.bluez.Error.Rejected",
-            "org.bluez.Error.Canceled",
-        ]
-        if failure.name == "org.bluez.Error.InProgress" { return .alreadyPairing(name: name) }
-        guard let errorName = failure.name, refusals.contains(errorName) else {
-            return map(failure, what: "pairing with \(name)")
-        }
-        return .pairingRefused(name: name, message: failure.message)
-    }
-
-    /// Connect's errors: BlueZ's own (out of range, page timeout, busy) are `.connectFailed`.
-    func connectError(_ failure: BusFailure, name: String) -> BluetoothError {
-        guard let errorName = failure.name, errorName.hasPrefix("org.bluez.Error."),
-            errorName != "org.bluez.Error.NotReady", errorName != "org.bluez.Error.NotAuthorized",
-            errorName != "org.bluez.Error.DoesNotExist"
-        else { return map(failure, what: "connecting to \(name)") }
-        return .connectFailed(name: name, message: failure.message)
-    }
 }
 
 // The C callbacks: userdata is the radio, unretained (see `BlueZRadio.init(bus:)` for why it is
@@ -756,7 +386,7 @@ private func radio(_ userdata: UnsafeMutableRawPointer?) -> BlueZRadio? {
     userdata.map { Unmanaged<BlueZRadio>.fromOpaque($0).takeUnretainedValue() }
 }
 
-private func blueZReply(
+func blueZReply(
     _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
     _ error: UnsafeMutablePointer<sd_bus_error>?
 ) -> Int32 {
