@@ -13,9 +13,8 @@ import Synchronization
 /// that keeps the newest few: a stuck engine cannot pile them up), and a sensor lost in flight
 /// is told to the annunciator from the thread itself — it never waits on the engine.
 ///
-/// **The lead wires the real radio here**: `Daemon.run` passes `radio: { try BlueZRadio(...) }`
-/// (the system bus) once RunWayBluetooth's `BlueZRadio` lands; the factory is called on the
-/// sensor thread, which then owns what it made.
+/// The radio is made by the factory it is given (`Daemon.sensorRadio`: `BlueZRadio` on the
+/// system bus; a fake in tests), called on the sensor thread, which then owns what it made.
 final class SensorService: Service, Sendable {
     let name = "sensors"
     private let makeRadio: @Sendable () throws -> any SensorRadio
