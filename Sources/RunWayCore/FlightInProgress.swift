@@ -131,8 +131,10 @@ struct FlightInProgress: Sendable {
         }
     }
 
+    /// Inside MINIMUMS' window, and the goal not yet reached: after MISSION COMPLETE a moving
+    /// time taken back by an auto-pause's backdating must not bring APPROACH back.
     func isInApproach(at time: Double) -> Bool {
-        guard let minimums, let progress = goalProgress(at: time) else { return false }
+        guard !missionComplete, let minimums, let progress = goalProgress(at: time) else { return false }
         return minimums.isInApproach(progress)
     }
 
@@ -244,12 +246,18 @@ struct FlightInProgress: Sendable {
         heartRate.add(sample.heartRate)
         cadence.add(sample.cadence)
         splits.add(sample)
+        // The latest is the newest by time: a reading older than the one shown (out of order)
+        // counts in the averages and the maximum, but does not become the heart rate now.
         if let hr = sample.heartRate {
-            latestBody.heartRate = (sample.time, hr)
+            if sample.time >= latestBody.heartRate?.0 ?? -.infinity {
+                latestBody.heartRate = (sample.time, hr)
+            }
             maxHeartRate = max(maxHeartRate ?? hr, hr)
             zoneTime.add(heartRate: hr, at: sample.time)
         }
-        if let cad = sample.cadence { latestBody.cadence = (sample.time, cad) }
+        if let cad = sample.cadence, sample.time >= latestBody.cadence?.0 ?? -.infinity {
+            latestBody.cadence = (sample.time, cad)
+        }
     }
 
     // MARK: Pause

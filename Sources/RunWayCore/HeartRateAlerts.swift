@@ -80,7 +80,10 @@ public struct HeartRateAlertMonitor: Sendable {
         verdictHeartRate = PaceAlertMonitor.average(
             verdictHeartRate, heartRate, elapsed, configuration.verdictSeconds, restart: false)
         guard let verdict = verdictHeartRate else { return changes }
-        if !isArmed, movingTime >= configuration.warmUpSeconds || (band.low...band.high).contains(verdict) {
+        // Compared, not a range: a band read from a damaged row (low above high) must not trap.
+        if !isArmed,
+            movingTime >= configuration.warmUpSeconds || (verdict >= band.low && verdict <= band.high)
+        {
             isArmed = true
         }
         guard isArmed, time - since >= configuration.settleSeconds else {

@@ -50,7 +50,7 @@ public struct HeartRateZones: Sendable, Equatable {
     /// The beats per minute a zone spans: its lower edge up to the next zone's (zone 5: the maximum).
     public func range(of zone: Int) -> ClosedRange<Double>? {
         let edges = lowerEdges
-        guard (1...edges.count).contains(zone) else { return nil }
+        guard zone >= 1, zone <= edges.count else { return nil }  // (no range: edges may be empty)
         let low = edges[zone - 1]
         let high = zone < edges.count ? edges[zone] : maximum
         return low...max(low, high)

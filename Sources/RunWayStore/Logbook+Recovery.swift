@@ -52,6 +52,11 @@ extension Logbook {
             throw .damaged(
                 reason: "flight \(id) has no start time and no raw sensor log to take one from", path: path)
         }
+        // A landed flight is counted again in the zones it was counted in, not in whatever the
+        // configuration says today (or the defaults, for salvage): a reprocess keeps its time in
+        // zone as runwayd counted it. A flight still open has none stored: the configuration's.
+        var configuration = configuration
+        if let zones = FlightRow.heartRateZones(r) { configuration.heartRateZones = zones }
         return Self.flown(
             start: start, mission: Self.mission(r), inputs: inputs, configuration: configuration,
             progress: progress)
@@ -95,8 +100,11 @@ extension Logbook {
             guard let low = r.optional(Column.targetHeartRateLow, in: LogbookRow.heartRate),
                 let high = r.optional(Column.targetHeartRateHigh, in: LogbookRow.heartRate)
             else { return nil }
-            let zone = r.optional(Column.targetZone, in: 1...5).map { Int($0) }
-            heartRate = Mission.HeartRateBand(low: low, high: high, zone: zone)
+            // Each edge in range is not enough: a band whose low is not below its high (a
+            // flipped bit) is no band, and the row's mission none, as for any impossible target.
+            guard var band = try? Mission.HeartRateBand(checkedLow: low, high: high) else { return nil }
+            band.zone = r.optional(Column.targetZone, in: 1...5).map { Int($0) }
+            heartRate = band
         }
         let goal: Mission.Goal
         if r[Column.targetDuration] != .null {

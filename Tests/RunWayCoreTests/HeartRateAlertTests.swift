@@ -35,6 +35,14 @@ struct HeartRateAlertTests {
         #expect(after.first == .began(.heartRateLow, at: 300))
     }
 
+    /// A band turned over (low above high, as a damaged row could hand one in) judges nothing
+    /// wrong and never traps on a reversed range.
+    @Test func aBandTurnedOverDoesNotTrap() {
+        var monitor = HeartRateAlertMonitor(band: Mission.HeartRateBand(low: 180, high: 120))
+        _ = Self.feed(&monitor, from: 0, to: 60) { _ in 150 }
+        #expect(!monitor.isArmed)
+    }
+
     @Test func reachingTheBandEndsTheWarmUpEarly() {
         var monitor = HeartRateAlertMonitor(band: band)
         _ = Self.feed(&monitor, from: 0, to: 120) { _ in 148 }

@@ -11,11 +11,14 @@ func temporaryLogbookPath() -> String {
 
 /// Flies `scenario` through the engine and a recorder; `stopAfter` cuts the run (a power cut)
 /// after that many inputs. Returns the flight id and the inputs the engine had received.
-func record(_ scenario: Scenario, into logbook: Logbook, stopAfter: Int? = nil) throws -> (
+func record(
+    _ scenario: Scenario, into logbook: Logbook, stopAfter: Int? = nil,
+    configuration: EngineConfiguration = EngineConfiguration()
+) throws -> (
     id: Int64, inputs: [EngineInput], flight: Flight?
 ) {
     let recorder = FlightRecorder(logbook: logbook)
-    var computer = FlightComputer()
+    var computer = FlightComputer(configuration: configuration)
     var seen: [EngineInput] = []
     var count = 0
     var landed: Flight?

@@ -134,9 +134,12 @@ struct FlightRow {
     /// A flight's start, by its id.
     static let startSQL = SQL.select([Column.startTime.name], from: table, "WHERE \(Column.id) = ?")
     /// What a flight is flown again from: its start and mission (recovery, reprocess, resuming).
+    /// What flying a flight again starts from: its start, its mission, and the heart-rate zones
+    /// it was counted in (NULL until it landed).
     static let rebuildSQL = SQL.select(
-        Column.names([.startTime] + Column.mission), from: table,
-        "WHERE \(Column.id) = ?")
+        Column.names(
+            [.startTime] + Column.mission + [.zoneMethod, .zoneMaximum, .zoneResting] + Column.zoneFractions),
+        from: table, "WHERE \(Column.id) = ?")
     /// The name the listing gives a flight's newest reprocessed copy.
     static let supersededBy = "superseded_by"
     /// The logbook's lines, most recent first, each with the newest landed flight reprocessed from it.
