@@ -47,6 +47,10 @@ public enum FlightReport {
                     ("target_pace_s_per_km", n($0.targetPace)),
                     ("allowed_deviation_s_per_km", n($0.allowedDeviation)),
                     ("target_distance_m", n($0.targetDistance)),
+                    // A heart-rate mission's band and a time goal (null for a pace mission).
+                    ("target_hr_low", n($0.heartRate?.low)), ("target_hr_high", n($0.heartRate?.high)),
+                    ("target_zone", $0.heartRate?.zone.map { .number(Double($0)) } ?? .null),
+                    ("target_time_s", n($0.targetDuration)),
                 ])
             } ?? .null
         return [

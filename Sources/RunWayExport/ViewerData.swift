@@ -108,6 +108,8 @@ public enum ViewerData {
                 .object([
                     ("pace_s_per_km", n($0.targetPace, 0)), ("deviation_s_per_km", n($0.allowedDeviation, 0)),
                     ("distance_m", n($0.targetDistance, 0)),
+                    ("hr_low", n($0.heartRate?.low, 0)), ("hr_high", n($0.heartRate?.high, 0)),
+                    ("time_s", n($0.targetDuration, 0)),
                 ])
             } ?? .null
         let reason: JSONValue =

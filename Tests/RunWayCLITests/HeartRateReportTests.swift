@@ -109,6 +109,26 @@ struct HeartRateReportTests {
         #expect(object["avg_heart_rate"] as? Double == 158)
     }
 
+    /// A heart-rate mission's band, zone and time goal are in `show --json`'s mission, beside the
+    /// pace fields (null for it), so a script sees what the runner flew.
+    @Test func showJSONSaysAHeartRateMissionsBandAndTimeGoal() async throws {
+        let path = NSTemporaryDirectory() + "runway-hr-mission-\(UUID().uuidString.prefix(8)).sqlite"
+        let logbook = try Logbook(path: path, journalCapacity: 0)
+        var flight = Self.flight(heartRate: true, day: 0)
+        flight.mission = Mission(
+            pace: nil, heartRate: .init(low: 133, high: 152, zone: 3), goal: .duration(1_500))
+        let id = try logbook.begin(startTime: flight.startTime, mission: flight.mission, source: "test")
+        try logbook.finish(flight: id, with: flight)
+        let result = try await RunWayBinary.run(["show", "\(id)", "--json", "--logbook", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let mission = try #require(object["mission"] as? [String: Any], "\(object)")
+        #expect(mission["target_hr_low"] as? Double == 133 && mission["target_hr_high"] as? Double == 152)
+        #expect(mission["target_zone"] as? Double == 3 && mission["target_time_s"] as? Double == 1_500)
+        #expect(mission["target_pace_s_per_km"] is NSNull && mission["target_distance_m"] is NSNull)
+    }
+
     @Test func showJSONWithoutHeartRateSaysNullNeverZero() async throws {
         let object = try await json(2)
         for key in ["max_heart_rate", "time_in_zone_s", "heart_rate_zones", "avg_heart_rate"] {

@@ -230,8 +230,26 @@
     if (s.calories_kcal == null) view.appendChild(el("p", { "class": "note", text: "Calories: no body mass in the board's configuration (runner.body_mass_kg)." }));
     zoneBar(f.zones);
     if (f.mission) {
-      var m = f.mission, reached = s.distance_m >= m.distance_m, ok = s.pace_s_per_km != null && Math.abs(s.pace_s_per_km - m.pace_s_per_km) <= m.deviation_s_per_km;
-      view.appendChild(el("p", { id: "mission", text: "Mission: " + pace(m.pace_s_per_km) + " ±" + m.deviation_s_per_km + " s over " + km(m.distance_m) + " — distance " + (reached ? "reached ✓" : "not reached ✗") + ", average pace " + (ok ? "within the band ✓" : "outside the band ✗") }));
+      // Each target the mission has, judged on its own: pace band, heart-rate band, distance or time.
+      var m = f.mission, targets = [], verdicts = [];
+      if (m.pace_s_per_km != null) targets.push(pace(m.pace_s_per_km) + " ±" + m.deviation_s_per_km + " s");
+      if (m.hr_low != null) targets.push(m.hr_low + "–" + m.hr_high + " bpm");
+      if (m.time_s != null) {
+        targets.push("for " + clock(m.time_s));
+        verdicts.push("time " + (s.moving_s >= m.time_s ? "reached ✓" : "not reached ✗"));
+      } else if (m.distance_m != null) {
+        targets.push("over " + km(m.distance_m));
+        verdicts.push("distance " + (s.distance_m >= m.distance_m ? "reached ✓" : "not reached ✗"));
+      }
+      if (m.pace_s_per_km != null) {
+        var ok = s.pace_s_per_km != null && Math.abs(s.pace_s_per_km - m.pace_s_per_km) <= m.deviation_s_per_km;
+        verdicts.push("average pace " + (ok ? "within the band ✓" : "outside the band ✗"));
+      }
+      if (m.hr_low != null) {
+        var inBand = s.avg_hr != null && s.avg_hr >= m.hr_low && s.avg_hr <= m.hr_high;
+        verdicts.push("average heart rate " + (inBand ? "within the band ✓" : "outside the band ✗"));
+      }
+      view.appendChild(el("p", { id: "mission", text: "Mission: " + targets.join(" ") + " — " + verdicts.join(", ") }));
     }
     var rows = f.splits.map(function (sp, i) {
       function mark(kind) {
