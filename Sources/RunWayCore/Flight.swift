@@ -1,3 +1,11 @@
+/// Which engine a saved flight's distance, splits and route come from.
+public enum DistanceMethod: String, Sendable, Equatable {
+    /// The touchdown smoother over the whole raw log (`FlightSmoothing`).
+    case smoothed
+    /// The causal engine the runner heard live.
+    case live
+}
+
 /// Whether a finished flight goes into the logbook.
 public enum FlightStatus: String, Sendable, Equatable {
     case recorded
@@ -41,6 +49,14 @@ public struct Flight: Sendable, Equatable {
     public var heartRateZones: HeartRateZones?
     /// Moving seconds in each of zones 1…5 (five numbers); nil without heart-rate readings.
     public var timeInZone: [Double]?
+    /// Where `distance`, the splits and the route come from: the touchdown smoother, or the live
+    /// engine (a flight stored before the smoother, or one it could not smooth: `smoothing`
+    /// says why).
+    public var distanceMethod: DistanceMethod = .live
+    /// The live engine's distance, what the runner heard during the run (nil: not kept).
+    public var liveDistance: Double?
+    /// Why a flight kept the live engine's figures, when the smoother was tried and declined.
+    public var smoothingNote: String?
 
     public init(
         mission: Mission?, startTime: Double, endTime: Double, distance: Double, elapsed: Double,

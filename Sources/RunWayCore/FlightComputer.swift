@@ -18,6 +18,9 @@ public struct FlightComputer: Sendable {
     /// Inputs (fixes, readings, ticks) dropped as dated far ahead of the flight's own time line,
     /// for diagnostics.
     public private(set) var fixesOffTheTimeLine = 0
+    /// Set before START to fly a landed flight again on its smoothed track (`FlightSmoothing`):
+    /// the flight's distance then comes from it.
+    public var distanceProfile: DistanceProfile?
 
     public init(configuration: EngineConfiguration = EngineConfiguration()) {
         self.configuration = configuration
@@ -177,6 +180,7 @@ public struct FlightComputer: Sendable {
         phase = .cruise
         flight = FlightInProgress(
             rotateAt: time, pressedAt: pressedAt, mission: pendingMission, configuration: configuration)
+        flight?.profile = distanceProfile
         out.append(.began(rotate: time, pressedAt: pressedAt, mission: pendingMission))
         pendingMission = nil
         out.append(.callout(TimedCallout(.rotate, at: time)))

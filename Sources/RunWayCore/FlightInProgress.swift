@@ -39,6 +39,12 @@ struct FlightInProgress: Sendable {
     var lastHeld: Fix?
     /// False from a barometer loss until pressure samples return: altitude reads as missing.
     var barometerAvailable = true
+    /// A landed flight flown again after the touchdown smoother: its distance at every moment
+    /// comes from the smoothed track instead of the odometer (`FlightSmoothing`).
+    var profile: DistanceProfile?
+
+    /// The flight's distance at `time`: the odometer's, or the smoothed track's.
+    func distance(at time: Double) -> Double { profile?.distance(at: time) ?? odometer.distance }
 
     /// The barometer once it has given an altitude; the GPS until then; nothing without either
     /// (SPEC: missing, never 0).
@@ -89,7 +95,7 @@ struct FlightInProgress: Sendable {
 
     func progress(at time: Double) -> Progress {
         Progress(
-            elapsed: time - rotateAt, distance: odometer.distance, movingTime: pause.movingTime(at: time),
+            elapsed: time - rotateAt, distance: distance(at: time), movingTime: pause.movingTime(at: time),
             elevationGain: elevation.total)
     }
 
@@ -115,7 +121,7 @@ struct FlightInProgress: Sendable {
         return PFD(
             time: time, phase: phase, elapsed: max(0, time - rotateAt),
             movingTime: pause.movingTime(at: time),
-            distance: odometer.distance, speed: pause.isPaused ? 0 : smoother.speed, pace: pace,
+            distance: distance(at: time), speed: pause.isPaused ? 0 : smoother.speed, pace: pace,
             altitude: altitudeNow, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
             signal: signal, heartRate: latest(latestBody.heartRate, at: time),
             cadence: latest(latestBody.cadence, at: time), completedSplits: splits.completed.count,
@@ -125,7 +131,7 @@ struct FlightInProgress: Sendable {
     /// The mission's progress toward its goal: metres, or moving seconds.
     func goalProgress(at time: Double) -> Double? {
         switch mission?.goal {
-        case .distance: odometer.distance
+        case .distance: distance(at: time)
         case .duration: pause.movingTime(at: time)
         case nil: nil
         }
@@ -151,7 +157,7 @@ struct FlightInProgress: Sendable {
         for mark in marks {
             samples.append(
                 FDRSample(
-                    elapsed: mark, distance: odometer.distance, pace: pace,
+                    elapsed: mark, distance: distance(at: rotateAt + mark), pace: pace,
                     heartRate: latest(latestBody.heartRate, at: rotateAt + mark),
                     cadence: latest(latestBody.cadence, at: rotateAt + mark), altitude: altitudeNow,
                     heading: heading, paused: pause.isPaused))
@@ -226,7 +232,8 @@ struct FlightInProgress: Sendable {
             }
         default: break
         }
-        if moved {
+        // Flown again on the smoothed track, the distance moves at every fix while moving.
+        if moved || (profile != nil && !pause.isPaused) {
             for split in splits.record(progress(at: fix.time)) {
                 out.append(.callout(TimedCallout(.split(order: split.order, pace: split.pace), at: fix.time)))
             }
@@ -365,7 +372,7 @@ struct FlightInProgress: Sendable {
 
     mutating func land(at time: Double, _ out: inout [EngineOutput]) -> Flight {
         // The last few metres ran inside the 5 m anchor and were never counted: spend them.
-        if let anchor = movement.anchor, let last = lastHeld, last.time > anchor.time,
+        if profile == nil, let anchor = movement.anchor, let last = lastHeld, last.time > anchor.time,
             pause.pauseReason != .manual
         {
             odometer.count(chord: Geodesy.distance(anchor.coordinate, last.coordinate))
@@ -374,9 +381,9 @@ struct FlightInProgress: Sendable {
         recordSamples(clock.marks(through: time - rotateAt))
         pause.finish(at: time)
         let (finalSplits, dropped) = splits.finish(progress(at: time))
-        let fullRoute = Route(points: route)
+        let fullRoute = Route(points: profile?.route ?? route)
         var flight = Flight(
-            mission: mission, startTime: rotateAt, endTime: time, distance: odometer.distance,
+            mission: mission, startTime: rotateAt, endTime: time, distance: distance(at: time),
             elapsed: time - rotateAt, movingTime: pause.movingTime(at: time), splits: finalSplits,
             droppedTail: dropped, samples: samples, route: fullRoute, simplifiedRoute: fullRoute.simplified(),
             alerts: alerts, averageHeartRate: heartRate.mean, averageCadence: cadence.mean,

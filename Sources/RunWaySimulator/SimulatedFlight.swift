@@ -12,7 +12,10 @@ public struct SimulatedFlight: Sendable {
     /// Engine distance at each fix that moved it: (elapsed, metres).
     public var distanceLog: [(elapsed: Double, distance: Double)]
 
-    public var flight: Flight? { result.flight }
+    /// The flight as saved: the touchdown smoother's (`FlightSmoothing`), as runwayd stores it.
+    public var flight: Flight?
+    /// The flight as the live engine landed it: what the runner heard during the run.
+    public var liveFlight: Flight? { result.flight }
 
     /// Flies `scenario` through the `FlightEngine`, on this thread; `observe` sees every output as
     /// it happens.
@@ -31,6 +34,7 @@ public struct SimulatedFlight: Sendable {
             var early: [PFD] = []
             var distances: [(elapsed: Double, distance: Double)] = []
             var result = EndResult.notFlying
+            var flown: [EngineInput] = []
             func take(_ outputs: [EngineOutput]) {
                 for output in outputs {
                     observe(output)
@@ -40,6 +44,7 @@ public struct SimulatedFlight: Sendable {
             while let event = runner.next() {
                 switch event {
                 case .input(let input):
+                    if engine.isFlying { flown.append(input) }
                     take(engine.handle(input))
                     if case .fix = input, engine.isFlying,
                         input.time - scenario.rotateTime <= runner.speedLogSeconds
@@ -56,10 +61,12 @@ public struct SimulatedFlight: Sendable {
                     result = ended
                 }
             }
+            let saved = result.flight.map {
+                FlightSmoothing.smoothed($0, inputs: flown, configuration: configuration)
+            }
             return SimulatedFlight(
                 scenario: scenario, truth: runner.truth, result: result, callouts: callouts,
-                earlyReadouts: early,
-                distanceLog: distances)
+                earlyReadouts: early, distanceLog: distances, flight: saved)
         }
     }
 }

@@ -37,6 +37,10 @@ func seconds(_ duration: Duration) -> Double {
 // name the same sections.
 let sections: [String: () -> Void] = [
     "daemon": { DaemonBench().run() },  // runwayd's figures (section f)
+    "accuracy": { AccuracyBench().run() },
+    "accuracy-trace": {
+        AccuracyTrace().run(CommandLine.arguments[2], UInt64(CommandLine.arguments[3]) ?? 1)
+    },
     "callouts": { CalloutBench().run() },
     "elevation": { ElevationBench().run() },
     "export": { ExportBench().run() },
@@ -55,9 +59,11 @@ if let first = benchArguments.first {
         Data(
             ((known ? "" : "runway-bench: unknown section \"\(first)\"\n")
                 + """
-                usage: runway-bench [daemon | callouts | elevation | export | viewer | voice]
+                usage: runway-bench [accuracy | daemon | callouts | elevation | export | viewer | voice]
                   (no argument)  every figure: memory, cost per fix, accuracy, the gpsd path, storage,
                                  runway fly's memory, runwayd, callouts, elevation, export, voice (~10 min)
+                  accuracy       the saved (smoothed) flight against the live engine's: distance, the
+                                 exported track's length, split times, moving time per stop
                   daemon         runwayd: start → READY, idle wake-ups, CPU per hour, memory over 24 h
                   callouts       GPWS episodes at a band edge, the SPLIT callout's delay
                   elevation      gain error with the barometer and with GPS alone, loop closure

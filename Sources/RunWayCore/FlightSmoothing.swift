@@ -1,0 +1,82 @@
+/// The saved flight from the whole raw log (issue 26): the live engine's flight is causal (each
+/// figure from what came before it), which is right for the PFD and the callouts but leaves the
+/// saved distance, splits and route with the errors only hindsight removes. At touchdown (and on
+/// `reprocess`, recovery and salvage) the raw log is run through `TrackSmoother`, the smoothed
+/// track becomes a `DistanceProfile` (its length in moving time is the distance), and the raw log
+/// is flown again through the same engine with that profile, so the splits, the FDR's distances
+/// and the goal come from it while pauses, heart rate, altitude and alerts are the live rules'.
+///
+/// The result says which it is (`Flight.distanceMethod`) and keeps the live distance. A flight the
+/// smoother cannot improve keeps the live figures and says why (`Flight.smoothingNote`).
+public enum FlightSmoothing {
+    /// The smoothed flight, or `flight` itself (with a note) when it cannot be smoothed.
+    /// `inputs` is the flight's raw log, in the order it was flown.
+    public static func smoothed(
+        _ flight: Flight, inputs: some Collection<EngineInput>, configuration: EngineConfiguration,
+        smoother: TrackSmoother.Configuration = TrackSmoother.Configuration()
+    ) -> Flight {
+        var live = flight
+        live.liveDistance = flight.liveDistance ?? flight.distance
+        live.distanceMethod = .live
+        guard flight.status == .recorded else { return live }
+        // Two passes: the first measures how much the tracks' noise shrinks the speeds.
+        var corrected = smoother
+        if let (_, agreement) = profile(flight, inputs: inputs, smoother: smoother), let agreement {
+            corrected.speedScale = 1 / min(max(agreement, 0.97), 1)
+        }
+        guard let (profile, _) = profile(flight, inputs: inputs, smoother: corrected) else {
+            live.smoothingNote = "too few fixes to smooth"
+            return live
+        }
+        guard profile.total.isFinite, profile.total >= Flight.minimumDistance else {
+            live.smoothingNote = "the smoothed track is too short (\(Int(profile.total)) m)"
+            return live
+        }
+        var computer = FlightComputer(configuration: configuration)
+        computer.distanceProfile = profile
+        var ticker = ReplayTicker()
+        _ = computer.handle(.start(at: flight.startTime, mission: flight.mission, countdown: false))
+        _ = ticker.ticks(before: flight.startTime)
+        for input in inputs {
+            if case .end = input { break }
+            for tick in ticker.ticks(before: input, in: computer) { _ = computer.handle(.tick(tick)) }
+            _ = computer.handle(input)
+        }
+        if computer.now < flight.endTime { _ = computer.handle(.tick(flight.endTime)) }
+        guard case .landed(var smoothed) = computer.end(sentAt: nil).result else {
+            live.smoothingNote = "the raw log did not fly again"
+            return live
+        }
+        smoothed.distanceMethod = .smoothed
+        smoothed.liveDistance = live.liveDistance
+        return smoothed
+    }
+
+    /// The smoothed track of the flight's fixes, with the flight's pauses taken out.
+    static func profile(
+        _ flight: Flight, inputs: some Collection<EngineInput>, smoother configuration: TrackSmoother.Configuration
+    ) -> (DistanceProfile, headingAgreement: Double?)? {
+        var smoother = TrackSmoother(configuration: configuration)
+        var builder: DistanceProfile.Builder?
+        let pauses = flight.pauses.map {
+            PauseInterval(start: $0.start + flight.startTime, end: $0.end + flight.startTime, reason: $0.reason)
+        }
+        func take(_ points: [TrackSmoother.Point]) {
+            guard !points.isEmpty, let projection = smoother.projection else { return }
+            if builder == nil {
+                builder = DistanceProfile.Builder(projection: projection, startTime: flight.startTime, pauses: pauses)
+            }
+            for point in points { builder?.add(point) }
+        }
+        for case .fix(var fix) in inputs where fix.time >= flight.startTime && fix.time <= flight.endTime {
+            if let speed = fix.speed, speed > configuration.maxSpeed { fix.speed = nil }
+            smoother.add(fix)
+            take(smoother.drain())
+        }
+        smoother.finish()
+        take(smoother.drain())
+        builder?.finish()
+        guard let profile = builder?.profile, profile.route.count >= 2 else { return nil }
+        return (profile, smoother.headingAgreement)
+    }
+}
