@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build install install-files deb deb-check demo test board-test bench bench-daemon bench-export bench-viewer bench-callouts bench-elevation bench-voice soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build install install-files deb deb-check demo test board-test bench bench-daemon bench-export bench-viewer bench-callouts bench-elevation bench-voice bench-conditions soak fuzz sanitize lint format clean
 
 all: build
 
@@ -105,6 +105,11 @@ bench-callouts: build
 # Only the elevation figures (barometer vs GPS altitude alone, loop closure): ~10 s.
 bench-elevation: build
 	$(RELEASE)/runway-bench elevation
+
+# Only issue 26's hard conditions (cold start, outages, tree cover, urban stops, weather, intervals,
+# slow, fast, 10 Hz), median and worst over 20 seeds: ~3 s. `runway-bench conditions --json` for scripts.
+bench-conditions: build
+	$(RELEASE)/runway-bench conditions
 
 # Only runwayd's figures (start → READY, idle wake-ups, CPU per hour, memory over 24 h): ~5 min.
 bench-daemon: build

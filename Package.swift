@@ -114,6 +114,11 @@ let package = Package(
         .testTarget(
             name: "RunWayCoreTests", dependencies: ["RunWayCore", "RunWaySimulator", "RunWaySystem"],
             swiftSettings: strict),
+        // The simulator's own models (what the bench's conditions are made of) and the golden that
+        // keeps every existing scenario's output unchanged for its seed.
+        .testTarget(
+            name: "RunWaySimulatorTests", dependencies: ["RunWaySimulator", "RunWayCore"],
+            swiftSettings: strict),
         .testTarget(
             name: "RunWayStoreTests",
             dependencies: ["RunWayStore", "RunWayCore", "RunWaySimulator", "RunWayTestSupport"],

@@ -56,4 +56,29 @@ struct Course: Sendable {
         }
         return result.map { ($0.east - width / 2, $0.north - height / 2) }
     }
+
+    /// City blocks: a closed zig-zag of square blocks with sharp 90° corners, as a runner goes
+    /// round a grid of streets — out along a staircase (east one block, north one block, `steps`
+    /// times), one block north, and back along a parallel staircase a block away (west, south),
+    /// every corner a right angle, left and right in turn. A lap is (4 × `steps` + 2) blocks.
+    /// A straight chord across a corner is 71 % of the way round it, so an outage over a corner
+    /// hides how far the runner went.
+    static func cityBlocks(block: Double, steps: Int) -> [(east: Double, north: Double)] {
+        var result: [(east: Double, north: Double)] = [(0, 0)]
+        for step in 0..<steps {
+            result.append((Double(step + 1) * block, Double(step) * block))
+            result.append((Double(step + 1) * block, Double(step + 1) * block))
+        }
+        // One block north is collinear with the last step's north: the corner is at its end.
+        result[result.count - 1].north += block
+        for step in 0..<steps {
+            let east = Double(steps - step - 1) * block
+            result.append((east, Double(steps - step + 1) * block))
+            result.append((east, Double(steps - step) * block))
+        }
+        // The closing block south is collinear with the last step's south: the loop closes at (0, 0).
+        result.removeLast()
+        let size = Double(steps) * block
+        return result.map { ($0.east - size / 2, $0.north - size / 2) }
+    }
 }

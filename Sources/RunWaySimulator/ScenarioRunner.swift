@@ -32,6 +32,13 @@ public struct GroundTruth: Sendable {
     public var speedLog: [(elapsed: Double, speed: Double)] = []
     /// True distance 20 times a second (only when `ScenarioRunner.recordsDistance`).
     public var distanceLog: [(elapsed: Double, distance: Double)] = []
+    /// Each position fix's error, east and north (m), and the `eph` it claimed (only when
+    /// `ScenarioRunner.recordsFixErrors`).
+    public var fixErrors: [(elapsed: Double, east: Double, north: Double, accuracy: Double)] = []
+    /// With a cold start: the flight elapsed seconds at which its offset ends (negative: before
+    /// ROTATE) and the offset's size (m).
+    public var coldStartEnd: Double?
+    public var coldStartOffset: Double?
 
     /// Elapsed time at which the truth reached `distance` (linear between 20 Hz samples).
     public func elapsed(atDistance distance: Double) -> Double? {
@@ -78,6 +85,8 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
     public var speedLogSeconds: Double = 300
     /// Keep `GroundTruth.distanceLog` (off for long cost runs: 24 h is 1.7 M entries).
     public var recordsDistance = true
+    /// Keep `GroundTruth.fixErrors` (for the simulator's own tests).
+    public var recordsFixErrors = false
 
     private static let ticksPerSecond = 20
     private let dt = 1.0 / Double(ScenarioRunner.ticksPerSecond)
@@ -108,6 +117,40 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
     private let gpsEvery: Int
     private let baroEvery: Int
 
+    // Conditions (issue 26): their own generator, so that turning one on leaves the open-sky
+    // noise draw for draw as it was, and a scenario without them draws nothing from it.
+    private var conditions: SeededGenerator
+    private var coldStart: (east: Double, north: Double, seconds: Double)?
+    private var firstFix: Double?
+    private var spellStates: [SpellState]
+
+    /// One spell's own wander (east, north) and its `eph` wander (unit σ, mapped into the
+    /// spell's range), stepped at every fix in or out of the spell so it is stationary on entry.
+    private struct SpellState: Sendable {
+        var east: GaussMarkov
+        var north: GaussMarkov
+        var accuracy: GaussMarkov
+
+        init(_ sky: Scenario.DegradedSky, generator: inout SeededGenerator) {
+            east = GaussMarkov(sigma: sky.wanderSigma, tau: sky.wanderTau, generator: &generator)
+            north = GaussMarkov(sigma: sky.wanderSigma, tau: sky.wanderTau, generator: &generator)
+            accuracy = GaussMarkov(sigma: 1, tau: 60, generator: &generator)
+        }
+
+        mutating func step(_ dt: Double, generator: inout SeededGenerator) {
+            _ = east.step(dt, generator: &generator)
+            _ = north.step(dt, generator: &generator)
+            _ = accuracy.step(dt, generator: &generator)
+        }
+
+        /// `eph` in `range`: its middle ± half its width per 2 σ, held inside it.
+        func eph(in range: ClosedRange<Double>) -> Double {
+            let middle = (range.lowerBound + range.upperBound) / 2
+            let half = (range.upperBound - range.lowerBound) / 2
+            return min(max(middle + half * accuracy.value / 2, range.lowerBound), range.upperBound)
+        }
+    }
+
     public init(_ scenario: Scenario) {
         self.scenario = scenario
         course = Course(scenario.course)
@@ -120,6 +163,16 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
         hdopWander = GaussMarkov(sigma: 0.15, tau: 300, generator: &rng)
         altitudeWander = GaussMarkov(sigma: scenario.gps.altitudeSigma, tau: 120, generator: &rng)
         self.rng = rng
+        var conditions = SeededGenerator(seed: scenario.seed ^ 0x2026_C0D1_7105_0026)
+        if let cold = scenario.gps.coldStart {
+            let size = Double.random(in: cold.offset, using: &conditions)
+            let angle = Double.random(in: 0..<(2 * .pi), using: &conditions)
+            let seconds = Double.random(in: cold.seconds, using: &conditions)
+            coldStart = (size * Foundation.sin(angle), size * Foundation.cos(angle), seconds)
+            truth.coldStartOffset = size
+        }
+        spellStates = scenario.gps.spells.map { SpellState($0.sky, generator: &conditions) }
+        self.conditions = conditions
         gpsEvery = max(1, Int((Double(Self.ticksPerSecond) / scenario.gps.rate).rounded()))
         baroEvery = max(1, Int((Double(Self.ticksPerSecond) / scenario.barometer.rate).rounded()))
         truth.rotateTime = scenario.rotateTime
@@ -214,6 +267,11 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
         if elapsed >= 0, elapsed < speedLogSeconds {
             truth.speedLog.append((elapsed, v))
         }
+        var spell: Int?
+        if !spellStates.isEmpty {
+            for index in spellStates.indices { spellStates[index].step(interval, generator: &conditions) }
+            spell = scenario.gps.spells.firstIndex { $0.contains(elapsed: elapsed, distance: s) }
+        }
         if scenario.signalGaps.contains(where: { elapsed >= $0.start && elapsed < $0.start + $0.seconds }) {
             if tick % Self.ticksPerSecond == 0 {
                 let noFix = Fix(time: now, coordinate: Coordinate(latitude: 0, longitude: 0), mode: 1)
@@ -237,23 +295,58 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
                 multipath = nil
             }
         }
+        var accuracy = (hdop * 19 * 10).rounded() / 10
+        var speedSigma = gps.speedSigma
+        if let spell {
+            let sky = gps.spells[spell].sky
+            let state = spellStates[spell]
+            offset.east += state.east.value + sky.whiteSigma * conditions.gaussian()
+            offset.north += state.north.value + sky.whiteSigma * conditions.gaussian()
+            accuracy = (state.eph(in: sky.accuracy) * 10).rounded() / 10
+            speedSigma = sky.speedSigma
+        }
+        if let cold = coldStart, let model = gps.coldStart {
+            let first = firstFix ?? now
+            if firstFix == nil {
+                firstFix = now
+                truth.coldStartEnd = elapsed + cold.seconds
+            }
+            let age = now - first
+            if age < cold.seconds {
+                let left = model.ending == .decays ? 1 - age / cold.seconds : 1
+                offset.east += cold.east * left
+                offset.north += cold.north * left
+                let claimed = model.claimedAccuracy
+                let eph = claimed.upperBound - (claimed.upperBound - claimed.lowerBound) * age / cold.seconds
+                accuracy = (eph * 10).rounded() / 10
+            }
+        }
+        if recordsFixErrors { truth.fixErrors.append((elapsed, offset.east, offset.north, accuracy)) }
         let place = course.locate(s)
         let coordinate = projection.coordinate(
             east: place.east + offset.east, north: place.north + offset.north)
-        let speed = max(0, v + gps.speedSigma * rng.gaussian())
+        let speed = max(0, v + speedSigma * rng.gaussian())
         let track =
             v > 0.5 ? (place.heading + 3 * rng.gaussian() + 360).truncatingRemainder(dividingBy: 360) : nil
         let altitude = scenario.barometer.courseAltitude + scenario.elevation(at: s) + altitudeError
         let fix = Fix(
-            time: now, coordinate: coordinate, horizontalAccuracy: (hdop * 19 * 10).rounded() / 10,
+            time: now, coordinate: coordinate, horizontalAccuracy: accuracy,
             speed: (speed * 1000).rounded() / 1000, track: track, altitude: altitude, mode: 3)
         queue.append(.input(.fix(fix)))
     }
 
     private mutating func emitPressure(at now: Double) {
         let baro = scenario.barometer
-        let hours = (now - scenario.startPress) / 3600
-        let seaLevel = baro.seaLevelPascals + baro.driftPascalsPerHour * hours
+        let seaLevel: Double
+        if baro.driftLegs.isEmpty {
+            let hours = (now - scenario.startPress) / 3600
+            seaLevel = baro.seaLevelPascals + baro.driftPascalsPerHour * hours
+        } else {
+            let delay = scenario.rotateTime - scenario.startPress
+            seaLevel =
+                baro.seaLevelPascals
+                + baro.drift(atSecondsAfterStart: now - scenario.startPress, rotateDelay: delay)
+        }
         let height = baro.courseAltitude + scenario.elevation(at: s)
         let pascals =
             BarometricFormula.pressure(altitude: height, reference: seaLevel) + baro.noisePascals

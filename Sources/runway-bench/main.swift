@@ -46,6 +46,13 @@ let sections: [String: () -> Void] = [
     "export": { ExportBench().run() },
     "viewer": { ViewerBench().run() },  // needs chromium
     "voice": { VoiceBench().run() },
+    // Issue 26's hard conditions; its own arguments follow the section's name.
+    "conditions": {
+        guard let bench = ConditionBench(arguments: Array(CommandLine.arguments.dropFirst(2))) else {
+            exit(2)
+        }
+        bench.run()
+    },
 ]
 let benchArguments = Array(CommandLine.arguments.dropFirst())
 if let first = benchArguments.first {
@@ -59,9 +66,10 @@ if let first = benchArguments.first {
         Data(
             ((known ? "" : "runway-bench: unknown section \"\(first)\"\n")
                 + """
-                usage: runway-bench [accuracy | daemon | callouts | elevation | export | viewer | voice]
+                usage: runway-bench [accuracy | daemon | callouts | elevation | export | viewer | voice | conditions]
                   (no argument)  every figure: memory, cost per fix, accuracy, the gpsd path, storage,
-                                 runway fly's memory, runwayd, callouts, elevation, export, voice (~10 min)
+                                 runway fly's memory, runwayd, callouts, elevation, export, voice,
+                                 conditions (~10 min)
                   accuracy       the saved (smoothed) flight against the live engine's: distance, the
                                  exported track's length, split times, moving time per stop
                   daemon         runwayd: start → READY, idle wake-ups, CPU per hour, memory over 24 h
@@ -72,6 +80,10 @@ if let first = benchArguments.first {
                                  24-hour flight's FDR, and its size per flight
                   voice          synthesis per utterance (CPU, real-time factor, a Pi Zero 2 W estimate),
                                  split callout → first sample through runwayd's voice thread, memory
+                  conditions     issue 26's hard conditions (cold start, outages, tree cover, urban stops,
+                                 weather, intervals, slow, fast, 10 Hz): distance, live distance, moving
+                                 time, splits, gain and the exported track against the truth, median and
+                                 worst over 20 seeds; [--seeds N] [--only NAME] [--json]
 
                 """).utf8))
     exit(known ? 0 : 2)
@@ -414,3 +426,4 @@ ExportBench().run()
 CalloutBench().run()
 ElevationBench().run()
 VoiceBench().run()
+ConditionBench().run()

@@ -1,0 +1,174 @@
+import RunWayCore
+
+/// The hard conditions of issue 26, one scenario each, for `runway-bench conditions`: where the
+/// engine's distance, moving time, splits and gain were reported to go wrong. Every one is 5 km
+/// at 3 m/s on open sky unless it says otherwise, so a row differs from the open-sky row by its
+/// condition alone; the bench varies `seed` (each scenario's own is its base).
+extension Scenario {
+    /// City blocks of 125 m (a block in Seoul's grid is 100–150 m), five steps out and back:
+    /// 2.75 km a lap, a right-angle corner every 125 m.
+    public static let cityBlocks = Course.cityBlocks(block: 125, steps: 5)
+
+    /// A riverside path: two 1.57 km straights joined by tight turns (3.25 km a lap), so an
+    /// outage of a minute falls on a straight.
+    public static let riverside = Course.parkLoop(width: 1600, height: 40, radius: 15)
+
+    /// The elapsed seconds at which a runner holding `speed` (accelerating and braking as the
+    /// scenario does) passes `distance`, after standing at each of `stops` before it: the time an
+    /// outage (a time span) must start to fall on a corner or a stop (a place). Each start costs
+    /// v/2a against running at speed from the gun, each stop v/2d of braking and v/2a of getting
+    /// going again; the simulator's 0.3 m/s creep into a stop adds well under a second.
+    static func steadyElapsed(
+        at distance: Double, speed: Double, stops: [Stop] = [], acceleration: Double = 1.5,
+        deceleration: Double = 2
+    ) -> Double {
+        var elapsed = distance / speed + speed / (2 * acceleration)
+        for stop in stops where stop.at < distance {
+            elapsed += stop.seconds + speed / (2 * deceleration) + speed / (2 * acceleration)
+        }
+        return elapsed
+    }
+
+    /// An outage of `seconds` centred on where the runner is at `distance`.
+    static func outage(
+        centredAt distance: Double, seconds: Double, speed: Double, stops: [Stop] = []
+    ) -> SignalGap {
+        SignalGap(
+            start: steadyElapsed(at: distance, speed: speed, stops: stops) - seconds / 2, seconds: seconds)
+    }
+
+    /// Open sky: the baseline every other row is read against (flat 5 km at 3 m/s, park loop).
+    public static var openSky: Scenario { steady("open sky", speed: 3, distance: 5000, seed: 101) }
+
+    /// A cold start whose offset (200–500 m) shrinks to nothing over 30–90 s from the first fix:
+    /// the fixes drift toward the truth at up to 17 m/s, each close to the last, `eph` 20–45 m.
+    public static var coldStartDecaying: Scenario {
+        var scenario = steady("cold start, decaying", speed: 3, distance: 5000, seed: 102)
+        scenario.gps.coldStart = ColdStart(ending: .decays)
+        return scenario
+    }
+
+    /// A cold start whose offset (200–500 m) holds for 30–90 s, then snaps away in one fix.
+    public static var coldStartSnapping: Scenario {
+        var scenario = steady("cold start, snapping", speed: 3, distance: 5000, seed: 103)
+        scenario.gps.coldStart = ColdStart(ending: .snaps)
+        return scenario
+    }
+
+    /// City blocks with four outages of 45–75 s (underpasses, a tunnel), each centred on a
+    /// corner, one over two corners: the runner turns while no fix comes (mode-1 reports once a
+    /// second, as gpsd sends them).
+    public static var cityOutages: Scenario {
+        var scenario = steady("city outages on corners", speed: 3, distance: 5000, seed: 104)
+        scenario.course = cityBlocks
+        scenario.signalGaps = [
+            outage(centredAt: 625, seconds: 60, speed: 3), outage(centredAt: 1875, seconds: 45, speed: 3),
+            outage(centredAt: 3187.5, seconds: 75, speed: 3), outage(centredAt: 4375, seconds: 50, speed: 3),
+        ]
+        return scenario
+    }
+
+    /// Three outages of 45–75 s on the riverside straights: the chord is the path, so what is
+    /// lost is only what the engine does with the missing time.
+    public static var straightOutages: Scenario {
+        var scenario = steady("outages on a straight", speed: 3, distance: 5000, seed: 105)
+        scenario.course = riverside
+        scenario.signalGaps = [
+            outage(centredAt: 800, seconds: 60, speed: 3), outage(centredAt: 2400, seconds: 45, speed: 3),
+            outage(centredAt: 4054, seconds: 75, speed: 3),
+        ]
+        return scenario
+    }
+
+    /// Tree cover the whole run (a wooded park trail): `eph` 30–60 m while the real error is
+    /// ~6 m, Doppler σ 0.3 m/s; two stops (30 s, 45 s) amid that wander.
+    public static var treeCover: Scenario {
+        var scenario = steady("tree cover, 2 stops", speed: 3, distance: 5000, seed: 106)
+        scenario.gps.spells = [Spell(.distance(0...Double.infinity), sky: .treeCover)]
+        scenario.stops = [Stop(at: 1700, seconds: 30), Stop(at: 3400, seconds: 45)]
+        return scenario
+    }
+
+    /// City blocks, four traffic lights at corners (20–60 s), each in an urban canyon from a block
+    /// before to a block after: the fix keeps wandering several metres while the runner stands,
+    /// Doppler reads ~0.
+    public static var urbanStops: Scenario {
+        var scenario = steady("stops in urban wander", speed: 3, distance: 5000, seed: 107)
+        scenario.course = cityBlocks
+        scenario.stops = [
+            Stop(at: 875, seconds: 20), Stop(at: 2125, seconds: 45), Stop(at: 3375, seconds: 60),
+            Stop(at: 4250, seconds: 30),
+        ]
+        scenario.gps.spells = scenario.stops.map {
+            Spell(.distance(($0.at - 125)...($0.at + 125)), sky: .urbanCanyon)
+        }
+        return scenario
+    }
+
+    /// Two stops (45 s, 30 s) each inside an outage that begins 15 s before the runner stands and
+    /// ends 15 s after it runs on: no fix says when it stopped or how long.
+    public static var stopInOutage: Scenario {
+        var scenario = steady("stop in an outage", speed: 3, distance: 5000, seed: 108)
+        let stops = [Stop(at: 1500, seconds: 45), Stop(at: 3500, seconds: 30)]
+        scenario.stops = stops
+        scenario.signalGaps = stops.map { stop in
+            let arrival =
+                steadyElapsed(at: stop.at, speed: 3, stops: stops) + 3.0 / (2 * scenario.deceleration)
+            return SignalGap(start: arrival - 15, seconds: stop.seconds + 30)
+        }
+        return scenario
+    }
+
+    /// Rolling terrain, 7 km at 2.9 m/s: twelve slow hills (550 m from foot to foot, 6–14 m high,
+    /// crests with no flat top), 118 m of climbing, while the weather turns: −150 Pa/h (falling,
+    /// reads as climbing 12 m/h), then +100 Pa/h from 15 min, then −60 Pa/h from 30 min.
+    public static var rollingWeather: Scenario {
+        var scenario = steady("rolling, weather turns", speed: 2.9, distance: 7000, seed: 109)
+        let heights: [Double] = [8, 12, 6, 14, 9, 11, 7, 13, 10, 6, 12, 10]
+        scenario.hills = heights.enumerated().map { index, height in
+            Hill(center: 300 + 560 * Double(index), length: 550, height: height)
+        }
+        scenario.barometer.driftPascalsPerHour = -150
+        scenario.barometer.driftLegs = [
+            DriftLeg(from: 900, pascalsPerHour: 100), DriftLeg(from: 1800, pascalsPerHour: -60),
+        ]
+        return scenario
+    }
+
+    /// Intervals, 5.6 km: 1 km warm-up at 2.8 m/s, six times 400 m at 5 m/s and 200 m at 2 m/s,
+    /// 1 km cool-down — the speed changes by 3 m/s in 2 s at every change.
+    public static var intervals: Scenario {
+        var scenario = steady("intervals 6 × 400 m", speed: 2.8, distance: 5600, seed: 110)
+        var legs = [SpeedLeg(from: 0, speed: 2.8)]
+        for repeat_ in 0..<6 {
+            let start = 1000 + 600 * Double(repeat_)
+            legs.append(SpeedLeg(from: start, speed: 5))
+            legs.append(SpeedLeg(from: start + 400, speed: 2))
+        }
+        legs.append(SpeedLeg(from: 4600, speed: 2.8))
+        scenario.legs = legs
+        return scenario
+    }
+
+    /// A slow jog at 1.8 m/s (9:16 /km): 5 m of movement filter takes 2.8 s.
+    public static var slowJog: Scenario { steady("slow jog 1.8 m/s", speed: 1.8, distance: 5000, seed: 111) }
+
+    /// A fast run at 5.5 m/s (3:02 /km): the park loop's 40 m corners at speed.
+    public static var fastRun: Scenario { steady("fast 5.5 m/s", speed: 5.5, distance: 5000, seed: 112) }
+
+    /// 10 fixes a second (gpsd's highest rate): 0.3 m between fixes at 3 m/s, well inside the
+    /// noise. (16 700 fixes a run: its 20 seeds fly in under a second in a release build.)
+    public static var tenHertz: Scenario {
+        var scenario = steady("10 Hz GPS", speed: 3, distance: 5000, seed: 113)
+        scenario.gps.rate = 10
+        return scenario
+    }
+
+    /// Every condition the bench reports, baseline first.
+    public static var conditionSuite: [Scenario] {
+        [
+            openSky, coldStartDecaying, coldStartSnapping, cityOutages, straightOutages, treeCover,
+            urbanStops, stopInOutage, rollingWeather, intervals, slowJog, fastRun, tenHertz,
+        ]
+    }
+}
