@@ -117,7 +117,7 @@ let package = Package(
         // The simulator's own models (what the bench's conditions are made of) and the golden that
         // keeps every existing scenario's output unchanged for its seed.
         .testTarget(
-            name: "RunWaySimulatorTests", dependencies: ["RunWaySimulator", "RunWayCore"],
+            name: "RunWaySimulatorTests", dependencies: ["RunWaySimulator", "RunWayCore", "RunWayExport"],
             swiftSettings: strict),
         .testTarget(
             name: "RunWayStoreTests",

@@ -21,7 +21,7 @@ mode=${1:-build}
 build_packages=(pkg-config libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev
     libespeak-ng-dev espeak-ng-data flite1-dev libasound2-dev)
 test_packages=(gpsd gpsd-clients systemd udev binutils lintian libxml2-utils python3-venv dosfstools mtools
-    chromium fonts-dejavu-core dbus-daemon python3-dbusmock)
+    chromium fonts-dejavu-core dbus-daemon python3-dbusmock sox)
 # The emulated board (make board-test): qemu, Debian's kernel for the guest with its headers and
 # source (gpio-sim is built out of tree from linux-source-6.1: Tests/Board/gpio-sim/build.sh, with
 # make, gcc and xz), initramfs-tools and lz4 for the guest's small initramfs, mmdebstrap for its

@@ -54,17 +54,20 @@ public enum FlightSmoothing {
 
     /// The smoothed track of the flight's fixes, with the flight's pauses taken out.
     static func profile(
-        _ flight: Flight, inputs: some Collection<EngineInput>, smoother configuration: TrackSmoother.Configuration
+        _ flight: Flight, inputs: some Collection<EngineInput>,
+        smoother configuration: TrackSmoother.Configuration
     ) -> (DistanceProfile, headingAgreement: Double?)? {
         var smoother = TrackSmoother(configuration: configuration)
         var builder: DistanceProfile.Builder?
         let pauses = flight.pauses.map {
-            PauseInterval(start: $0.start + flight.startTime, end: $0.end + flight.startTime, reason: $0.reason)
+            PauseInterval(
+                start: $0.start + flight.startTime, end: $0.end + flight.startTime, reason: $0.reason)
         }
         func take(_ points: [TrackSmoother.Point]) {
             guard !points.isEmpty, let projection = smoother.projection else { return }
             if builder == nil {
-                builder = DistanceProfile.Builder(projection: projection, startTime: flight.startTime, pauses: pauses)
+                builder = DistanceProfile.Builder(
+                    projection: projection, startTime: flight.startTime, pauses: pauses)
             }
             for point in points { builder?.add(point) }
         }

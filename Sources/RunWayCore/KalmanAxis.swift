@@ -7,7 +7,7 @@
 /// the runner's path (a sum of fix-to-fix steps adds it to the distance; SPEC "Beyond the seed").
 struct KalmanAxis: Sendable, Equatable {
     var x = SIMD3<Double>(0, 0, 0)
-    var P = Matrix3.diagonal(0, 0, 0)
+    var covariance = Matrix3.diagonal(0, 0, 0)
 
     /// The transition over `dt` seconds with wander time constant `tau`.
     static func transition(dt: Double, tau: Double) -> Matrix3 {
@@ -25,25 +25,26 @@ struct KalmanAxis: Sendable, Equatable {
             SIMD3(0, 0, wanderSigma * wanderSigma * (1 - phi * phi)))
     }
 
-    mutating func predict(_ F: Matrix3, _ Q: Matrix3) {
-        x = F * x
-        P = F * P * F.transposed + Q
+    mutating func predict(_ transition: Matrix3, _ noise: Matrix3) {
+        x = transition * x
+        covariance = transition * covariance * transition.transposed + noise
     }
 
     /// The innovation and its variance of a measurement `z` of `h · x`.
-    func innovation(_ z: Double, h: SIMD3<Double>, variance r: Double) -> (residual: Double, variance: Double) {
-        ((z - (h * x).sum()), (h * (P * h)).sum() + r)
+    func innovation(_ z: Double, h: SIMD3<Double>, variance r: Double) -> (residual: Double, variance: Double)
+    {
+        ((z - (h * x).sum()), (h * (covariance * h)).sum() + r)
     }
 
     /// A scalar measurement update.
     mutating func update(_ z: Double, h: SIMD3<Double>, variance r: Double) {
         let (residual, s) = innovation(z, h: h, variance: r)
         guard s > 0, s.isFinite else { return }
-        let ph = P * h
+        let ph = covariance * h
         let gain = ph / s
         x += gain * residual
-        P = P - Matrix3.outer(gain, ph)
-        P = P.symmetrized
+        covariance = covariance - Matrix3.outer(gain, ph)
+        covariance = covariance.symmetrized
     }
 }
 
@@ -98,7 +99,9 @@ struct Matrix3: Sendable, Equatable {
 
     static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
         let t = b.transposed
-        func row(_ r: SIMD3<Double>) -> SIMD3<Double> { SIMD3((r * t.r0).sum(), (r * t.r1).sum(), (r * t.r2).sum()) }
+        func row(_ r: SIMD3<Double>) -> SIMD3<Double> {
+            SIMD3((r * t.r0).sum(), (r * t.r1).sum(), (r * t.r2).sum())
+        }
         return Matrix3(rows: row(a.r0), row(a.r1), row(a.r2))
     }
 

@@ -88,7 +88,9 @@ public struct TrackSmoother: Sendable {
         /// The fix's Doppler speed as the smoother took it (0 under `restSpeed`); nil without one.
         public var measuredSpeed: Double?
 
-        public var speed: Double { (velocityEast * velocityEast + velocityNorth * velocityNorth).squareRoot() }
+        public var speed: Double {
+            (velocityEast * velocityEast + velocityNorth * velocityNorth).squareRoot()
+        }
     }
 
     struct Record: Sendable {
@@ -206,8 +208,8 @@ public struct TrackSmoother: Sendable {
         east.x = SIMD3(z.x, 0, 0)
         north.x = SIMD3(z.y, 0, 0)
         let big = 1e6
-        east.P = .diagonal(big, 25, wander * wander)
-        north.P = east.P
+        east.covariance = .diagonal(big, 25, wander * wander)
+        north.covariance = east.covariance
         var record = Record(
             time: fix.time, dt: 0, east: east, north: north, predictedEast: east, predictedNorth: north,
             breakBefore: true, piece: 0, measured: true)
@@ -223,14 +225,14 @@ public struct TrackSmoother: Sendable {
 
     private func predicted(from record: Record, to time: Double, wander: Double) -> Record {
         let dt = time - record.time
-        let F = KalmanAxis.transition(dt: dt, tau: configuration.wanderTau)
-        let Q = KalmanAxis.processNoise(
+        let transition = KalmanAxis.transition(dt: dt, tau: configuration.wanderTau)
+        let noise = KalmanAxis.processNoise(
             dt: dt, q: configuration.acceleration, tau: configuration.wanderTau, wanderSigma: wander)
         var next = record
         next.time = time
         next.dt = dt
-        next.east.predict(F, Q)
-        next.north.predict(F, Q)
+        next.east.predict(transition, noise)
+        next.north.predict(transition, noise)
         next.predictedEast = next.east
         next.predictedNorth = next.north
         next.breakBefore = false
@@ -239,7 +241,9 @@ public struct TrackSmoother: Sendable {
     }
 
     private func measureVelocity(_ fix: Fix, into record: inout Record) {
-        guard let speed = fix.speed, speed.isFinite, speed >= 0, speed <= configuration.maxSpeed else { return }
+        guard let speed = fix.speed, speed.isFinite, speed >= 0, speed <= configuration.maxSpeed else {
+            return
+        }
         let h = SIMD3<Double>(0, 1, 0)
         record.speed = speed < configuration.restSpeed ? 0 : speed * configuration.speedScale
         if speed < configuration.restSpeed {
@@ -328,7 +332,8 @@ public struct TrackSmoother: Sendable {
             let value = axis == \Record.east ? z.x : z.y
             a.x = SIMD3(value, a.x.y, 0)
             let white = configuration.minimumWander
-            a.P = Matrix3.diagonal(configuration.gateFloor * configuration.gateFloor, a.P.r1.y, white * white)
+            a.covariance = Matrix3.diagonal(
+                configuration.gateFloor * configuration.gateFloor, a.covariance.r1.y, white * white)
             record[keyPath: axis] = a
         }
         record.predictedEast = record.east
@@ -359,9 +364,10 @@ public struct TrackSmoother: Sendable {
                     smoothedNorth[k] = all[k].north.x
                     continue
                 }
-                let F = KalmanAxis.transition(dt: next.dt, tau: configuration.wanderTau)
-                smoothedEast[k] = Self.rts(all[k].east, next.predictedEast, smoothedEast[k + 1], F)
-                smoothedNorth[k] = Self.rts(all[k].north, next.predictedNorth, smoothedNorth[k + 1], F)
+                let transition = KalmanAxis.transition(dt: next.dt, tau: configuration.wanderTau)
+                smoothedEast[k] = Self.rts(all[k].east, next.predictedEast, smoothedEast[k + 1], transition)
+                smoothedNorth[k] = Self.rts(
+                    all[k].north, next.predictedNorth, smoothedNorth[k + 1], transition)
             }
         }
         var handed = 0
@@ -380,7 +386,8 @@ public struct TrackSmoother: Sendable {
             output.append(
                 Point(
                     time: all[k].time, east: smoothedEast[k].x + shift.x, north: smoothedNorth[k].x + shift.y,
-                    velocityEast: smoothedEast[k].y, velocityNorth: smoothedNorth[k].y, measured: all[k].measured,
+                    velocityEast: smoothedEast[k].y, velocityNorth: smoothedNorth[k].y,
+                    measured: all[k].measured,
                     measuredSpeed: all[k].speed.isNaN ? nil : all[k].speed))
             handed += 1
         }
@@ -394,11 +401,13 @@ public struct TrackSmoother: Sendable {
 
     /// One RTS step: the smoothed state at k from the filtered state at k, the prediction of k + 1
     /// and the smoothed state at k + 1.
-    static func rts(_ filtered: KalmanAxis, _ predicted: KalmanAxis, _ smoothedNext: SIMD3<Double>, _ F: Matrix3)
+    static func rts(
+        _ filtered: KalmanAxis, _ predicted: KalmanAxis, _ smoothedNext: SIMD3<Double>, _ transition: Matrix3
+    )
         -> SIMD3<Double>
     {
-        guard let inverse = predicted.P.inverse else { return filtered.x }
-        let gain = filtered.P * F.transposed * inverse
+        guard let inverse = predicted.covariance.inverse else { return filtered.x }
+        let gain = filtered.covariance * transition.transposed * inverse
         let result = filtered.x + gain * (smoothedNext - predicted.x)
         return result.x.isFinite && result.y.isFinite ? result : filtered.x
     }

@@ -11,7 +11,9 @@ struct AccuracyBench {
     func run() {
         print("")
         print("== Accuracy: the saved (smoothed) flight and the live engine's, \(seeds) seeds ==")
-        print("  scenario             live dist %  saved dist %  track−saved %  split |s| med/worst  moving/stop s")
+        print(
+            "  scenario             live dist %  saved dist %  track−saved %  split |s| med/worst  moving/stop s"
+        )
         for base in Scenario.accuracySuite {
             var live: [Double] = []
             var saved: [Double] = []
@@ -23,15 +25,18 @@ struct AccuracyBench {
                 var scenario = base
                 scenario.seed = UInt64(seed) &* 7919 &+ base.seed
                 let run = SimulatedFlight.fly(scenario)
-                guard let flight = run.flight, let liveFlight = run.liveFlight else { continue }
+                guard let flight = run.savedFlight, let liveFlight = run.liveFlight else { continue }
                 let truth = run.truth.distance
                 live.append((liveFlight.distance - truth) / truth * 100)
                 saved.append((flight.distance - truth) / truth * 100)
                 track.append(abs(Self.trackLength(flight) - flight.distance) / flight.distance * 100)
-                for (split, km) in zip(flight.splits.filter { $0.distance == 1000 }, run.truth.kilometreTimes) {
+                for (split, km) in zip(flight.splits.filter { $0.distance == 1000 }, run.truth.kilometreTimes)
+                {
                     splits.append(abs(split.elapsedEnd - km))
                 }
-                for (split, km) in zip(liveFlight.splits.filter { $0.distance == 1000 }, run.truth.kilometreTimes) {
+                for (split, km) in zip(
+                    liveFlight.splits.filter { $0.distance == 1000 }, run.truth.kilometreTimes)
+                {
                     liveSplits.append(abs(split.elapsedEnd - km))
                 }
                 if run.truth.stopCount > 0 {
@@ -46,7 +51,8 @@ struct AccuracyBench {
             print(
                 "  \(base.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(mw(live).padding(toLength: 12, withPad: " ", startingAt: 0)) "
                     + "\(mw(saved).padding(toLength: 13, withPad: " ", startingAt: 0)) \(mw(track).padding(toLength: 14, withPad: " ", startingAt: 0)) "
-                    + "\(mw(splits).padding(toLength: 20, withPad: " ", startingAt: 0)) \(mw(moving))  live splits \(mw(liveSplits))")
+                    + "\(mw(splits).padding(toLength: 20, withPad: " ", startingAt: 0)) \(mw(moving))  live splits \(mw(liveSplits))"
+            )
         }
         print("  (median/worst over seeds; split times over every full kilometre of every seed)")
     }
@@ -55,7 +61,10 @@ struct AccuracyBench {
     /// service measuring the GPX adds them up.
     static func trackLength(_ flight: Flight) -> Double {
         ExportActivity(flight: flight).segments.reduce(0) { total, segment in
-            total + zip(segment, segment.dropFirst()).reduce(0) { $0 + Geodesy.distance($1.0.coordinate, $1.1.coordinate) }
+            total
+                + zip(segment, segment.dropFirst()).reduce(0) {
+                    $0 + Geodesy.distance($1.0.coordinate, $1.1.coordinate)
+                }
         }
     }
 }
@@ -66,10 +75,12 @@ struct AccuracyTrace {
         guard var scenario = Scenario.named.first(where: { $0.name == name })?.scenario else { return }
         scenario.seed = seed &* 7919 &+ scenario.seed
         let run = SimulatedFlight.fly(scenario)
-        guard let flight = run.flight, let live = run.liveFlight else { return }
+        guard let flight = run.savedFlight, let live = run.liveFlight else { return }
         for (s, l) in zip(flight.samples, live.samples) where Int(s.elapsed) % 100 == 0 {
             let truth = run.truth.distance(atElapsed: s.elapsed) ?? .nan
-            print("  \(format(s.elapsed, 0)) s truth \(format(truth, 1)) saved \(format(s.distance - truth, 1)) live \(format(l.distance - truth, 1))")
+            print(
+                "  \(format(s.elapsed, 0)) s truth \(format(truth, 1)) saved \(format(s.distance - truth, 1)) live \(format(l.distance - truth, 1))"
+            )
         }
     }
 }

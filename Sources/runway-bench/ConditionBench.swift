@@ -7,7 +7,7 @@ import Synchronization
 /// `runway-bench conditions`: the engine's distance, live distance, moving time, splits, gain and
 /// exported track against the truth in each of issue 26's hard conditions
 /// (`Scenario.conditionSuite`), median and worst over seeds. It reads only what every flight
-/// gives — `run.flight` (the saved flight), `run.truth`, `run.distanceLog` (the live distance)
+/// gives — `run.savedFlight` (the touchdown smoother's flight), `run.truth`, `run.distanceLog` (the live distance)
 /// and `run.scenario` — so it keeps measuring whatever the engine does to produce them.
 struct ConditionBench {
     var seeds = 20
@@ -114,7 +114,8 @@ struct ConditionBench {
 
     static func measure(_ run: SimulatedFlight) -> RunFigures {
         let truth = run.truth
-        let flight = run.flight
+        // The flight as the touchdown smoother saves it (the live one where it could not run).
+        let flight = run.savedFlight ?? run.flight
         let distance = flight?.distance ?? 0
         var live: Double?
         var liveMetres: Double?
