@@ -107,6 +107,16 @@ public struct ExportActivity: Sendable, Equatable {
         stepsPerMinute.map { Int(($0 / 2).rounded()) }.flatMap { $0 <= 254 ? $0 : nil }
     }
 
+    /// The track's own length, as a service measuring the GPX takes it: great-circle steps
+    /// summed within each segment (never across a pause).
+    public var trackLength: Double {
+        segments.reduce(0) { total, segment in
+            zip(segment, segment.dropFirst()).reduce(total) {
+                $0 + Geodesy.distance($1.0.coordinate, $1.1.coordinate)
+            }
+        }
+    }
+
     /// The track split at every pause: GPX's segments, FIT's and TCX's timer gaps.
     public var segments: [[Point]] {
         var segments: [[Point]] = [[]]

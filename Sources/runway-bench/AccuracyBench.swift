@@ -29,7 +29,8 @@ struct AccuracyBench {
                 let truth = run.truth.distance
                 live.append((liveFlight.distance - truth) / truth * 100)
                 saved.append((flight.distance - truth) / truth * 100)
-                track.append(abs(Self.trackLength(flight) - flight.distance) / flight.distance * 100)
+                track.append(
+                    abs(ExportActivity(flight: flight).trackLength - flight.distance) / flight.distance * 100)
                 for (split, km) in zip(flight.splits.filter { $0.distance == 1000 }, run.truth.kilometreTimes)
                 {
                     splits.append(abs(split.elapsedEnd - km))
@@ -55,32 +56,5 @@ struct AccuracyBench {
             )
         }
         print("  (median/worst over seeds; split times over every full kilometre of every seed)")
-    }
-
-    /// The exported track's own length: great-circle steps within each of its segments, as a
-    /// service measuring the GPX adds them up.
-    static func trackLength(_ flight: Flight) -> Double {
-        ExportActivity(flight: flight).segments.reduce(0) { total, segment in
-            total
-                + zip(segment, segment.dropFirst()).reduce(0) {
-                    $0 + Geodesy.distance($1.0.coordinate, $1.1.coordinate)
-                }
-        }
-    }
-}
-
-/// `runway-bench accuracy-trace NAME SEED`: one flight's saved and live distance error along the run.
-struct AccuracyTrace {
-    func run(_ name: String, _ seed: UInt64) {
-        guard var scenario = Scenario.named.first(where: { $0.name == name })?.scenario else { return }
-        scenario.seed = seed &* 7919 &+ scenario.seed
-        let run = SimulatedFlight.fly(scenario)
-        guard let flight = run.savedFlight, let live = run.liveFlight else { return }
-        for (s, l) in zip(flight.samples, live.samples) where Int(s.elapsed) % 100 == 0 {
-            let truth = run.truth.distance(atElapsed: s.elapsed) ?? .nan
-            print(
-                "  \(format(s.elapsed, 0)) s truth \(format(truth, 1)) saved \(format(s.distance - truth, 1)) live \(format(l.distance - truth, 1))"
-            )
-        }
     }
 }

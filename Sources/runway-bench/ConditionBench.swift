@@ -164,13 +164,7 @@ struct ConditionBench {
     /// the flight states, in %.
     static func trackError(_ flight: Flight) -> Double? {
         guard flight.distance > 0 else { return nil }
-        var length = 0.0
-        for segment in ExportActivity(flight: flight).segments {
-            for (a, b) in zip(segment, segment.dropFirst()) {
-                length += Geodesy.distance(a.coordinate, b.coordinate)
-            }
-        }
-        return (length - flight.distance) / flight.distance * 100
+        return (ExportActivity(flight: flight).trackLength - flight.distance) / flight.distance * 100
     }
 
     // MARK: - Summaries

@@ -38,9 +38,6 @@ func seconds(_ duration: Duration) -> Double {
 let sections: [String: () -> Void] = [
     "daemon": { DaemonBench().run() },  // runwayd's figures (section f)
     "accuracy": { AccuracyBench().run() },
-    "accuracy-trace": {
-        AccuracyTrace().run(CommandLine.arguments[2], UInt64(CommandLine.arguments[3]) ?? 1)
-    },
     "callouts": { CalloutBench().run() },
     "elevation": { ElevationBench().run() },
     "export": { ExportBench().run() },

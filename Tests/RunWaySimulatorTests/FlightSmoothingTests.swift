@@ -7,15 +7,6 @@ import Testing
 /// misses (issue 26), and the exported track's own length against the stated distance.
 @Suite("The saved flight: the touchdown smoother over the raw log")
 struct FlightSmoothingTests {
-    static func trackLength(_ flight: Flight) -> Double {
-        ExportActivity(flight: flight).segments.reduce(0) { total, segment in
-            total
-                + zip(segment, segment.dropFirst()).reduce(0) {
-                    $0 + Geodesy.distance($1.0.coordinate, $1.1.coordinate)
-                }
-        }
-    }
-
     @Test(arguments: [Scenario.openSky, .coldStartDecaying, .coldStartSnapping, .intervals, .tenHertz])
     func theSavedDistanceAndTrackHoldWhereTheLiveOneDoesOrNot(_ base: Scenario) throws {
         for seed in 1...3 as ClosedRange<UInt64> {
@@ -27,7 +18,7 @@ struct FlightSmoothingTests {
             #expect(saved.liveDistance == run.liveFlight?.distance)
             let error = abs(saved.distance - run.truth.distance) / run.truth.distance * 100
             #expect(error <= 0.5, "\(scenario.name) seed \(seed): \(error) %")
-            let track = abs(Self.trackLength(saved) - saved.distance) / saved.distance * 100
+            let track = abs(ExportActivity(flight: saved).trackLength - saved.distance) / saved.distance * 100
             #expect(track <= 0.5, "\(scenario.name) seed \(seed): track \(track) %")
             // Pauses, heart rate and alerts stay the live rules'.
             #expect(saved.movingTime == run.liveFlight?.movingTime)
