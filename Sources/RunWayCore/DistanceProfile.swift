@@ -14,17 +14,6 @@ public struct DistanceProfile: Sendable, Equatable {
 
     public var total: Double { distances.last ?? 0 }
 
-    /// Builds the profile from smoothed points in time order. `pauses` are absolute GPS times.
-    public init(
-        points: some Sequence<TrackSmoother.Point>, projection: LocalProjection, startTime: Double,
-        pauses: [PauseInterval]
-    ) {
-        var builder = Builder(projection: projection, startTime: startTime, pauses: pauses)
-        for point in points { builder.add(point) }
-        builder.finish()
-        self = builder.profile
-    }
-
     init() {}
 
     /// The distance at `time`: linear between points, flat before the first and after the last.

@@ -83,8 +83,6 @@ public struct TrackSmoother: Sendable {
         public var north: Double
         public var velocityEast: Double
         public var velocityNorth: Double
-        /// False for a point the smoother placed inside an outage.
-        public var measured: Bool
         /// The fix's Doppler speed as the smoother took it (0 under `restSpeed`); nil without one.
         public var measuredSpeed: Double?
 
@@ -95,7 +93,6 @@ public struct TrackSmoother: Sendable {
 
     struct Record: Sendable {
         var time: Double
-        var dt: Double
         var east: KalmanAxis
         var north: KalmanAxis
         var predictedEast: KalmanAxis
@@ -103,7 +100,6 @@ public struct TrackSmoother: Sendable {
         /// The RTS chain does not cross into this record from the one before (a break).
         var breakBefore: Bool
         var piece: Int
-        var measured: Bool
         /// The fix's track (degrees) when its speed was at least `headingSpeed`; NaN otherwise.
         var track = Double.nan
         /// The speed taken from the fix; NaN without one.
@@ -123,9 +119,7 @@ public struct TrackSmoother: Sendable {
 
     public let configuration: Configuration
     public private(set) var projection: LocalProjection?
-    /// Fixes used, rejected as outliers, and breaks made: said with the result.
-    public private(set) var fixesUsed = 0
-    public private(set) var fixesRejected = 0
+    /// Breaks made (the receiver's position jumped and the pieces were joined).
     public private(set) var breaks = 0
     var cosineSum = 0.0
     var cosineCount = 0
@@ -182,13 +176,11 @@ public struct TrackSmoother: Sendable {
             var t = record.time + configuration.outageStep
             while t < fix.time - configuration.outageStep / 2 {
                 record = predicted(from: record, to: t, wander: wander)
-                record.measured = false
                 push(record)
                 t += configuration.outageStep
             }
         }
         record = predicted(from: record, to: fix.time, wander: wander)
-        record.measured = true
         record.track = .nan
         record.speed = .nan
         measureVelocity(fix, into: &record)
@@ -211,15 +203,14 @@ public struct TrackSmoother: Sendable {
         east.covariance = .diagonal(big, 25, wander * wander)
         north.covariance = east.covariance
         var record = Record(
-            time: fix.time, dt: 0, east: east, north: north, predictedEast: east, predictedNorth: north,
-            breakBefore: true, piece: 0, measured: true)
+            time: fix.time, east: east, north: north, predictedEast: east, predictedNorth: north,
+            breakBefore: true, piece: 0)
         measureVelocity(fix, into: &record)
         let h = SIMD3<Double>(1, 0, 1)
         record.east.update(z.x, h: h, variance: white * white)
         record.north.update(z.y, h: h, variance: white * white)
         pieceStart = fix.time
         lastFixTime = fix.time
-        fixesUsed += 1
         push(record)
     }
 
@@ -230,7 +221,6 @@ public struct TrackSmoother: Sendable {
             dt: dt, q: configuration.acceleration, tau: configuration.wanderTau, wanderSigma: wander)
         var next = record
         next.time = time
-        next.dt = dt
         next.east.predict(transition, noise)
         next.north.predict(transition, noise)
         next.predictedEast = next.east
@@ -283,12 +273,10 @@ public struct TrackSmoother: Sendable {
         let cap = configuration.gateCap * configuration.gateCap + r + wander * wander
         let sigma = (continuous ? min(max(se, sn), cap) : max(se, sn)).squareRoot()
         if distance > max(configuration.gateSigmas * sigma, configuration.gateFloor) {
-            fixesRejected += 1
             follow(z, at: time, into: &record)
             return
         }
         shadow = nil
-        fixesUsed += 1
         // Huber: a fix between 2.5 σ and the gate counts, with its weight cut.
         let normalised = distance / sigma
         let inflate = normalised > 2.5 ? (normalised / 2.5) * (normalised / 2.5) : 1
@@ -327,19 +315,20 @@ public struct TrackSmoother: Sendable {
         if anchor == nil, time - pieceStartOfPrevious >= configuration.anchorPiece { anchor = previous }
         let jump = z - SIMD2(record.east.x.x, record.north.x.x)
         cumulativeJumps.append((cumulativeJumps.last ?? .zero) + jump)
-        for axis in [\Record.east, \Record.north] {
-            var a = record[keyPath: axis]
-            let value = axis == \Record.east ? z.x : z.y
-            a.x = SIMD3(value, a.x.y, 0)
-            let white = configuration.minimumWander
-            a.covariance = Matrix3.diagonal(
-                configuration.gateFloor * configuration.gateFloor, a.covariance.r1.y, white * white)
-            record[keyPath: axis] = a
-        }
+        restart(&record.east, at: z.x)
+        restart(&record.north, at: z.y)
         record.predictedEast = record.east
         record.predictedNorth = record.north
         record.breakBefore = true
         record.piece = piece
+    }
+
+    /// One axis after a break: its position at the fix, its wander gone, its velocity kept.
+    private func restart(_ axis: inout KalmanAxis, at position: Double) {
+        axis.x = SIMD3(position, axis.x.y, 0)
+        let white = configuration.minimumWander
+        axis.covariance = Matrix3.diagonal(
+            configuration.gateFloor * configuration.gateFloor, axis.covariance.r1.y, white * white)
     }
 
     private mutating func push(_ record: Record) {
@@ -364,7 +353,8 @@ public struct TrackSmoother: Sendable {
                     smoothedNorth[k] = all[k].north.x
                     continue
                 }
-                let transition = KalmanAxis.transition(dt: next.dt, tau: configuration.wanderTau)
+                let transition = KalmanAxis.transition(
+                    dt: next.time - all[k].time, tau: configuration.wanderTau)
                 smoothedEast[k] = Self.rts(all[k].east, next.predictedEast, smoothedEast[k + 1], transition)
                 smoothedNorth[k] = Self.rts(
                     all[k].north, next.predictedNorth, smoothedNorth[k + 1], transition)
@@ -372,31 +362,32 @@ public struct TrackSmoother: Sendable {
         }
         var handed = 0
         for k in all.indices where all[k].time < time {
-            if !all[k].track.isNaN {
-                let heading = CMath.atan2(smoothedEast[k].y, smoothedNorth[k].y) * 180 / .pi
-                var difference = (all[k].track - heading).truncatingRemainder(dividingBy: 360)
-                if difference > 180 { difference -= 360 }
-                if difference < -180 { difference += 360 }
-                if abs(difference) < Self.headingWindow {
-                    cosineSum += CMath.cos(difference * .pi / 180)
-                    cosineCount += 1
-                }
-            }
+            agree(track: all[k].track, velocity: SIMD2(smoothedEast[k].y, smoothedNorth[k].y))
             let shift = offset(of: all[k].piece, anchor: anchor)
             output.append(
                 Point(
                     time: all[k].time, east: smoothedEast[k].x + shift.x, north: smoothedNorth[k].x + shift.y,
                     velocityEast: smoothedEast[k].y, velocityNorth: smoothedNorth[k].y,
-                    measured: all[k].measured,
                     measuredSpeed: all[k].speed.isNaN ? nil : all[k].speed))
             handed += 1
         }
-        if handed >= records.count {
-            if handed > records.count { current = nil }
-            records.removeAll(keepingCapacity: true)
-        } else {
-            records.removeFirst(handed)
-        }
+        // Handing out past the held records hands out the newest (`current`) too: at `finish`.
+        let held = records.count
+        records.removeFirst(min(handed, held))
+        if handed > held { current = nil }
+    }
+
+    /// Counts how far a fix's track (NaN: none) lies from the smoothed heading, for
+    /// `headingAgreement`.
+    private mutating func agree(track: Double, velocity: SIMD2<Double>) {
+        guard !track.isNaN else { return }
+        let heading = CMath.atan2(velocity.x, velocity.y) * 180 / .pi
+        var difference = (track - heading).truncatingRemainder(dividingBy: 360)
+        if difference > 180 { difference -= 360 }
+        if difference < -180 { difference += 360 }
+        guard abs(difference) < Self.headingWindow else { return }
+        cosineSum += CMath.cos(difference * .pi / 180)
+        cosineCount += 1
     }
 
     /// One RTS step: the smoothed state at k from the filtered state at k, the prediction of k + 1
