@@ -15,7 +15,6 @@ public struct SimulatedFlight: Sendable {
     /// The flight as the live engine landed it: what the runner heard during the run, and what
     /// the logbook stores today.
     public var flight: Flight? { result.flight }
-    public var liveFlight: Flight? { result.flight }
     /// The same flight after the touchdown smoother (`FlightSmoothing`) over the inputs it flew:
     /// what issue 26 will make the saved flight; measured by `runway-bench accuracy` and
     /// `conditions`, not yet stored by runwayd.

@@ -25,7 +25,7 @@ struct AccuracyBench {
                 var scenario = base
                 scenario.seed = UInt64(seed) &* 7919 &+ base.seed
                 let run = SimulatedFlight.fly(scenario)
-                guard let flight = run.savedFlight, let liveFlight = run.liveFlight else { continue }
+                guard let flight = run.savedFlight, let liveFlight = run.flight else { continue }
                 let truth = run.truth.distance
                 live.append((liveFlight.distance - truth) / truth * 100)
                 saved.append((flight.distance - truth) / truth * 100)

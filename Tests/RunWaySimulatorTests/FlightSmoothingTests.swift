@@ -15,20 +15,20 @@ struct FlightSmoothingTests {
             let run = SimulatedFlight.fly(scenario)
             let saved = try #require(run.savedFlight)
             #expect(saved.distanceMethod == .smoothed)
-            #expect(saved.liveDistance == run.liveFlight?.distance)
+            #expect(saved.liveDistance == run.flight?.distance)
             let error = abs(saved.distance - run.truth.distance) / run.truth.distance * 100
             #expect(error <= 0.5, "\(scenario.name) seed \(seed): \(error) %")
             let track = abs(ExportActivity(flight: saved).trackLength - saved.distance) / saved.distance * 100
             #expect(track <= 0.5, "\(scenario.name) seed \(seed): track \(track) %")
             // Pauses, heart rate and alerts stay the live rules'.
-            #expect(saved.movingTime == run.liveFlight?.movingTime)
-            #expect(saved.pauses == run.liveFlight?.pauses)
+            #expect(saved.movingTime == run.flight?.movingTime)
+            #expect(saved.pauses == run.flight?.pauses)
         }
     }
 
     @Test func aFlightWithTooFewFixesKeepsTheLiveFiguresAndSaysWhy() throws {
         let run = SimulatedFlight.fly(.walker)
-        var live = try #require(run.liveFlight)
+        var live = try #require(run.flight)
         let kept = FlightSmoothing.smoothed(
             live, inputs: [EngineInput](), configuration: EngineConfiguration())
         live.liveDistance = live.distance
