@@ -71,11 +71,13 @@ public enum FlightSmoothing {
             }
             for point in points { builder?.add(point) }
         }
+        var check = DopplerCheck()
         for case .fix(var fix) in inputs where fix.time >= flight.startTime && fix.time <= flight.endTime {
             if let speed = fix.speed, speed > configuration.maxSpeed { fix.speed = nil }
-            smoother.add(fix)
+            for checked in check.add(fix) { smoother.add(checked) }
             take(smoother.drain())
         }
+        for checked in check.finish() { smoother.add(checked) }
         smoother.finish()
         take(smoother.drain())
         builder?.finish()
