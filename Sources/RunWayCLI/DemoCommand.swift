@@ -13,6 +13,8 @@ public enum DemoCommand {
     /// the verdict the summary shows instead of RECORDED.
     final class Storing: Sendable {
         let notStored = Mutex<String?>(nil)
+        /// The stored flight's id once the logbook saved it: the summary is the saved flight.
+        let saved = Mutex<Int64?>(nil)
     }
 
     /// The recorder's reports, heard from the engine and said to the runner.
@@ -47,6 +49,7 @@ public enum DemoCommand {
         }
         switch report {
         case .stored(.saved(let id)):
+            storing?.saved.withLock { $0 = id }
             console.err("runway: saved as flight \(id) in \(logbook)")
         case .stored(.notRecorded):
             console.err("runway: not recorded: a flight under 100 m is not saved")
@@ -180,9 +183,20 @@ public enum DemoCommand {
         }
         await engine.close()
         await executor.shutdown()
-        guard let flight = result.flight else {
+        guard var flight = result.flight else {
             console.err("runway demo: the simulated flight did not land (\(result))")
             return 1
+        }
+        // The summary is the flight the logbook saved (smoothed at touchdown), as `show` prints it.
+        // The recorder owned the logbook connection; the engine is shut down, so this reads anew.
+        if let id = storing.saved.withLock({ $0 }), let path {
+            do {
+                if let saved = try Logbook(path: path, access: .readOnly).flight(id: id) {
+                    flight = saved.flight
+                }
+            } catch {
+                console.err("runway demo: reading the saved flight back: \(CLIError.logbook(path, error))")
+            }
         }
         console.out(clear)
         // A flight the logbook could not store whole is not RECORDED, and the demo failed.

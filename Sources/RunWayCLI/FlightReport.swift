@@ -59,6 +59,10 @@ public enum FlightReport {
             ("start_time", .string(UTCTime.format(flight.startTime))),
             ("end_time", .string(UTCTime.format(flight.endTime))),
             ("distance_m", n(flight.distance)),
+            // Where the distance, splits and route come from, and what the runner heard live.
+            ("distance_method", .string(flight.distanceMethod.rawValue)),
+            ("live_distance_m", n(flight.liveDistance)),
+            ("smoothing_note", flight.smoothingNote.map { .string($0) } ?? .null),
             ("elapsed_s", n(flight.elapsed)),
             ("moving_s", n(flight.movingTime)),
             ("elevation_gain_m", n(flight.knownElevationGain)),
@@ -98,6 +102,20 @@ public enum FlightReport {
 
     // MARK: Flight Summary
 
+    /// Which engine the distance, splits and route are: the touchdown smoother's with the live
+    /// distance beside it, or the live engine's and why (nil for a flight stored before either
+    /// was said, whose figures are the live engine's).
+    static func distanceMethodLine(_ flight: Flight) -> String? {
+        switch flight.distanceMethod {
+        case .smoothed:
+            let live = flight.liveDistance.map { ", live \(km($0)) km" } ?? ""
+            return "  Distance is smoothed over the whole run at touchdown\(live)"
+        case .live:
+            guard let note = flight.smoothingNote else { return nil }
+            return "  Distance is the live engine's (not smoothed: \(note))"
+        }
+    }
+
     /// The Flight Summary as a runner reads it on a terminal; `verdict` replaces RECORDED when the
     /// logbook could not store the flight whole.
     public static func summary(
@@ -114,6 +132,7 @@ public enum FlightReport {
         lines.append(
             row("Distance", "\(km(flight.distance)) km", "Avg pace", "\(Pace.format(flight.averagePace)) /km")
         )
+        if let line = distanceMethodLine(flight) { lines.append(line) }
         lines.append(
             row(
                 "Moving time", UTCTime.duration(flight.movingTime), "Elapsed",

@@ -209,6 +209,8 @@ public enum FlyCommand {
 
         func flyAll(on engine: isolated FlightEngine) throws(CLIError) -> Result {
             var callouts: [TimedCallout] = []
+            // The flown inputs: the logbook's raw log with --save, and always the touchdown
+            // smoother's (the flight printed is the one the logbook would save).
             var inputs: [EngineInput] = []
             var ticker = ReplayTicker()
             func take(_ outputs: [EngineOutput]) {
@@ -219,7 +221,7 @@ public enum FlyCommand {
                     take(engine.handle(.tick(tick)))
                 }
                 take(engine.handle(input))
-                if keepInputs { inputs.append(input) }
+                inputs.append(input)
             }
             take(engine.handle(.start(at: start, mission: mission, countdown: false)))
             _ = ticker.ticks(before: start)
@@ -268,9 +270,12 @@ public enum FlyCommand {
             try flyPressure(through: .infinity)
             let (landed, outputs) = engine.end(sentAt: nil)
             take(outputs)
-            guard let flight = landed.flight else {
+            guard let live = landed.flight else {
                 throw CLIError("\(name): the engine did not land a flight (\(landed))")
             }
+            // The flight the logbook saves (smoothed at touchdown), whether or not it is saved.
+            let flight = Logbook.saved(live, inputs: inputs, configuration: engine.computer.configuration)
+            if !keepInputs { inputs = [] }
             return Result(
                 flight: flight, callouts: callouts, fixCount: 0, pressureCount: flown, pressureBefore: before,
                 pressureAfter: after, bodyCount: bodyFlown, bodyOutside: bodyOutside, inputs: inputs)

@@ -111,8 +111,12 @@ public final class FlightRecorder {
     /// Touchdown: the rest of the raw log, then the derived data. If this throws (a full disk),
     /// the flight stays open with its raw log committed up to `committedUntil`, and the next
     /// start recovers that much; the inputs after it are still `pending` here.
+    ///
+    /// The flight stored is the touchdown smoother's (`FlightSmoothing`) over the raw log just
+    /// committed, flown with `configuration` (the engine's) in the zones the live flight was
+    /// counted in; the live figures go beside it.
     @discardableResult
-    public func land(_ flight: Flight) throws(StoreError) -> Landing? {
+    public func land(_ flight: Flight, configuration: EngineConfiguration) throws(StoreError) -> Landing? {
         guard let id = flightID else { return nil }
         if flight.status == .tooShort {
             try logbook.discard(flight: id)
@@ -125,7 +129,9 @@ public final class FlightRecorder {
             pending.removeAll()
             committedUntil = flight.endTime
         }
-        try logbook.finish(flight: id, with: flight)
+        let saved = Logbook.saved(
+            flight, inputs: try logbook.rawInputs(flight: id), configuration: configuration)
+        try logbook.finish(flight: id, with: saved)
         flightID = nil
         return .saved(id)
     }
@@ -161,7 +167,7 @@ extension FlightRecorder: FlightObserver {
             sayWriteFailure()
             for case .ended(.landed(let flight)) in outputs {
                 do {
-                    let landing = try land(flight)
+                    let landing = try land(flight, configuration: computer.configuration)
                     sayWriteFailure()
                     if let landing { reports.append(.stored(landing)) }
                 } catch {

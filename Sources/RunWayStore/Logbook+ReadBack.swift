@@ -61,10 +61,12 @@ extension Logbook {
         guard let id = r.flight, let log = r.log else { throw error }
         let failed = log.failed
         var flight: Flight?
-        if !(try rawInputs(flight: id).isEmpty),
-            var computer = try rebuiltEngine(flight: id, configuration: EngineConfiguration(), log: log)
+        let inputs = try rawInputs(flight: id)
+        if !inputs.isEmpty,
+            var computer = try rebuiltEngine(
+                flight: id, inputs: inputs, configuration: EngineConfiguration(), log: log)
         {
-            flight = computer.end(sentAt: nil).result.flight
+            flight = Self.landed(&computer, inputs: inputs)
         }
         log.failed = failed
         guard let flight else {

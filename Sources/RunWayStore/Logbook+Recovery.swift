@@ -26,18 +26,42 @@ extension Logbook {
         flight id: Int64, configuration: EngineConfiguration = EngineConfiguration(),
         progress: ((Double) -> Void)? = nil
     ) throws(StoreError) -> Flight? {
-        guard var computer = try rebuiltEngine(flight: id, configuration: configuration, progress: progress)
+        let inputs = try rawInputs(flight: id)
+        guard
+            var computer = try rebuiltEngine(
+                flight: id, inputs: inputs, configuration: configuration, progress: progress)
         else { return nil }
-        return computer.end(sentAt: nil).result.flight
+        return Self.landed(&computer, inputs: inputs)
+    }
+
+    /// The flight the logbook saves for a `live` one the engine landed from `inputs` (its raw
+    /// log): the touchdown smoother's (`FlightSmoothing`), flown with `configuration` in the zones
+    /// the live flight was counted in, the live figures beside it. Touchdown, recovery,
+    /// reprocess and salvage all save through here, so a flight is the same whichever made it.
+    public static func saved(
+        _ live: Flight, inputs: [EngineInput], configuration: EngineConfiguration
+    ) -> Flight {
+        guard live.status == .recorded else { return live }
+        var configuration = configuration
+        if let zones = live.heartRateZones { configuration.heartRateZones = zones }
+        return FlightSmoothing.smoothed(live, inputs: inputs, configuration: configuration)
+    }
+
+    /// `computer`, which has flown `inputs`, landed now; the flight it saves (`saved`).
+    static func landed(_ computer: inout FlightComputer, inputs: [EngineInput]) -> Flight? {
+        computer.end(sentAt: nil).result.flight.map {
+            saved($0, inputs: inputs, configuration: computer.configuration)
+        }
     }
 
     /// An engine that has flown a stored flight's raw log from its start (with its mission),
     /// not yet landed: what recovery, reprocessing and resuming all start from. A start time
     /// that cannot be right is taken from the raw log's first input (said in `log`); an
     /// impossible mission is none.
+    /// `inputs` is the flight's raw log (`rawInputs`), read once by the caller.
     func rebuiltEngine(
-        flight id: Int64, configuration: EngineConfiguration, progress: ((Double) -> Void)? = nil,
-        log: DamageLog? = nil
+        flight id: Int64, inputs: [EngineInput], configuration: EngineConfiguration,
+        progress: ((Double) -> Void)? = nil, log: DamageLog? = nil
     ) throws(StoreError) -> FlightComputer? {
         guard
             let row = try database.query(
@@ -46,7 +70,6 @@ extension Logbook {
             ).first
         else { return nil }
         let r = LogbookRow(row, path: path, flight: id, kind: FlightRow.kind, log: log ?? damageLog)
-        let inputs = try rawInputs(flight: id)
         guard let start = r.optional(FlightRow.Column.startTime, in: LogbookRow.time) ?? inputs.first?.time
         else {
             throw .damaged(
@@ -204,7 +227,8 @@ extension Logbook {
                 "SELECT id FROM flights WHERE status = 'flying' ORDER BY id DESC LIMIT 1"
             ).first?["id"].int.map(Int64.init),
             let until = try recordedUntil(flight: id), now - until <= window, now >= until,
-            let computer = try rebuiltEngine(flight: id, configuration: configuration)
+            let computer = try rebuiltEngine(
+                flight: id, inputs: try rawInputs(flight: id), configuration: configuration)
         else { return nil }
         return (id, computer)
     }

@@ -86,10 +86,10 @@ extension Logbook {
         let source = "\(FlightRow.source(r) ?? "live"), salvaged from #\(id)"
         let status = FlightRow.readableStatus(r) ?? .flying
         do {
+            let inputs = batches.rows.flatMap { RawLog.decode($0.inputs) }
             var computer = Self.flown(
-                start: start, mission: mission, inputs: batches.rows.flatMap { RawLog.decode($0.inputs) },
-                configuration: configuration)
-            if !batches.rows.isEmpty, let flight = computer.end(sentAt: nil).result.flight {
+                start: start, mission: mission, inputs: inputs, configuration: configuration)
+            if !batches.rows.isEmpty, let flight = Self.landed(&computer, inputs: inputs) {
                 salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
                     let copy = try begin(startTime: start, mission: mission, source: source)
                     for var batch in batches.rows {

@@ -144,6 +144,14 @@ enum Schema {
         ALTER TABLE flights ADD COLUMN target_zone INTEGER DEFAULT NULL;
         ALTER TABLE flights ADD COLUMN target_duration_s REAL DEFAULT NULL;
         """,
+        // 8: where the distance, splits and route come from ('smoothed': the touchdown smoother;
+        // 'live': the causal engine; NULL: stored before, so the live engine's), the live
+        // engine's distance beside it, and why a flight the smoother declined kept the live one.
+        """
+        ALTER TABLE flights ADD COLUMN distance_method TEXT DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN live_distance_m REAL DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN smoothing_note TEXT DEFAULT NULL;
+        """,
     ]
 
     static var version: Int { migrations.count }
@@ -158,7 +166,9 @@ enum Schema {
     /// split's maximum heart rate (schema 6); an older flight's read as missing (reprocessing
     /// computes them from its raw log). Heart-rate missions with HR HIGH / HR LOW and a time goal
     /// (schema 7).
-    static let engineVersion = 4
+    /// 5: the saved distance, splits and route come from the touchdown smoother over the raw
+    /// log, the live distance kept beside them (schema 8); reprocessing an older flight smooths it.
+    static let engineVersion = 5
 }
 
 extension Logbook {

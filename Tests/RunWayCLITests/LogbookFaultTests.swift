@@ -137,7 +137,7 @@ struct FullCardTests {
         // raw log after schema 7's migrations (at 128 KiB only the first 20 s fitted, under the
         // 100 m a recovered flight must have flown to be kept).
         let result = try RunWayBinary.run(
-            ["demo", "--speed", "max", "--logbook", path], fileSizeLimit: 192 << 10)
+            ["demo", "--speed", "max", "--logbook", path], fileSizeLimit: 96 << 10)
         #expect(result.status == 1)  // not stored whole: the demo failed (issue 22)
         #expect(result.stderr.contains("no raw-log journal"))
         let said = try #require(

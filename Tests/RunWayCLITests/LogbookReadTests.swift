@@ -171,7 +171,7 @@ struct DemoFullCardTests {
     @Test func itSaysWhatWasLostAndExitsNonZero() async throws {
         let path = NSTemporaryDirectory() + "runway-full-demo-\(UUID().uuidString).sqlite"
         let result = try await RunWayBinary.run(
-            ["demo", "--speed", "max", "--logbook", path], fileSizeLimit: 128 << 10)
+            ["demo", "--speed", "max", "--logbook", path], fileSizeLimit: 80 << 10)
         #expect(result.status == 1)
         #expect(result.stderr.contains("could not be written and are lost"), "\(result.stderr)")
         let verdict = try #require(

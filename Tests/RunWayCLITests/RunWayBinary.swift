@@ -22,14 +22,15 @@ struct RunWayBinary {
     }
 
     /// Runs `runway` with `arguments`; with `fileSizeLimit` (bytes) under `ulimit -f`, so a
-    /// write past it fails with EFBIG — a card that is all but full.
+    /// write past it fails with EFBIG — a card that is all but full. (The shell is `/bin/sh`,
+    /// dash, whose `ulimit -f` counts 512-byte blocks.)
     static func run(_ arguments: [String], fileSizeLimit: Int? = nil) throws -> Output {
         let process = Process()
         if let fileSizeLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =
                 [
-                    "-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit / 1024); exec \"$0\" \"$@\"",
+                    "-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit / 512); exec \"$0\" \"$@\"",
                     executable.path,
                 ]
                 + arguments

@@ -69,7 +69,7 @@ struct ViewerBrowserTests {
 
         // Summary: six split rows, slowest 2 km ▼ and fastest 4 km ▲ on pace; no heart rate: --.
         let splits = try #require(seen["splits"] as? [[String]])
-        #expect(splits.map(\.first) == ["1 km", "2 km", "3 km", "4 km", "5 km", "180 m"])
+        #expect(splits.map(\.first) == ["1 km", "2 km", "3 km", "4 km", "5 km", "181 m"])
         #expect(splits[1][1].hasSuffix("▼") && splits[3][1].hasSuffix("▲"))
         #expect(splits.filter { $0[1].contains("▲") || $0[1].contains("▼") }.count == 2)
         // No heart rate: BPM, its maximum and SPM are --, and there is no time-in-zone bar.

@@ -46,7 +46,11 @@ struct FlightPipelineTests {
         let id = try #require(try logbook.entries().first?.id)
         #expect(reports.reports == [.stored(.saved(id))])
         let stored = try #require(try logbook.flight(id: id))
-        #expect(stored.flight == flight)
+        // The flight saved is the touchdown smoother's over the raw log, the live one beside it.
+        let saved = Logbook.saved(
+            flight, inputs: try logbook.rawInputs(flight: id), configuration: EngineConfiguration())
+        #expect(stored.flight == saved)
+        #expect(saved.distanceMethod == .smoothed && saved.liveDistance == flight.distance)
         #expect(stored.source == "test")
         // The row opened at ROTATE, not at the first input after it.
         #expect(stored.flight.startTime == flight.startTime)

@@ -85,7 +85,7 @@ struct CardSoakTests {
             case .end(let sentAt):
                 landed = computer.end(sentAt: sentAt).result.flight
                 id = recorder.flightID
-                if let landed { _ = try? recorder.land(landed) }
+                if let landed { _ = try? recorder.land(landed, configuration: computer.configuration) }
             }
         }
         return (landed, id, journalReady)

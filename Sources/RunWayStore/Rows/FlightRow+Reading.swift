@@ -68,6 +68,11 @@ extension FlightRow {
         flight.maxHeartRate = r.optional(Column.maxHeartRate, in: LogbookRow.heartRate)
         flight.timeInZone = timeInZone(r)
         flight.heartRateZones = heartRateZones(r)
+        if case .text(let method) = r[Column.distanceMethod], let known = DistanceMethod(rawValue: method) {
+            flight.distanceMethod = known
+        }
+        flight.liveDistance = r.optional(Column.liveDistance, in: LogbookRow.distance)
+        if case .text(let note) = r[Column.smoothingNote] { flight.smoothingNote = note }
         return flight
     }
 

@@ -10,7 +10,7 @@ struct FlightRow {
             zone2Time, zone3Time, zone4Time, zone5Time, zoneMethod, zoneMaximum, zoneResting, zone1Fraction,
             zone2Fraction, zone3Fraction, zone4Fraction, zone5Fraction, targetHeartRateLow,
             targetHeartRateHigh,
-            targetZone, targetDuration
+            targetZone, targetDuration, distanceMethod, liveDistance, smoothingNote
 
         /// Moving seconds in zones 1…5, in order.
         static let zoneTimes: [Self] = [.zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time]
@@ -35,7 +35,8 @@ struct FlightRow {
             .zone5Fraction: "hr_zone_5_fraction",
             .targetHeartRateLow: "target_hr_low",
             .targetHeartRateHigh: "target_hr_high", .targetZone: "target_zone",
-            .targetDuration: "target_duration_s",
+            .targetDuration: "target_duration_s", .distanceMethod: "distance_method",
+            .liveDistance: "live_distance_m", .smoothingNote: "smoothing_note",
         ]
         /// A flight's mission, in every statement that writes or reads it.
         static let mission: [Self] = [
@@ -89,6 +90,9 @@ struct FlightRow {
         case .targetZone: mission?.heartRate?.zone.map { .integer(Int64($0)) } ?? .null
         case .targetDuration: Logbook.value(mission?.targetDuration)
         case .maxHeartRate: Logbook.value(landed?.maxHeartRate)
+        case .distanceMethod: landed.map { .text($0.distanceMethod.rawValue) } ?? .null
+        case .liveDistance: Logbook.value(landed?.liveDistance)
+        case .smoothingNote: landed?.smoothingNote.map { .text($0) } ?? .null
         case .zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time:
             Logbook.value(Self.element(Column.zoneTimes, column, of: landed?.timeInZone))
         case .zoneMethod: landed?.heartRateZones.map { .text($0.method.rawValue) } ?? .null
@@ -121,7 +125,9 @@ struct FlightRow {
             .endTime, .distance, .elapsed, .movingTime, .droppedTail, .averageHeartRate, .averageCadence,
             .engineVersion, .elevationSource, .elevationLoss, .altitudeMinimum, .altitudeMaximum,
             .maxHeartRate,
-        ] + Column.zoneTimes + [.zoneMethod, .zoneMaximum, .zoneResting] + Column.zoneFractions
+        ] + Column.zoneTimes + [.zoneMethod, .zoneMaximum, .zoneResting] + Column.zoneFractions + [
+            .distanceMethod, .liveDistance, .smoothingNote,
+        ]
     static let landSQL = SQL.update(table, Column.names(landing), where: Column.id.name)
 
     /// A flight, and with it (`ON DELETE CASCADE`) everything recorded for it.
