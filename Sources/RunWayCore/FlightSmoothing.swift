@@ -10,9 +10,11 @@
 /// smoother cannot improve keeps the live figures and says why (`Flight.smoothingNote`).
 public enum FlightSmoothing {
     /// The smoothed flight, or `flight` itself (with a note) when it cannot be smoothed.
-    /// `inputs` is the flight's raw log, in the order it was flown.
+    /// `inputs` is the flight's raw log, in the order it was flown; it is iterated three times
+    /// (two smoothing passes and the flight flown again), so a sequence that reads it from
+    /// storage on each pass keeps no more than a page in memory.
     public static func smoothed(
-        _ flight: Flight, inputs: some Collection<EngineInput>, configuration: EngineConfiguration,
+        _ flight: Flight, inputs: some Sequence<EngineInput>, configuration: EngineConfiguration,
         smoother: TrackSmoother.Configuration = TrackSmoother.Configuration()
     ) -> Flight {
         var live = flight
@@ -54,7 +56,7 @@ public enum FlightSmoothing {
 
     /// The smoothed track of the flight's fixes, with the flight's pauses taken out.
     static func profile(
-        _ flight: Flight, inputs: some Collection<EngineInput>,
+        _ flight: Flight, inputs: some Sequence<EngineInput>,
         smoother configuration: TrackSmoother.Configuration
     ) -> (DistanceProfile, headingAgreement: Double?)? {
         var smoother = TrackSmoother(configuration: configuration)

@@ -129,8 +129,10 @@ public final class FlightRecorder {
             pending.removeAll()
             committedUntil = flight.endTime
         }
-        let saved = Logbook.saved(
-            flight, inputs: try logbook.rawInputs(flight: id), configuration: configuration)
+        // Read back a page at a time: a long flight's raw log is never all in memory.
+        let inputs = try logbook.rawInputSequence(flight: id)
+        let saved = Logbook.saved(flight, inputs: inputs, configuration: configuration)
+        if let error = inputs.failure.error { throw error }
         try logbook.finish(flight: id, with: saved)
         flightID = nil
         return .saved(id)

@@ -39,7 +39,7 @@ extension Logbook {
     /// the live flight was counted in, the live figures beside it. Touchdown, recovery,
     /// reprocess and salvage all save through here, so a flight is the same whichever made it.
     public static func saved(
-        _ live: Flight, inputs: [EngineInput], configuration: EngineConfiguration
+        _ live: Flight, inputs: some Sequence<EngineInput>, configuration: EngineConfiguration
     ) -> Flight {
         guard live.status == .recorded else { return live }
         var configuration = configuration

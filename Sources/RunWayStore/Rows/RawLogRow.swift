@@ -47,6 +47,10 @@ struct RawLogRow: FlightChildEncoding {
     /// One commit's inputs, by its flight and sequence number.
     static let inputsAtSQL = SQL.select(
         [Column.inputs.name], from: statements.table, "WHERE \(Column.flightKey) = ? AND \(Column.seq) = ?")
+    /// A page of a flight's commits after a sequence number (binds: flight, seq, page size).
+    static let inputsPageSQL = SQL.select(
+        Column.names([.seq, .inputs]), from: statements.table,
+        "WHERE \(Column.flightKey) = ? AND \(Column.seq) > ? ORDER BY \(Column.seq) LIMIT ?")
     /// A flight's inputs, commit by commit in order.
     static let inputsSQL = SQL.select(
         [Column.inputs.name], from: statements.table, "WHERE \(Column.flightKey) = ? ORDER BY \(Column.seq)")
