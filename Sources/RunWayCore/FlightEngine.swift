@@ -6,7 +6,8 @@
 /// annunciator, the status line, the socket's streams (`FlightStreams`). An observer may post news
 /// of its own (`post(_:)`: the recorder's stores and failures); every observer hears it as soon as
 /// the poster returns, before the event in hand goes on to the next observer — so what the
-/// recorder made of a landing is said before anyone after it hears the landing. The flight's
+/// recorder made of a landing's raw log is said before anyone after it hears the landing (the
+/// stored flight, smoothed, is said at the recorder's next event: `FlightRecorder.landingDue`). The flight's
 /// lifecycle belongs here: an observer never ends, resets or pauses a flight, nor flies an input.
 ///
 /// Threading, stated once:

@@ -13,7 +13,8 @@ import RunWayCore
 /// As a `FlightObserver` of the `FlightEngine` it is the pipeline's recording: a flight that
 /// began (`.began`) opens its row at its ROTATE time — not at the input's, which may come later,
 /// so a replay starts exactly where the live flight did; every input of a flight is recorded; a
-/// landed flight is stored, or removed when under 100 m; at `.closing` a flight in the air is
+/// landed flight's raw log is committed at once and the flight stored (smoothed) at the next event
+/// (`landingDue`), or removed when under 100 m; at `.closing` a due landing is stored, a flight in the air is
 /// committed and stays open, so a restart within the window continues it. What became of each
 /// flight is posted to the engine as a `Report`, which the buzzer, the log and the demo hear.
 public final class FlightRecorder {
@@ -118,24 +119,68 @@ public final class FlightRecorder {
     @discardableResult
     public func land(_ flight: Flight, configuration: EngineConfiguration) throws(StoreError) -> Landing? {
         guard let id = flightID else { return nil }
-        if flight.status == .tooShort {
-            try logbook.discard(flight: id)
-            flightID = nil
-            pending.removeAll()
-            return .notRecorded
-        }
-        if !commit(until: flight.endTime), let id = flightID {
-            try logbook.append(flight: id, inputs: pending, until: flight.endTime)
-            pending.removeAll()
-            committedUntil = flight.endTime
-        }
-        // Read back a page at a time: a long flight's raw log is never all in memory.
+        if flight.status == .tooShort { return try discard(flight: id) }
+        try commitRest(of: flight, id: id)
+        try store(flight, id: id, configuration: configuration)
+        flightID = nil
+        return .saved(id)
+    }
+
+    /// A landed flight whose raw log is committed to its end, waiting to be smoothed and stored.
+    /// As the engine's observer the recorder stores it at its next event (runwayd's next GPS
+    /// report, within a second) or at shutdown, not inside the END: the smoother's passes over
+    /// a long run take seconds on the board, and the runner's STOP is answered first (its
+    /// deadline is 3 s). A power cut before it is stored loses nothing: the raw log is whole
+    /// and the next start recovers the flight from it.
+    public private(set) var landingDue: (id: Int64, flight: Flight, configuration: EngineConfiguration)?
+
+    private func discard(flight id: Int64) throws(StoreError) -> Landing {
+        try logbook.discard(flight: id)
+        flightID = nil
+        pending.removeAll()
+        return .notRecorded
+    }
+
+    /// The raw log to the flight's end, durably.
+    private func commitRest(of flight: Flight, id: Int64) throws(StoreError) {
+        guard !commit(until: flight.endTime) else { return }
+        try logbook.append(flight: id, inputs: pending, until: flight.endTime)
+        pending.removeAll()
+        committedUntil = flight.endTime
+    }
+
+    /// The saved flight: smoothed over the raw log read back a page at a time (a long flight's
+    /// raw log is never all in memory), then its derived data in one transaction.
+    private func store(_ flight: Flight, id: Int64, configuration: EngineConfiguration) throws(StoreError) {
         let inputs = try logbook.rawInputSequence(flight: id)
         let saved = Logbook.saved(flight, inputs: inputs, configuration: configuration)
         if let error = inputs.failure.error { throw error }
         try logbook.finish(flight: id, with: saved)
+    }
+
+    /// Touchdown as the engine's observer: the raw log now, the stored flight later
+    /// (`landingDue`). Under 100 m, and with no flight open, as `land`.
+    private func touchdown(_ flight: Flight, configuration: EngineConfiguration) throws(StoreError)
+        -> Landing?
+    {
+        guard let id = flightID else { return nil }
+        if flight.status == .tooShort { return try discard(flight: id) }
+        try commitRest(of: flight, id: id)
+        landingDue = (id, flight, configuration)
         flightID = nil
-        return .saved(id)
+        return nil
+    }
+
+    /// Stores the landing that is due, if one is; what became of it.
+    private func storeDueLanding() -> Report? {
+        guard let due = landingDue else { return nil }
+        landingDue = nil
+        do {
+            try store(due.flight, id: due.id, configuration: due.configuration)
+            return .stored(.saved(due.id))
+        } catch {
+            return .storeFailed(error, flight: due.flight, committedUntil: due.flight.endTime)
+        }
     }
 }
 
@@ -156,6 +201,7 @@ extension FlightRecorder: FlightObserver {
                 reports.append(.recordingFailed(failure))
             }
         }
+        if let stored = storeDueLanding() { reports.append(stored) }
         switch event {
         case .flew(let input, let outputs):
             for case .began(let rotate, _, let mission) in outputs {
@@ -169,7 +215,7 @@ extension FlightRecorder: FlightObserver {
             sayWriteFailure()
             for case .ended(.landed(let flight)) in outputs {
                 do {
-                    let landing = try land(flight, configuration: computer.configuration)
+                    let landing = try touchdown(flight, configuration: computer.configuration)
                     sayWriteFailure()
                     if let landing { reports.append(.stored(landing)) }
                 } catch {

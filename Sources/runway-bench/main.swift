@@ -359,7 +359,8 @@ func storageBudget(gpsRate: Double) {
                 flying = bytesWritten() - before
                 let stored = engine.assumeIsolated { engine -> Bool in
                     _ = engine.end(sentAt: sentAt)
-                    return engine.flightID == nil
+                    engine.close()  // the recorder stores the landed flight at its next event
+                    return engine.flightID == nil && engine.recorder?.landingDue == nil
                 }
                 if !stored { print("  the flight could not be stored") }
             }
