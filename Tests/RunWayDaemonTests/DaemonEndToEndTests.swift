@@ -333,18 +333,23 @@ struct StopWithoutTimeTests {
         defer { task.cancel() }
         await server.ready()
         let runway = DaemonEndToEndTests.root.appendingPathComponent(".build/debug/runway").path
+        let errors = path + ".stderr"
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: errors) }
         let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
             Thread {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: runway)
                 process.arguments = ["stop", "--socket", path]
                 process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle(forWritingAtPath: errors)
                 try? process.run()
                 process.waitUntilExit()
                 continuation.resume(returning: process.terminationStatus)
             }.start()
         }
-        #expect(status == 0)
+        // What runway said, so a failure on a loaded machine says why.
+        #expect(status == 0, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
         #expect(seen.all == [.stop(sentAt: nil)])
     }
 }
