@@ -176,6 +176,17 @@ struct FlightInProgress: Sendable {
         var chord = 0.0
         var fallbackSpeed: Double?
         switch verdict {
+        case .rejected(.poorAccuracy):
+            // The receiver is there, its position too rough to count (tree cover reads 30–60 m):
+            // no signal loss, and its speed still says whether the runner is moving (Doppler
+            // does not share the position's error). Without this, 8 s of rough fixes paused a
+            // runner under trees as "signal lost" (tree cover: up to 57 s).
+            let speed = odometer.speedIsTrusted ? fix.speed : nil
+            apply(
+                pause.observeFix(
+                    time: fix.time, speed: speed, moved: false, step: 0, speedIsDoppler: speed != nil),
+                at: fix.time, &out)
+            return
         case .rejected:
             return
         case .first:
@@ -218,7 +229,11 @@ struct FlightInProgress: Sendable {
         // braking metres, not the runner setting off again.
         let moved = increment >= 1 && (reported.map { $0 >= configuration.pause.movingSpeed } ?? true)
         apply(
-            pause.observeFix(time: fix.time, speed: speed, moved: moved, step: increment), at: fix.time, &out)
+            pause.observeFix(
+                time: fix.time, speed: speed, moved: increment >= 1, step: increment,
+                speedIsDoppler: reported != nil,
+                turn: fix.track.flatMap { track in heading.map { Geodesy.turn(from: $0, to: track) } }),
+            at: fix.time, &out)
         position = fix.coordinate
         if let track = fix.track {
             heading = track

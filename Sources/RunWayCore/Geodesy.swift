@@ -21,6 +21,12 @@ public enum Geodesy {
     static let radiansPerDegree = Double.pi / 180
 
     /// Haversine distance in metres.
+    /// How far a heading turned from `from` to `to` (degrees, 0…180, either way).
+    public static func turn(from: Double, to: Double) -> Double {
+        let difference = abs((to - from).truncatingRemainder(dividingBy: 360))
+        return difference > 180 ? 360 - difference : difference
+    }
+
     public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
         let phi1 = a.latitude * radiansPerDegree
         let phi2 = b.latitude * radiansPerDegree

@@ -36,6 +36,20 @@ public struct Odometer: Sendable {
         public var disagreementRatio = 0.5
         /// …and the chord implies at least this speed.
         public var minimumImpliedSpeed = 1.0
+        /// A streak of disagreeing steps switches speed off only when it began within this many
+        /// seconds of a reading that said moving, and its net line went at least `keptGoing` of
+        /// that reading's speed (issue 26). A boat whose speed drops to 0 while it goes on covers
+        /// its speed (bundg: 2.9 of 2.9 m/s); a runner who stopped amid tree-cover wander (σ 4 m,
+        /// white 1.5 m) makes 5 m steps in under 5 s three times running often enough, but their
+        /// net line goes well under half a running speed, and later in a stop there is no fresh
+        /// moving reading at all. Without this, such a streak switched speed off and the stop's
+        /// wander became distance and moving time (tree cover: 25 s per stop).
+        public var freshness = 4.0
+        public var keptGoing = 0.5
+        /// …and it lasted this long: a runner's last braking metres and the first wander steps of
+        /// a stop make three disagreeing steps in 3 s (7.8 m, `runway-bench conditions`, tree
+        /// cover); a boat's lie lasts 38 s.
+        public var minimumStreakSpan = 6.0
 
         public init() {}
     }
@@ -48,8 +62,12 @@ public struct Odometer: Sendable {
     private var last: (time: Double, speed: Double?)?
     /// False while the receiver's speed disagrees with its positions (see above).
     public private(set) var speedIsTrusted = true
-    private var disagreeing: [(integral: Double, chord: Double)] = []
+    private var disagreeing: [(integral: Double, chord: Double, duration: Double)] = []
     private var streakStart: Coordinate?
+    /// The last reading that said moving (at least `minimumImpliedSpeed`), and when.
+    private var lastMoving: (time: Double, speed: Double)?
+    /// Whether the open streak began within `freshness` of `lastMoving`, and its speed then.
+    private var streakSpeedBefore: Double?
     private var agreeing = 0
 
     public init(configuration: Configuration = Configuration()) {
@@ -62,7 +80,10 @@ public struct Odometer: Sendable {
             guard s.isFinite, s <= configuration.maxSpeed else { return nil }
             return s < configuration.restSpeed ? 0 : s
         }
-        defer { last = (time, usable) }
+        defer {
+            last = (time, usable)
+            if let usable, usable >= configuration.minimumImpliedSpeed { lastMoving = (time, usable) }
+        }
         guard let last else { return }
         let dt = time - last.time
         guard dt > 0, dt <= configuration.maxIntegrationGap, let v0 = last.speed, let v1 = usable else {
@@ -88,12 +109,21 @@ public struct Odometer: Sendable {
             // A valid integral of 0 is the receiver saying "at rest": the step is position wander.
             increment = usable ? pending : chord
             if disagrees, let from, let to {
-                if disagreeing.isEmpty { streakStart = from }
-                disagreeing.append((pending, chord))
-                if disagreeing.count >= configuration.distrustAfter, let start = streakStart {
+                if disagreeing.isEmpty {
+                    streakStart = from
+                    streakSpeedBefore = freshMovingSpeed(beforeStepOf: duration)
+                }
+                disagreeing.append((pending, chord, duration))
+                let span = disagreeing.reduce(0) { $0 + $1.duration }
+                if disagreeing.count >= configuration.distrustAfter, span >= configuration.minimumStreakSpan,
+                    let start = streakStart
+                {
                     let net = Geodesy.distance(start, to)
                     let integral = disagreeing.reduce(0) { $0 + $1.integral }
-                    if net * configuration.disagreementRatio > integral {
+                    let keptGoing = streakSpeedBefore.map {
+                        span > 0 && net / span >= $0 * configuration.keptGoing
+                    }
+                    if net * configuration.disagreementRatio > integral, keptGoing == true {
                         speedIsTrusted = false
                         // This step stands in for the whole streak: the net line, less what the
                         // streak's earlier steps already added.
@@ -117,6 +147,13 @@ public struct Odometer: Sendable {
         pending = 0
         pendingValid = true
         return increment
+    }
+
+    /// The speed of the last moving reading if it came within `freshness` of the start of a
+    /// step of `duration` seconds ending now; nil otherwise (or when the duration is unknown).
+    private func freshMovingSpeed(beforeStepOf duration: Double) -> Double? {
+        guard let now = last?.time, duration.isFinite, let moving = lastMoving else { return nil }
+        return moving.time >= now - duration - configuration.freshness ? moving.speed : nil
     }
 
     /// Forgets travel since the last counted step without adding it (manual pause).

@@ -35,7 +35,10 @@ public struct PauseInterval: Sendable, Equatable {
 /// the runner stopped, so the moving time is backdated to the last evidence of movement (a counted
 /// fix or a fix whose reported speed says moving), and a resume is backdated to the first fix of
 /// the current moving streak. A signal-loss pause whose gap the runner evidently kept running
-/// through (the first step back implies ≥ `walkingSpeed`) is taken back: the gap was moving time.
+/// through (the first step back implies ≥ `walkingSpeed`) is taken back as far as the evidence
+/// goes (issue 26): the step across it at the speed around it (the receiver's speed before and
+/// after) is the gap's moving time, split between its two ends, and the rest is the stop inside
+/// it (a stop of 45 s inside a 75 s outage had counted as moving: 37 s a stop).
 public struct PauseDetector: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var autoPauseAfter: Double = 8
@@ -44,6 +47,15 @@ public struct PauseDetector: Sendable {
         public var movingSpeed: Double = 0.5
         /// A step across a signal gap this fast or faster means the runner kept going.
         public var walkingSpeed: Double = 1.0
+        /// The receiver's speed is evidence of movement once it has read `movingSpeed` or more
+        /// for this long without a break (beyond the seed; issue 26). At rest a receiver's speed
+        /// is noise rectified at 0 — σ ≈ 0.3 m/s under trees, so one reading in twenty reads
+        /// 0.5 m/s at a standstill — and one such reading beside a 5 m wander step resumed the
+        /// flight: tree cover cost 25 s of moving time per stop (worst 71 s, `runway-bench
+        /// conditions`). Three readings running at 1 Hz almost never do (~1 in 10 000); a stop
+        /// still ends the evidence at its first slow reading, and a resume is backdated to the
+        /// streak's first reading, so the wait costs no moving time.
+        public var steadyAfter: Double = 2
 
         public init() {}
     }
@@ -67,6 +79,11 @@ public struct PauseDetector: Sendable {
     private var lastFix: Double = 0
     private var lastMovingEvidence: Double = 0
     private var movingSince: Double?
+    /// The receiver's speed at the last fix that said moving while not paused: with the speed
+    /// after a signal gap, how fast the runner went through it.
+    private var speedBeforeGap: Double?
+    /// The first counted step after a signal-loss pause began: when, how far, the speed then.
+    private var gapCrossing: (time: Double, step: Double, speed: Double?)?
     private var segmentStart: Double = 0
     private var closedMovingTime: Double = 0
     /// Seconds between the last two fixes: movement began or ended somewhere inside such an
@@ -89,10 +106,18 @@ public struct PauseDetector: Sendable {
     }
 
     /// Feeds an accepted fix. `moved` is true when the fix was counted and the odometer says the
-    /// runner travelled; `step` is the distance it travelled.
-    public mutating func observeFix(time: Double, speed: Double?, moved: Bool, step: Double) -> [Transition] {
+    /// runner travelled; `step` is the distance it travelled. With `speedIsDoppler` (`speed` is
+    /// the receiver's own), a step counts as movement only while that speed has said moving for
+    /// `steadyAfter` seconds: otherwise it is position wander (or the last braking metres).
+    ///
+    /// `turn` is how far the runner's heading turned since the fix before (degrees, 0…180) when
+    /// known: across a signal gap the step is a chord, and a chord round a corner is shorter than
+    /// the path (a turn θ between two legs: path ≤ chord / cos(θ/2)).
+    public mutating func observeFix(
+        time: Double, speed: Double?, moved stepped: Bool, step: Double, speedIsDoppler: Bool = false,
+        turn: Double? = nil
+    ) -> [Transition] {
         var transitions = advance(to: time)
-        let gapStart = lastFix
         if time > lastFix { fixInterval = min(time - lastFix, 2) }
         lastFix = time
         let fast = (speed ?? 0) >= configuration.movingSpeed
@@ -101,21 +126,44 @@ public struct PauseDetector: Sendable {
         } else {
             movingSince = nil
         }
+        let steady = movingSince.map { time - $0 >= configuration.steadyAfter } ?? false
+        let moved = stepped && (!speedIsDoppler || steady)
         if moved {
             lastCounted = time
         }
-        if moved || (fast && !isPaused) {
+        if moved || (steady && !isPaused) {
             lastMovingEvidence = time
+        }
+        // The first step back after a signal gap: from the last position before it to here.
+        if stepped, pauseReason == .signalLost, gapCrossing == nil {
+            // Round a corner the path is longer than the chord: at most chord / cos(θ/2), taken
+            // up to a turn of 120° (×2); city outages on corners counted as stops without it.
+            let bend = turn.map { 1 / Swift.max(CMath.cos(Swift.min($0, 120) * .pi / 360), 0.5) } ?? 1
+            gapCrossing = (time, step * bend, fast ? speed : nil)
         }
         if moved, let reason = pauseReason, reason != .manual {
             var effective = min(time, movingSince ?? time) - fixInterval / 2
-            if reason == .signalLost, time > gapStart,
-                step / (time - gapStart) >= configuration.walkingSpeed
+            if reason == .signalLost, let crossing = gapCrossing, crossing.time > pausedAt,
+                crossing.step / (crossing.time - pausedAt) >= configuration.walkingSpeed
             {
-                effective = pausedAt
+                // The runner went on through the gap: how long for, at the speed around it.
+                let around = [speedBeforeGap, crossing.speed].compactMap { $0 }
+                let moving =
+                    around.isEmpty ? .infinity : crossing.step / (around.reduce(0, +) / Double(around.count))
+                // A route through a street grid is a staircase: its length is at most √2 × its
+                // chord whatever the turns. Only a gap the chord cannot fill even so held a stop.
+                if moving * 2.0.squareRoot() >= crossing.time - pausedAt - 2 * fixInterval {
+                    effective = pausedAt
+                } else {
+                    // Ran, stood, ran: half the gap's moving time at each end, the stop between.
+                    closeSegment(from: pausedAt, to: pausedAt + moving / 2)
+                    pausedAt += moving / 2
+                    effective = crossing.time - moving / 2
+                }
             }
             transitions.append(resume(at: max(effective, pausedAt)))
         }
+        if fast, !isPaused { speedBeforeGap = speed }
         return transitions
     }
 
@@ -172,13 +220,16 @@ public struct PauseDetector: Sendable {
         pauseBeganAs = reason
         pausedAt = end
         movingSince = nil
+        gapCrossing = nil
         return .paused(reason, effective: end)
     }
 
-    private mutating func closeSegment(at end: Double) {
-        guard end > segmentStart else { return }
-        closedMovingTime += end - segmentStart
-        movingSegments.append(segmentStart...end)
+    private mutating func closeSegment(at end: Double) { closeSegment(from: segmentStart, to: end) }
+
+    private mutating func closeSegment(from start: Double, to end: Double) {
+        guard end > start else { return }
+        closedMovingTime += end - start
+        movingSegments.append(start...end)
     }
 
     private mutating func resume(at effective: Double) -> Transition {

@@ -1,0 +1,127 @@
+import Testing
+
+@testable import RunWayCore
+
+/// The live rules where running is hard (issue 26): a stop amid wander is a stop when Doppler says
+/// so, a stop inside an outage is split from the running on either side of it, rough fixes are
+/// no signal loss.
+@Suite("Live rules in hard conditions: stops in wander and in outages")
+struct HardConditionTests {
+    /// A detector that saw the runner go at 3 m/s for `seconds`, a fix a second.
+    func running(for seconds: Int) -> PauseDetector {
+        var pause = PauseDetector(startedAt: 0)
+        for t in 1...seconds {
+            _ = pause.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
+        }
+        return pause
+    }
+
+    @Test func oneNoisyReadingBesideAWanderStepIsNoResume() {
+        var pause = running(for: 60)
+        // Standing from 60 s: Doppler noise at rest, one reading of 0.6 m/s with a 5 m wander step.
+        for t in 61...100 {
+            let noisy = t == 80
+            _ = pause.observeFix(
+                time: Double(t), speed: noisy ? 0.6 : 0.1, moved: noisy, step: noisy ? 5 : 0,
+                speedIsDoppler: true)
+        }
+        #expect(pause.pauseReason == .stopped)
+        #expect(abs(pause.movingTime(at: 100) - 60.5) < 1)
+    }
+
+    @Test func threeRunningReadingsResumeFromTheFirst() {
+        var pause = running(for: 60)
+        for t in 61...90 {
+            _ = pause.observeFix(time: Double(t), speed: 0, moved: false, step: 0, speedIsDoppler: true)
+        }
+        #expect(pause.pauseReason == .stopped)
+        var resumed: Double?
+        for t in 91...95 {
+            for case .resumed(let at) in pause.observeFix(
+                time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
+            {
+                resumed = at
+            }
+        }
+        // Said at the third running reading, backdated to the first (half a fix interval before).
+        #expect(resumed == 90.5)
+    }
+
+    /// A signal gap from 100 s to `end`, the first fix back `step` metres on, turned `turn`°.
+    func gap(until end: Double, step: Double, turn: Double? = nil) -> PauseDetector {
+        var pause = running(for: 100)
+        _ = pause.advance(to: 100 + 9)
+        #expect(pause.pauseReason == .signalLost)
+        _ = pause.observeFix(time: end, speed: 3, moved: true, step: step, speedIsDoppler: true, turn: turn)
+        for t in 1...3 {
+            _ = pause.observeFix(time: end + Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
+        }
+        return pause
+    }
+
+    @Test func aStopInsideAnOutageIsSplitFromTheRunningAroundIt() {
+        // 80 s without a fix, 90 m on: 30 s of running at 3 m/s, 50 s standing.
+        let pause = gap(until: 180, step: 90)
+        #expect(!pause.isPaused)
+        #expect(abs(pause.movingTime(at: 183) - (100 + 30 + 3)) < 1.5)
+        let stop = pause.pauses.last
+        #expect(stop?.reason == .signalLost && abs((stop?.duration ?? 0) - 50) < 1.5, "\(pause.pauses)")
+    }
+
+    @Test func runningThroughAnOutageIsAllMovingStraightOrRoundCorners() {
+        // Straight: 240 m in 80 s.
+        #expect(abs(gap(until: 180, step: 240).movingTime(at: 183) - 183) < 1)
+        // Two blocks round a corner: 170 m of chord for 240 m of street.
+        #expect(abs(gap(until: 180, step: 170, turn: 90).movingTime(at: 183) - 183) < 1)
+        // Round a block and back (a U): the chord is short, the turn says why.
+        #expect(abs(gap(until: 180, step: 90, turn: 180).movingTime(at: 183) - 183) < 1)
+    }
+
+    @Test func aRunnersBrakingAndFirstWanderStepsDoNotSwitchSpeedOff() {
+        // Running at 3 m/s, then stopped: the last braking metres and wander make three steps
+        // of 5–6 m within 3 s while Doppler reads 0. They are no lie about the speed.
+        var odometer = Odometer()
+        odometer.integrate(time: 0, speed: 3)
+        for t in 1...10 {
+            odometer.integrate(time: Double(t), speed: 3)
+            let east = Double(t) * 3
+            odometer.count(
+                chord: 3, duration: 1, from: Track.coordinate(east: east - 3),
+                to: Track.coordinate(east: east))
+        }
+        var east = 30.0
+        for (t, step) in [(11.0, 5.5), (12.0, 5.2), (13.0, 5.8)] {
+            odometer.integrate(time: t, speed: 0)
+            odometer.count(
+                chord: step, duration: 1, from: Track.coordinate(east: east),
+                to: Track.coordinate(east: east + step))
+            east += step
+        }
+        #expect(odometer.speedIsTrusted)
+        #expect(abs(odometer.distance - 31.5) < 0.01)  // 30 m run, 1.5 m braking: no wander
+    }
+
+    @Test func roughFixesUnderTreesAreNoSignalLoss() {
+        // 20 s of fixes claiming 60 m (beyond the 50 m gate) in the middle of a run: nothing
+        // said, nothing paused (the runner heard "signal lost" under every canopy).
+        var computer = FlightComputer()
+        computer.rotate()
+        var out: [EngineOutput] = []
+        for t in 0...120 {
+            let rough = (50..<70).contains(t)
+            out += computer.handle(
+                .fix(Track.fix(Double(t), east: 3 * Double(t), speed: 3, accuracy: rough ? 60 : 8)))
+        }
+        let pauses = out.compactMap { output -> Callout? in
+            guard case .callout(let timed) = output else { return nil }
+            switch timed.callout {
+            case .pause, .signalLost: return timed.callout
+            default: return nil
+            }
+        }
+        #expect(pauses.isEmpty, "\(pauses)")
+        let flight = computer.land()
+        #expect(flight?.pauses.isEmpty == true, "\(flight?.pauses ?? [])")
+        #expect(flight.map { abs($0.movingTime - 120) < 1 } == true)
+    }
+}
