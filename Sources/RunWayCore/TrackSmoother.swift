@@ -85,6 +85,8 @@ public struct TrackSmoother: Sendable {
         public var velocityNorth: Double
         /// The fix's Doppler speed as the smoother took it (0 under `restSpeed`); nil without one.
         public var measuredSpeed: Double?
+        /// Placed by the motion model across an outage, measured by no fix.
+        public var bridged = false
 
         public var speed: Double {
             (velocityEast * velocityEast + velocityNorth * velocityNorth).squareRoot()
@@ -104,6 +106,8 @@ public struct TrackSmoother: Sendable {
         var track = Double.nan
         /// The speed taken from the fix; NaN without one.
         var speed = Double.nan
+        /// An outage's point: no fix measured it.
+        var bridged = false
     }
 
     /// Heading agreement is measured at or above this speed, within `headingWindow` degrees.
@@ -176,6 +180,10 @@ public struct TrackSmoother: Sendable {
             var t = record.time + configuration.outageStep
             while t < fix.time - configuration.outageStep / 2 {
                 record = predicted(from: record, to: t, wander: wander)
+                // No fix measured it: the last fix's speed and track are not carried across.
+                record.bridged = true
+                record.speed = .nan
+                record.track = .nan
                 push(record)
                 t += configuration.outageStep
             }
@@ -183,6 +191,7 @@ public struct TrackSmoother: Sendable {
         record = predicted(from: record, to: fix.time, wander: wander)
         record.track = .nan
         record.speed = .nan
+        record.bridged = false
         measureVelocity(fix, into: &record)
         measurePosition(z, at: fix.time, white: white, wander: wander, into: &record)
         lastFixTime = fix.time
@@ -368,7 +377,7 @@ public struct TrackSmoother: Sendable {
                 Point(
                     time: all[k].time, east: smoothedEast[k].x + shift.x, north: smoothedNorth[k].x + shift.y,
                     velocityEast: smoothedEast[k].y, velocityNorth: smoothedNorth[k].y,
-                    measuredSpeed: all[k].speed.isNaN ? nil : all[k].speed))
+                    measuredSpeed: all[k].speed.isNaN ? nil : all[k].speed, bridged: all[k].bridged))
             handed += 1
         }
         // Handing out past the held records hands out the newest (`current`) too: at `finish`.

@@ -1,0 +1,60 @@
+import RunWayCore
+import Testing
+
+@Suite("The saved flight's distance profile: pauses that cover an outage")
+struct DistanceProfileTests {
+    let projection = LocalProjection(origin: Coordinate(latitude: 37.5, longitude: 127))
+
+    func fix(_ t: Double, east: Double) -> Fix {
+        Fix(
+            time: t, coordinate: projection.coordinate(east: east, north: 0), horizontalAccuracy: 5,
+            speed: 3, track: 90)
+    }
+
+    /// East at 3 m/s; an outage from 300 s to 375 s in which the runner runs 15 s (45 m),
+    /// stands 45 s and runs 15 s (45 m) more; the live pause covers the whole gap.
+    func smoothedProfile(paused: Bool = true) -> DistanceProfile? {
+        var fixes = (0...300).map { fix(Double($0), east: 3 * Double($0)) }
+        fixes += (375...675).map { fix(Double($0), east: 990 + 3 * Double($0 - 375)) }
+        var smoother = TrackSmoother()
+        var builder: DistanceProfile.Builder?
+        let pauses = paused ? [PauseInterval(start: 300.5, end: 375, reason: .signalLost)] : []
+        func take(_ points: [TrackSmoother.Point]) {
+            guard !points.isEmpty, let projection = smoother.projection else { return }
+            if builder == nil {
+                builder = DistanceProfile.Builder(projection: projection, startTime: 0, pauses: pauses)
+            }
+            for point in points { builder?.add(point) }
+        }
+        for f in fixes {
+            smoother.add(f)
+            take(smoother.drain())
+        }
+        smoother.finish()
+        take(smoother.drain())
+        builder?.finish()
+        return builder?.profile
+    }
+
+    @Test func aPauseOverAnOutageCreditsTheDisplacementAcrossItAsDistanceAndRoute() throws {
+        let profile = try #require(smoothedProfile())
+        // 900 m, the 90 m across the gap, 900 m: dropping the gap left 1800.
+        #expect(abs(profile.total - 1890) < 1890 * 0.005)
+        // The route's own length, summed as an exported track's segments are (never across a
+        // pause's end), is the distance.
+        var length = 0.0
+        for (a, b) in zip(profile.route, profile.route.dropFirst())
+        where !(a.elapsed < 375 && b.elapsed >= 375) {
+            length += Geodesy.distance(a.coordinate, b.coordinate)
+        }
+        #expect(abs(length - profile.total) < profile.total * 0.005)
+    }
+
+    /// No pause over the gap: the outage's points carry no speed, and the chord (90 m in 75 s,
+    /// under `keptGoingShare` of 3 m/s) says the runner stopped, so the bridge is the distance.
+    /// Holding the last fix's 3 m/s across it gave 900 + 225 + 900 m.
+    @Test func anOutageWithAStopInsideIsTheBridgeNotTheHeldSpeed() throws {
+        let profile = try #require(smoothedProfile(paused: false))
+        #expect(abs(profile.total - 1890) < 1890 * 0.005)
+    }
+}
