@@ -130,7 +130,9 @@ public struct DistanceProfile: Sendable, Equatable {
         /// held through it (the chord cuts the corners: "city outages on corners" came out
         /// 2.8 % short on the chord); where it says the runner stopped, the bridge's own steps
         /// (holding the speed credited the stop: "stop in an outage" was 4.7 % long).
-        mutating func creditKeptGoing() {
+        @discardableResult
+        mutating func creditKeptGoing() -> [Range<Int>] {
+            var credited: [Range<Int>] = []
             var k = 1
             while k < stretch.count - 1 {
                 guard stretch[k].bridged, !stretch[k - 1].bridged else {
@@ -154,7 +156,9 @@ public struct DistanceProfile: Sendable, Equatable {
                     let f = (stretch[j].time - a.time) / span
                     stretch[j].measuredSpeed = sa + (sb - sa) * f
                 }
+                credited.append(k..<end)
             }
+            return credited
         }
 
         mutating func flush() {
@@ -164,7 +168,7 @@ public struct DistanceProfile: Sendable, Equatable {
             }
             guard let first = stretch.first else { return }
             let n = stretch.count
-            creditKeptGoing()
+            let credited = creditKeptGoing()
             // Dead reckoning, and its difference from the smoothed positions.
             var reckoned = [SIMD2<Double>](repeating: SIMD2(first.east, first.north), count: n)
             var difference = [SIMD2<Double>](repeating: .zero, count: n)
@@ -173,9 +177,11 @@ public struct DistanceProfile: Sendable, Equatable {
                 let b = stretch[k]
                 let dt = b.time - a.time
                 // Across the fixes left out inside a pause, the runner stood: the positions say
-                // where it went on from.
+                // where it went on from. Across an outage too: the speeds say how far the runner
+                // ran, not where (reckoning the bridge at them overshot the fixes beyond it, and
+                // the low-pass spread that over the stretch, 10 m off a city corner's legs).
                 let step =
-                    jumped.contains(k)
+                    jumped.contains(k) || a.bridged || b.bridged
                     ? SIMD2(b.east - a.east, b.north - a.north)
                     : (Self.velocity(a) + Self.velocity(b)) * (dt / 2)
                 reckoned[k] = reckoned[k - 1] + step
@@ -204,18 +210,35 @@ public struct DistanceProfile: Sendable, Equatable {
             if stretchIndex < pauses.count, let last = stretch.last, let speed = last.measuredSpeed {
                 trail = speed * min(max(pauses[stretchIndex].start - last.time, 0), 1)
             }
-            var previous: SIMD2<Double>?
-            for k in 0..<n {
-                let position = reckoned[k] + smooth[k]
-                var step = 0.0
-                if let previous {
-                    let d = position - previous
-                    step = (d * d).sum().squareRoot()
-                    if let a = stretch[k - 1].measuredSpeed, let b = stretch[k].measuredSpeed {
-                        step = (a + b) / 2 * (stretch[k].time - stretch[k - 1].time)
-                    }
+            var positions = (0..<n).map { reckoned[$0] + smooth[$0] }
+            // The metres stated from one point to the next: the speeds' trapezoid, or the
+            // route's own step where a point has no speed.
+            var stated = [Double](repeating: 0, count: n)
+            var cumulative = [Double](repeating: 0, count: n)
+            for k in 1..<max(n, 1) {
+                if let a = stretch[k - 1].measuredSpeed, let b = stretch[k].measuredSpeed {
+                    stated[k] = (a + b) / 2 * (stretch[k].time - stretch[k - 1].time)
+                } else {
+                    stated[k] = RouteShape.norm(positions[k] - positions[k - 1])
                 }
-                previous = position
+                cumulative[k] = cumulative[k - 1] + stated[k]
+            }
+            var fixed: Set<Int> = [0, n - 1]
+            for range in credited {
+                fixed.formUnion(range)
+                let entry = Self.velocity(stretch[range.lowerBound - 1])
+                let exit = Self.velocity(stretch[range.upperBound])
+                guard RouteShape.norm(entry) > 0, RouteShape.norm(exit) > 0 else { continue }
+                RouteShape.bridge(
+                    &positions, range, distances: cumulative,
+                    length: cumulative[range.upperBound] - cumulative[range.lowerBound - 1],
+                    entry: entry / RouteShape.norm(entry), exit: exit / RouteShape.norm(exit))
+            }
+            for k in 0..<n where stretch[k].bridged || jumped.contains(k) { fixed.insert(k) }
+            RouteShape.sharpen(&positions, stated: stated, fixed: fixed)
+            for k in 0..<n {
+                let position = positions[k]
+                var step = stated[k]
                 profile.times.append(stretch[k].time)
                 if k == 0 { step += lead }
                 if k == n - 1 { step += trail }

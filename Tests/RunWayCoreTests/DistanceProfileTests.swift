@@ -57,4 +57,44 @@ struct DistanceProfileTests {
         let profile = try #require(smoothedProfile(paused: false))
         #expect(abs(profile.total - 1890) < 1890 * 0.005)
     }
+
+    /// City blocks: east 600 m, a 90° corner, north 600 m at 3 m/s, with a 60 s outage centred
+    /// on the corner. The distance is the speeds held through it, and the exported track's own
+    /// length is that distance: the bridge was drawn as a wide arc, 1.3 % short over a 5 km run
+    /// with four such outages ("city outages on corners").
+    @Test func aCornerOutagesRouteIsAsLongAsTheDistance() throws {
+        func at(_ s: Double) -> (east: Double, north: Double) { s <= 600 ? (s - 600, 0) : (0, s - 600) }
+        var smoother = TrackSmoother()
+        var builder: DistanceProfile.Builder?
+        func take(_ points: [TrackSmoother.Point]) {
+            guard !points.isEmpty, let projection = smoother.projection else { return }
+            if builder == nil {
+                builder = DistanceProfile.Builder(projection: projection, startTime: 0, pauses: [])
+            }
+            for point in points { builder?.add(point) }
+        }
+        for t in 0...400 where t < 170 || t > 230 {
+            let s = 3 * Double(t)
+            let p = at(s)
+            smoother.add(
+                Fix(
+                    time: Double(t), coordinate: projection.coordinate(east: p.east, north: p.north),
+                    horizontalAccuracy: 5, speed: 3, track: s <= 600 ? 90 : 0))
+            take(smoother.drain())
+        }
+        smoother.finish()
+        take(smoother.drain())
+        builder?.finish()
+        let profile = try #require(builder?.profile)
+        #expect(abs(profile.total - 1200) < 1200 * 0.005)
+        var length = 0.0
+        for (a, b) in zip(profile.route, profile.route.dropFirst()) {
+            length += Geodesy.distance(a.coordinate, b.coordinate)
+        }
+        #expect(abs(length - profile.total) < profile.total * 0.005)
+        // The route passes the corner (the middle of the outage, 200 s).
+        let corner = try #require(profile.route.first { $0.elapsed >= 200 })
+        let (east, north) = projection.project(corner.coordinate)
+        #expect((east * east + north * north).squareRoot() < 10)
+    }
 }
