@@ -68,6 +68,30 @@ struct HardConditionTests {
         #expect(stop?.reason == .signalLost && abs((stop?.duration ?? 0) - 50) < 1.5, "\(pause.pauses)")
     }
 
+    /// The chord slower than walking (70 m in 80 s) still says how long the runner ran: 23 s
+    /// at 3 m/s, the rest a stop. It was all stop (a 45 s stop booked as 75 s).
+    @Test func aStopInsideAnOutageIsSplitEvenWhenTheChordCrawls() {
+        let pause = gap(until: 180, step: 70)
+        #expect(abs(pause.movingTime(at: 183) - (100 + 70.0 / 3 + 3)) < 1.5)
+        #expect(abs((pause.pauses.last?.duration ?? 0) - (80 - 70.0 / 3)) < 1.5, "\(pause.pauses)")
+    }
+
+    /// Two corners of a city block in 80 s (a staircase, no net turn): 240 m of street, a chord
+    /// of 240 / 1.4 m, and the readings either side 5 % fast. All of it is running.
+    @Test func aStaircaseThroughAGridIsRunningWithinItsReadingsNoise() {
+        var pause = PauseDetector(startedAt: 0)
+        for t in 1...100 {
+            _ = pause.observeFix(time: Double(t), speed: 3.15, moved: true, step: 3, speedIsDoppler: true)
+        }
+        _ = pause.advance(to: 109)
+        _ = pause.observeFix(
+            time: 180, speed: 3.15, moved: true, step: 240 / 1.4, speedIsDoppler: true, turn: 2)
+        for t in 181...183 {
+            _ = pause.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
+        }
+        #expect(abs(pause.movingTime(at: 183) - 183) < 1, "\(pause.pauses)")
+    }
+
     @Test func runningThroughAnOutageIsAllMovingStraightOrRoundCorners() {
         // Straight: 240 m in 80 s.
         #expect(abs(gap(until: 180, step: 240).movingTime(at: 183) - 183) < 1)
