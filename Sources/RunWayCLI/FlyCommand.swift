@@ -270,7 +270,7 @@ public enum FlyCommand {
             try flyPressure(through: .infinity)
             let (landed, outputs) = engine.end(sentAt: nil)
             take(outputs)
-            guard let live = landed.flight else {
+            guard let live = landed.flight ?? engine.computer.landedByItself else {
                 throw CLIError("\(name): the engine did not land a flight (\(landed))")
             }
             // The flight the logbook saves (smoothed at touchdown), whether or not it is saved.

@@ -4,6 +4,10 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var odometer = Odometer.Configuration()
     public var smoother = SpeedSmoother.Configuration()
     public var pause = PauseDetector.Configuration()
+    /// The runner's slips and forgotten stops, and vehicles (issue 27).
+    public var slips = SlipWatch.Configuration()
+    public var vehicle = VehicleWatch.Configuration()
+    public var standstill = StandstillWatch.Configuration()
     public var altitude = AltitudeFilter.Configuration()
     public var elevationGain = ElevationGain.Configuration()
     /// Without a barometer: the receiver's altitude, and how its climbs are counted.

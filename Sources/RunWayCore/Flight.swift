@@ -57,6 +57,8 @@ public struct Flight: Sendable, Equatable {
     public var liveDistance: Double?
     /// Why a flight kept the live engine's figures, when the smoother was tried and declined.
     public var smoothingNote: String?
+    /// Who landed it: the runner (END), or a forgotten stop (`StandstillWatch`).
+    public var landing: FlightLanding = .runner
 
     public init(
         mission: Mission?, startTime: Double, endTime: Double, distance: Double, elapsed: Double,
@@ -143,4 +145,12 @@ public struct FlightElevation: Sendable, Equatable {
         self.minimum = minimum
         self.maximum = maximum
     }
+}
+
+/// Who landed a flight.
+public enum FlightLanding: String, Sendable, Equatable {
+    /// END: the button held, `runway stop`.
+    case runner
+    /// A standstill longer than the configured limit: landed at the last movement.
+    case standstill
 }

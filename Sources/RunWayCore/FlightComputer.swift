@@ -21,6 +21,10 @@ public struct FlightComputer: Sendable {
     /// Set before START to fly a landed flight again on its smoothed track (`FlightSmoothing`):
     /// the flight's distance then comes from it.
     public var distanceProfile: DistanceProfile?
+    /// The flight a forgotten stop landed (`StandstillWatch`), until the next START: a replay
+    /// that flies a raw log through such a landing reads it here (its END then finds nothing
+    /// flying).
+    public private(set) var landedByItself: Flight?
 
     public init(configuration: EngineConfiguration = EngineConfiguration()) {
         self.configuration = configuration
@@ -89,7 +93,13 @@ public struct FlightComputer: Sendable {
                 out.append(.callout(TimedCallout(.error("BAROMETER LOST"), at: now)))
             }
         case .start(let time, let mission, let countdown):
-            start(at: time, mission: mission, countdown: countdown, &out)
+            // START on a paused flight resumes it (issue 27: a bump on PAUSE, and START did not
+            // undo it).
+            if flight?.pause.isPaused == true {
+                resume(&out)
+            } else {
+                start(at: time, mission: mission, countdown: countdown, &out)
+            }
         case .pause: pause(&out)
         case .resume: resume(&out)
         case .togglePause:
@@ -99,8 +109,23 @@ public struct FlightComputer: Sendable {
             out += outputs.filter { if case .state = $0 { false } else { true } }
             out.append(.ended(result))
         }
+        if let due = flight?.landingDue { landStanding(due, &out) }
         out.append(.state(pfd))
         return out
+    }
+
+    /// A forgotten stop (`StandstillWatch`): the flight lands at its last movement, said so.
+    private mutating func landStanding(_ due: (at: Double, seconds: Double), _ out: inout [EngineOutput]) {
+        guard var current = flight else { return }
+        out.append(
+            .callout(TimedCallout(.standstill(minutes: Int(due.seconds / 60), landing: true), at: now)))
+        var landed = current.land(at: due.at, &out)
+        landed.landing = .standstill
+        landedByItself = landed
+        flight = nil
+        phase = .touchdown
+        out.append(.callout(TimedCallout(.touchdown, at: now)))
+        out.append(.ended(.landed(landed)))
     }
 
     /// END. `sentAt` is when the command was sent; `nil` is always obeyed.
@@ -178,6 +203,7 @@ public struct FlightComputer: Sendable {
     private mutating func rotate(at time: Double, pressedAt: Double, _ out: inout [EngineOutput]) {
         countdown = nil
         phase = .cruise
+        landedByItself = nil
         flight = FlightInProgress(
             rotateAt: time, pressedAt: pressedAt, mission: pendingMission, configuration: configuration)
         flight?.profile = distanceProfile

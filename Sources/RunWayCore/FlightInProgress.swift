@@ -42,6 +42,14 @@ struct FlightInProgress: Sendable {
     /// A landed flight flown again after the touchdown smoother: its distance at every moment
     /// comes from the smoothed track instead of the odometer (`FlightSmoothing`).
     var profile: DistanceProfile?
+    /// Running while manually paused, riding a vehicle, a forgotten stop (issue 27).
+    var slips: SlipWatch
+    var vehicle: VehicleWatch
+    var standstill: StandstillWatch
+    /// The odometer's distance when the open vehicle streak began: taken back if it is one.
+    var distanceBeforeVehicle: Double?
+    /// Set when a standstill lands the flight: the last movement and how long it stood.
+    var landingDue: (at: Double, seconds: Double)?
 
     /// The flight's distance at `time`: the odometer's, or the smoothed track's.
     func distance(at time: Double) -> Double { profile?.distance(at: time) ?? odometer.distance }
@@ -78,6 +86,9 @@ struct FlightInProgress: Sendable {
         gpsAltitude = GPSAltitudeFilter(configuration: configuration.gpsAltitude)
         gpsGain = ElevationGain(configuration: configuration.gpsElevationGain)
         clock = FDRClock(interval: configuration.sampleInterval)
+        slips = SlipWatch(configuration: configuration.slips)
+        vehicle = VehicleWatch(configuration: configuration.vehicle)
+        standstill = StandstillWatch(configuration: configuration.standstill)
         zoneTime = HeartRateZoneTime(
             zones: configuration.heartRateZones, maxAge: configuration.bodySampleMaxAge)
         if let mission {
@@ -151,6 +162,7 @@ struct FlightInProgress: Sendable {
         lastTime = time
         recordSamples(clock.marks(before: time - rotateAt))
         apply(pause.advance(to: time), at: time, &out)
+        watchStandstill(at: time, &out)
     }
 
     mutating func recordSamples(_ marks: [Double]) {
@@ -170,6 +182,7 @@ struct FlightInProgress: Sendable {
         // A speed no runner reaches is a receiver glitch (a Doppler spike), not a pace: it is
         // treated as unknown everywhere, so pace and OVERSPEED come from positions instead.
         var fix = reported
+        let reportedSpeed = reported.speed
         if let speed = fix.speed, speed > configuration.movement.maxSpeed { fix.speed = nil }
         let previousAnchor = movement.anchor
         let verdict = movement.assess(fix)
@@ -206,12 +219,13 @@ struct FlightInProgress: Sendable {
             }
         }
         odometer.integrate(time: fix.time, speed: fix.speed)
+        watchRunner(at: fix.time, speed: reportedSpeed, &out)
         if let height = fix.altitude, fix.time >= rotateAt,
             let relative = gpsAltitude.add(time: fix.time, altitude: height)
         {
             gpsGain.add(time: fix.time, altitude: relative)
         }
-        let manuallyPaused = pause.pauseReason == .manual
+        let manuallyPaused = pause.pauseReason == .manual || pause.pauseReason == .vehicle
         var increment = 0.0
         if case .counted = verdict {
             if manuallyPaused {
@@ -286,12 +300,15 @@ struct FlightInProgress: Sendable {
 
     mutating func manualPause(at time: Double, _ out: inout [EngineOutput]) {
         odometer.discardPending()
+        slips.reset()
         if let transition = pause.manualPause(at: time) {
             apply([transition], at: time, &out)
         }
     }
 
     mutating func manualResume(at time: Double, _ out: inout [EngineOutput]) {
+        slips.reset()
+        vehicle.reset()
         if let transition = pause.manualResume(at: time) {
             apply([transition], at: time, &out)
         }
@@ -394,6 +411,10 @@ struct FlightInProgress: Sendable {
         }
         silenceBandAlerts(at: time, &out)
         recordSamples(clock.marks(through: time - rotateAt))
+        // Landed at an earlier moment (a forgotten stop's last movement): what came after it is
+        // not the flight's.
+        samples.removeAll { $0.elapsed > time - rotateAt }
+        route.removeAll { $0.elapsed > time - rotateAt }
         pause.finish(at: time)
         let (finalSplits, dropped) = splits.finish(progress(at: time))
         let fullRoute = Route(points: profile?.route ?? route)

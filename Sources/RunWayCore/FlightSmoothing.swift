@@ -45,7 +45,7 @@ public enum FlightSmoothing {
             _ = computer.handle(input)
         }
         if computer.now < flight.endTime { _ = computer.handle(.tick(flight.endTime)) }
-        guard case .landed(var smoothed) = computer.end(sentAt: nil).result else {
+        guard var smoothed = computer.end(sentAt: nil).result.flight ?? computer.landedByItself else {
             live.smoothingNote = "the raw log did not fly again"
             return live
         }

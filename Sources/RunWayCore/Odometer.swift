@@ -156,6 +156,20 @@ public struct Odometer: Sendable {
         return moving.time >= now - duration - configuration.freshness ? moving.speed : nil
     }
 
+    /// Takes the distance back to `metres` (less than now) and forgets pending travel: what was
+    /// counted since a vehicle's speed began was not run (`VehicleWatch`).
+    public mutating func rewind(to metres: Double) {
+        distance = min(distance, max(0, metres))
+        discardPending()
+    }
+
+    /// Adds `metres` the runner ran while the flight was paused by a slip (`SlipWatch`'s
+    /// auto-resume): the receiver's speeds over the running, not a chord.
+    public mutating func credit(_ metres: Double) {
+        guard metres.isFinite, metres > 0 else { return }
+        distance += metres
+    }
+
     /// Forgets travel since the last counted step without adding it (manual pause).
     public mutating func discardPending() {
         pending = 0

@@ -16,6 +16,10 @@ public enum Callout: Sendable, Equatable {
     case signalLost
     case touchdown
     case error(String)
+    /// Running while manually paused (`SlipWatch`): the reminder to resume.
+    case stillPaused
+    /// A long standstill (`StandstillWatch`): the reminder, or (`landing`) the flight landed.
+    case standstill(minutes: Int, landing: Bool)
 
     /// SINK RATE, OVERSPEED, HR HIGH, HR LOW, MINIMUMS and signal lost pre-empt a split or
     /// countdown beep.
@@ -43,6 +47,9 @@ public enum Callout: Sendable, Equatable {
         case .signalLost: "SIGNAL LOST"
         case .touchdown: "TOUCHDOWN"
         case .error(let message): "ERROR \(message)"
+        case .stillPaused: "STILL PAUSED"
+        case .standstill(let minutes, let landing):
+            landing ? "LANDED AFTER \(minutes) MIN STANDING" : "STANDING \(minutes) MIN"
         }
     }
 }

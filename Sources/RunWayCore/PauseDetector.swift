@@ -6,6 +6,18 @@ public enum PauseReason: String, Sendable, Equatable {
     case signalLost = "signal lost"
     /// The pause button.
     case manual
+    /// A vehicle's speed (`VehicleWatch`): riding is not running.
+    case vehicle
+
+    /// The name scripts read in a flight's JSON `pauses` (issue 27): auto, manual, vehicle, signal.
+    public var jsonName: String {
+        switch self {
+        case .stopped: "auto"
+        case .signalLost: "signal"
+        case .manual: "manual"
+        case .vehicle: "vehicle"
+        }
+    }
 }
 
 /// One pause of a flight: from `start` to `end`, in the clock the detector was given (GPS time in
@@ -141,7 +153,7 @@ public struct PauseDetector: Sendable {
             let bend = turn.map { 1 / Swift.max(CMath.cos(Swift.min($0, 120) * .pi / 360), 0.5) } ?? 1
             gapCrossing = (time, step * bend, fast ? speed : nil)
         }
-        if moved, let reason = pauseReason, reason != .manual {
+        if moved, let reason = pauseReason, reason != .manual, reason != .vehicle {
             var effective = min(time, movingSince ?? time) - fixInterval / 2
             if reason == .signalLost, let crossing = gapCrossing, crossing.time > pausedAt {
                 effective = gapResume(crossing, otherwise: effective)
@@ -202,12 +214,38 @@ public struct PauseDetector: Sendable {
         return pause(.manual, effective: time)
     }
 
+    /// When the open pause began (nil while moving): the last movement, for `StandstillWatch`.
+    public var pausedSince: Double? { isPaused ? pausedAt : nil }
+
+    /// A vehicle since `since` (`VehicleWatch`): the moving time ends there. An auto-pause
+    /// becomes the vehicle's; a manual pause stays the runner's.
+    public mutating func vehiclePause(since: Double) -> Transition? {
+        switch pauseReason {
+        case .manual, .vehicle: return nil
+        case .stopped, .signalLost:
+            pauseReason = .vehicle
+            pauseBeganAs = .vehicle
+            return nil
+        case nil: return pause(.vehicle, effective: since)
+        }
+    }
+
+    /// Running again since `since` after a vehicle: the moving time resumes there.
+    public mutating func vehicleResume(at since: Double) -> Transition? {
+        guard pauseReason == .vehicle else { return nil }
+        lastCounted = max(lastCounted, lastFix)
+        lastMovingEvidence = max(lastMovingEvidence, lastFix)
+        return resume(at: max(since, pausedAt))
+    }
+
     public mutating func manualResume(at time: Double) -> Transition? {
         guard pauseReason != nil else { return nil }
-        // Fresh grace periods: the runner has just asked to go on.
-        lastCounted = time
+        // Fresh grace periods: the runner has just asked to go on (or, resumed from when a slip's
+        // running began, has been running since: the grace runs from the latest fix).
         lastFix = max(lastFix, time)
-        return resume(at: time)
+        lastCounted = lastFix
+        lastMovingEvidence = max(lastMovingEvidence, lastFix)
+        return resume(at: max(time, pausedAt))
     }
 
     /// Closes the moving time at touchdown. A runner who stopped and then pressed END was not

@@ -28,6 +28,10 @@ public struct BuzzerPattern: Sendable, Equatable {
         case .signalLost: BuzzerPattern([120, 400, 120, 400, 120, 400, 120])
         case .touchdown: BuzzerPattern([600, 200, 300, 200, 150])
         case .error: BuzzerPattern([50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 800])
+        // PAUSE's falling pair three times (twice is HR LOW): still paused while the runner runs.
+        case .stillPaused: BuzzerPattern([400, 150, 100, 500, 400, 150, 100, 500, 400, 150, 100])
+        // A long tone, then two pips: a forgotten stop (landing or not, TOUCHDOWN follows a landing).
+        case .standstill: BuzzerPattern([800, 300, 150, 300, 150])
         }
     }
 
@@ -62,7 +66,8 @@ public struct BuzzerPattern: Sendable, Equatable {
             ("hr-high", .heartRateHigh), ("hr-low", .heartRateLow),
             ("mission-complete", .missionComplete),
             ("pause", .pause(.manual)), ("resume", .resume), ("signal-lost", .signalLost),
-            ("touchdown", .touchdown), ("error", .error("test")),
+            ("touchdown", .touchdown), ("error", .error("test")), ("still-paused", .stillPaused),
+            ("standstill", .standstill(minutes: 5, landing: false)),
         ]
         var named = callouts.map { ($0.0, pattern(for: $0.1), $0.1.isUrgent) }
         named += [

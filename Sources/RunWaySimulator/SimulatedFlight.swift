@@ -42,6 +42,8 @@ public struct SimulatedFlight: Sendable {
                 for output in outputs {
                     observe(output)
                     if case .callout(let callout) = output { callouts.append(callout) }
+                    // A forgotten stop lands the flight by itself; the scenario's END finds none.
+                    if case .ended(let ended) = output, ended.flight != nil { result = ended }
                 }
             }
             while let event = runner.next() {
@@ -61,7 +63,7 @@ public struct SimulatedFlight: Sendable {
                 case .end(let sentAt):
                     let (ended, outputs) = engine.end(sentAt: sentAt)
                     take(outputs)
-                    result = ended
+                    if result.flight == nil || ended.flight != nil { result = ended }
                 }
             }
             let saved = result.flight.map {

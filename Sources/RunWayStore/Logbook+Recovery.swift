@@ -49,7 +49,7 @@ extension Logbook {
 
     /// `computer`, which has flown `inputs`, landed now; the flight it saves (`saved`).
     static func landed(_ computer: inout FlightComputer, inputs: [EngineInput]) -> Flight? {
-        computer.end(sentAt: nil).result.flight.map {
+        (computer.end(sentAt: nil).result.flight ?? computer.landedByItself).map {
             saved($0, inputs: inputs, configuration: computer.configuration)
         }
     }

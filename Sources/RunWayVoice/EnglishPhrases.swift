@@ -44,6 +44,10 @@ enum EnglishPhrases {
         case .text(let text): text
         case .sensorLost(let sensor): sensorName(sensor) + " lost"
         case .sensorBack(let sensor): sensorName(sensor) + " back"
+        case .stillPaused: "still paused, press start to run on"
+        case .standstill(let minutes, let landing):
+            clauses(
+                "stopped for " + count(minutes, "minute"), landing ? "run ended" : "hold end to finish")
         }
     }
 
@@ -97,6 +101,7 @@ enum EnglishPhrases {
         case .stopped: "you stopped, run on hold"
         case .manual: "paused"
         case .signalLost: signalLost
+        case .vehicle: "vehicle, run on hold"
         }
     }
 

@@ -41,6 +41,11 @@ enum KoreanPhrases {
         case .text(let text): text
         case .sensorLost(let sensor): sensorName(sensor) + " 연결 끊김"
         case .sensorBack(let sensor): sensorName(sensor) + " 다시 연결됨"
+        case .stillPaused: "아직 일시 정지 중, 시작 버튼을 누르면 이어서 기록"
+        case .standstill(let minutes, let landing):
+            clauses(
+                duration(Double(minutes * 60)) + " 동안 멈춤",
+                landing ? "운동을 마쳤습니다" : "끝내려면 종료 버튼을 길게 누르세요")
         }
     }
 
@@ -72,6 +77,7 @@ enum KoreanPhrases {
         case .stopped: "자동 일시 정지"
         case .manual: "일시 정지"
         case .signalLost: "지피에스 신호 끊김, 일시 정지"
+        case .vehicle: "차량 이동, 일시 정지"
         }
     }
 

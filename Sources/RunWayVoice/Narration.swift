@@ -109,6 +109,9 @@ public struct Narration: Sendable {
             // barometer lost), whose words the fault's own cue says with what to do; the same
             // words twice would hold up the next callout.
             return [cue(nil)]
+        case .stillPaused: return [cue(.stillPaused)]
+        case .standstill(let minutes, let landing):
+            return [cue(.standstill(minutes: minutes, landing: landing))]
         }
     }
 

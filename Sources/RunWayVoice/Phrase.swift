@@ -47,6 +47,10 @@ public enum Phrase: Sendable, Equatable {
     case sensorLost(Sensor)
     /// A sensor said lost is connected again.
     case sensorBack(Sensor)
+    /// Running while manually paused: the reminder to press START.
+    case stillPaused
+    /// A forgotten stop: standing `minutes`; `landing`: the flight landed at its last movement.
+    case standstill(minutes: Int, landing: Bool)
 
     /// A Bluetooth sensor as the runner calls it.
     public enum Sensor: String, Sendable, CaseIterable {
@@ -78,6 +82,8 @@ public enum Phrase: Sendable, Equatable {
         case text
         case sensorLost = "sensor-lost"
         case sensorBack = "sensor-back"
+        case stillPaused = "still-paused"
+        case standstill
     }
 
     public var kind: Kind {
@@ -108,6 +114,8 @@ public enum Phrase: Sendable, Equatable {
         case .text: .text
         case .sensorLost: .sensorLost
         case .sensorBack: .sensorBack
+        case .stillPaused: .stillPaused
+        case .standstill: .standstill
         }
     }
 
@@ -179,6 +187,8 @@ extension Phrase {
         case .text: nil
         case .sensorLost: .sensorLost(.heartRateStrap)
         case .sensorBack: .sensorBack(.heartRateStrap)
+        case .stillPaused: .stillPaused
+        case .standstill: .standstill(minutes: 5, landing: false)
         }
     }
 }
