@@ -84,6 +84,18 @@ public enum FlightReport {
             ("warnings", .array(diagnostics.prefix(100).map { .string($0.description) })),
             ("warnings_count", .number(Double(warningsCount ?? diagnostics.count))),
             ("calories_kcal", n(bodyMass.flatMap(flight.kilocalories(bodyMass:)), 0)),
+            // Each pause and why (auto, manual, vehicle, signal), and who landed the flight.
+            (
+                "pauses",
+                .array(
+                    flight.pauses.map {
+                        .object([
+                            ("start_elapsed_s", n($0.start)), ("end_elapsed_s", n($0.end)),
+                            ("reason", .string($0.reason.jsonName)),
+                        ])
+                    })
+            ),
+            ("landed_by", .string(flight.landing.rawValue)),
         ]
     }
 
@@ -105,6 +117,22 @@ public enum FlightReport {
     /// Which engine the distance, splits and route are: the touchdown smoother's with the live
     /// distance beside it, or the live engine's and why (nil for a flight stored before either
     /// was said, whose figures are the live engine's).
+    /// What the board decided for the runner, when it did: a vehicle's pauses, a forgotten stop's
+    /// landing (nil for a flight with neither, whose summary is unchanged).
+    static func slipsLine(_ flight: Flight) -> String? {
+        var parts: [String] = []
+        let rides = flight.pauses.filter { $0.reason == .vehicle }
+        if !rides.isEmpty {
+            let seconds = rides.reduce(0) { $0 + $1.duration }
+            parts.append(
+                "\(rides.count) vehicle pause\(rides.count == 1 ? "" : "s") (\(UTCTime.duration(seconds)))")
+        }
+        if flight.landing == .standstill {
+            parts.append("landed after a forgotten stop, at the last movement")
+        }
+        return parts.isEmpty ? nil : "  Board         " + parts.joined(separator: "; ")
+    }
+
     static func distanceMethodLine(_ flight: Flight) -> String? {
         switch flight.distanceMethod {
         case .smoothed:
@@ -137,6 +165,7 @@ public enum FlightReport {
             row(
                 "Moving time", UTCTime.duration(flight.movingTime), "Elapsed",
                 UTCTime.duration(flight.elapsed)))
+        if let line = slipsLine(flight) { lines.append(line) }
         lines.append(
             row(
                 "Elevation", gain(flight.knownElevationGain), "Avg HR / SPM",

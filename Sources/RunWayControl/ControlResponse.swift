@@ -124,6 +124,8 @@ public enum ControlResult: Sendable, Equatable {
     case heldUntilFirstFix
     case exportDone
     case exportFailed
+    /// START on a paused flight: it resumed.
+    case resumed
     /// Words this version does not know (a newer daemon's): printed as they came.
     case other(String)
 
@@ -131,7 +133,7 @@ public enum ControlResult: Sendable, Equatable {
         (.landed, "landed"), (.takeoffAbandoned, "takeoff abandoned"),
         (.ignoredStale, "ignored: sent before this flight started"), (.notFlying, "not flying"),
         (.heldStartCancelled, "held start cancelled"), (.heldUntilFirstFix, "held until the first fix"),
-        (.exportDone, "export done"), (.exportFailed, "export failed"),
+        (.exportDone, "export done"), (.exportFailed, "export failed"), (.resumed, "resumed"),
     ]
 
     public var text: String {

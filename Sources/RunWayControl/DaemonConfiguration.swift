@@ -33,6 +33,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The Bluetooth sensors (`bluetooth` in the file): `{"enabled": false}` on a board without
     /// Bluetooth, so runwayd starts no sensor service and the checklist says why.
     public var bluetooth = Bluetooth()
+    /// The run's own settings (`run` in the file): auto-pause, auto-resume, the forgotten stop.
+    public var run = RunSettings()
 
     public init() {}
 
@@ -46,6 +48,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var engine: EngineConfiguration {
         var engine = EngineConfiguration()
         engine.heartRateZones = heartRateZones
+        run.apply(to: &engine)
         return engine
     }
 
@@ -187,7 +190,9 @@ struct Reader {
         var config = DaemonConfiguration()
         let top = try object(known: [
             "board", "gpsd", "logbook", "runner", "mission", "time_zone", "battery", "voice", "bluetooth",
+            "run",
         ])
+        if let run = top["run"] { config.run = try run.runSettings() }
         if let board = top["board"] {
             let keys = try board.object(known: ["gpiochip", "buttons", "buzzer", "i2c"])
             if let chip = keys["gpiochip"] {

@@ -7,8 +7,9 @@ import RunWayHardware
 /// time base, or held until the first fix (a START pressed while the GPS is still looking is
 /// back-filled).
 ///
-/// START starts (with the configured mission), and a short press while flying says the status
-/// now (distance, time, pace, a mission's margin: the runner asks without looking); PAUSE toggles
+/// START starts (with the configured mission), resumes a paused flight, and a short press while
+/// running says the status now (distance, time, pace, a mission's margin: the runner asks
+/// without looking); PAUSE toggles
 /// pause; END ends only when held 2 s (the confirmation beep sounds then, so the runner knows to
 /// let go) — a bump never ends a run.
 struct ButtonService: Service {
@@ -60,7 +61,9 @@ struct ButtonService: Service {
         switch role {
         case .start:
             let pfd = await engine.pfd
-            if !held, pfd.phase == .cruise || pfd.phase == .approach {
+            // Briefly while running: the status now. While paused, START resumes (the engine's
+            // rule: a bump on PAUSE is undone by the button a runner reaches for first).
+            if !held, pfd.phase == .cruise || pfd.phase == .approach, pfd.pauseReason == nil {
                 annunciator.statusRequested(at: pfd.time)
                 return
             }

@@ -119,6 +119,7 @@ struct SessionControl: Sendable {
         case .stop(let sentAt): input = .end(at: time, sentAt: sentAt)
         }
         let phaseBefore = await engine.phase
+        let pausedBefore = await engine.pfd.pauseReason != nil
         let outputs = await engine.handle(input)
         var outcome = ControlOutcome()
         for case .ended(let result) in outputs {
@@ -134,7 +135,9 @@ struct SessionControl: Sendable {
         }
         let phase = await engine.phase
         if case .start = request, phaseBefore != .preflight && phaseBefore != .touchdown {
-            outcome.result = .already(phaseBefore.rawValue)
+            // START on a paused flight resumes it (the engine's rule, as the button's).
+            outcome.result =
+                pausedBefore && phaseBefore != .takeoff ? .resumed : .already(phaseBefore.rawValue)
         }
         outcome.phase = phase.rawValue
         return ControlResponse.ok(outcome).line

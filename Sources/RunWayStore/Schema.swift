@@ -152,6 +152,11 @@ enum Schema {
         ALTER TABLE flights ADD COLUMN live_distance_m REAL DEFAULT NULL;
         ALTER TABLE flights ADD COLUMN smoothing_note TEXT DEFAULT NULL;
         """,
+        // 9: who landed the flight ('runner': END; 'standstill': a forgotten stop, landed at its
+        // last movement; NULL: stored before, so the runner).
+        """
+        ALTER TABLE flights ADD COLUMN landed_by TEXT DEFAULT NULL;
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -38,6 +38,43 @@ struct DaemonConfigurationTests {
         #expect(try DaemonConfiguration.load(path: path) == DaemonConfiguration())
     }
 
+    /// The run's settings (issue 27) reach the engine's rules.
+    @Test func theRunSettingsReachTheEngine() throws {
+        let config = try Self.parse(
+            #"{"run": {"auto_pause": false, "auto_resume_after_s": 30, "standstill_remind_after_s": 600, "standstill_land_after_s": null}}"#
+        )
+        let engine = config.engine
+        #expect(engine.pause.autoPauseAfter == .infinity)
+        #expect(engine.slips.autoResumeAfter == 30)
+        #expect(engine.standstill.remindAfter == 600)
+        #expect(engine.standstill.landAfter == nil)
+        // The defaults: auto-pause on, no auto-resume, reminded at 5 min, landed at 30.
+        let defaults = DaemonConfiguration().engine
+        #expect(defaults.pause.autoPauseAfter == 8 && defaults.slips.autoResumeAfter == nil)
+        #expect(defaults.standstill.landAfter == 1800)
+    }
+
+    @Test(arguments: [
+        (#"{"run": {"auto_pase": true}}"#, "run.auto_pase: unknown key"),
+        (
+            #"{"run": {"auto_resume_after_s": 0}}"#,
+            "run.auto_resume_after_s: expected seconds 10–600, or null (never), got 0"
+        ),
+        (#"{"run": {"auto_pause": "yes"}}"#, "run.auto_pause: expected true or false"),
+        (
+            #"{"run": {"standstill_land_after_s": 200}}"#,
+            "run.standstill_land_after_s: expected seconds 300–86400"
+        ),
+        (
+            #"{"run": {"standstill_remind_after_s": 3600, "standstill_land_after_s": 1800}}"#,
+            "must come after the reminder"
+        ),
+    ])
+    func aBadRunSettingIsNamed(json: String, wanted: String) {
+        let problem = Self.problem(json)
+        #expect(problem.contains(wanted), "\(problem)")
+    }
+
     @Test func aFullFileReads() throws {
         let config = try Self.parse(
             """
@@ -109,7 +146,7 @@ struct DaemonConfigurationTests {
         // Unknown keys, at any depth.
         (
             #"{"bord": {}}"#,
-            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery, voice, bluetooth)"
+            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery, voice, bluetooth, run)"
         ),
         (
             #"{"board": {"buttons": {"stop": 3}}}"#,

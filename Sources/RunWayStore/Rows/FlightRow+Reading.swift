@@ -73,6 +73,9 @@ extension FlightRow {
         }
         flight.liveDistance = r.optional(Column.liveDistance, in: LogbookRow.distance)
         if case .text(let note) = r[Column.smoothingNote] { flight.smoothingNote = note }
+        if case .text(let landing) = r[Column.landing], let known = FlightLanding(rawValue: landing) {
+            flight.landing = known
+        }
         return flight
     }
 

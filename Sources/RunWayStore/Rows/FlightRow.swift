@@ -10,7 +10,7 @@ struct FlightRow {
             zone2Time, zone3Time, zone4Time, zone5Time, zoneMethod, zoneMaximum, zoneResting, zone1Fraction,
             zone2Fraction, zone3Fraction, zone4Fraction, zone5Fraction, targetHeartRateLow,
             targetHeartRateHigh,
-            targetZone, targetDuration, distanceMethod, liveDistance, smoothingNote
+            targetZone, targetDuration, distanceMethod, liveDistance, smoothingNote, landing
 
         /// Moving seconds in zones 1…5, in order.
         static let zoneTimes: [Self] = [.zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time]
@@ -36,7 +36,7 @@ struct FlightRow {
             .targetHeartRateLow: "target_hr_low",
             .targetHeartRateHigh: "target_hr_high", .targetZone: "target_zone",
             .targetDuration: "target_duration_s", .distanceMethod: "distance_method",
-            .liveDistance: "live_distance_m", .smoothingNote: "smoothing_note",
+            .liveDistance: "live_distance_m", .smoothingNote: "smoothing_note", .landing: "landed_by",
         ]
         /// A flight's mission, in every statement that writes or reads it.
         static let mission: [Self] = [
@@ -93,6 +93,7 @@ struct FlightRow {
         case .distanceMethod: landed.map { .text($0.distanceMethod.rawValue) } ?? .null
         case .liveDistance: Logbook.value(landed?.liveDistance)
         case .smoothingNote: landed?.smoothingNote.map { .text($0) } ?? .null
+        case .landing: landed.map { .text($0.landing.rawValue) } ?? .null
         case .zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time:
             Logbook.value(Self.element(Column.zoneTimes, column, of: landed?.timeInZone))
         case .zoneMethod: landed?.heartRateZones.map { .text($0.method.rawValue) } ?? .null
@@ -126,7 +127,7 @@ struct FlightRow {
             .engineVersion, .elevationSource, .elevationLoss, .altitudeMinimum, .altitudeMaximum,
             .maxHeartRate,
         ] + Column.zoneTimes + [.zoneMethod, .zoneMaximum, .zoneResting] + Column.zoneFractions + [
-            .distanceMethod, .liveDistance, .smoothingNote,
+            .distanceMethod, .liveDistance, .smoothingNote, .landing,
         ]
     static let landSQL = SQL.update(table, Column.names(landing), where: Column.id.name)
 
