@@ -108,13 +108,15 @@ struct LogbookSchemaTests {
         let path = temporaryLogbookPath()
         do {
             let db = try Database(path: path)
-            try db.execute("CREATE TABLE future (x); PRAGMA user_version = \(Logbook.schemaVersionWritten + 1)")
+            try db.execute(
+                "CREATE TABLE future (x); PRAGMA user_version = \(Logbook.schemaVersionWritten + 1)")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect {
             _ = try Logbook(path: path)
         } throws: { error in
-            (error as? StoreError) == .newerSchema(found: Schema.version + 1, known: Schema.version, path: path)
+            (error as? StoreError)
+                == .newerSchema(found: Schema.version + 1, known: Schema.version, path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
