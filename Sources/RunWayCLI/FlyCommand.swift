@@ -29,7 +29,8 @@ public enum FlyCommand {
     /// prints the result; with `saveTo`, stores it in that logbook.
     public static func run(
         gps gpsPath: String, pressure pressurePath: String?, body bodyPath: String? = nil,
-        mission: Mission?, configuration: EngineConfiguration = EngineConfiguration(), json: Bool,
+        buttons buttonsPath: String? = nil, mission: Mission?,
+        configuration: EngineConfiguration = EngineConfiguration(), json: Bool,
         saveTo logbookPath: String?, zone: LocalZone = .utc, audio: String? = nil,
         language: VoiceLanguage = .english, console: Console
     ) throws(CLIError) -> Int32 {
@@ -39,11 +40,16 @@ public enum FlyCommand {
             try PressureFile(LineReader(path: path))
         }
         let body = try bodyPath.map { path throws(CLIError) in try BodyFile(LineReader(path: path)) }
+        let buttonFile = try buttonsPath.map { path throws(CLIError) in try ButtonFile(LineReader(path: path))
+        }
+        let presses = try buttonFile?.all() ?? []
+        if let buttonFile { report(buttonFile.diagnostics, console: console) }
         let line = ProgressLine("flying \(gps.name)", console: console)
         let listener = audio.map { _ in FlightAudioWriter() }
         let result = try fly(
-            gps: gps, pressure: pressure, body: body, mission: mission, configuration: configuration,
-            keepInputs: logbookPath != nil, observers: listener.map { [$0] } ?? [], progress: line.update)
+            gps: gps, pressure: pressure, body: body, presses: presses, mission: mission,
+            configuration: configuration, keepInputs: logbookPath != nil,
+            observers: listener.map { [$0] } ?? [], progress: line.update)
         line.finish()
         var warnings = gps.diagnostics
         if let body {
@@ -139,7 +145,8 @@ public enum FlyCommand {
 
     /// Flies the trace files. Start is the first usable fix (mode ≥ 2), end the last.
     public static func fly(
-        gps: GPSTraceFile, pressure: PressureFile?, body: BodyFile? = nil, mission: Mission?,
+        gps: GPSTraceFile, pressure: PressureFile?, body: BodyFile? = nil, presses: [EngineInput] = [],
+        mission: Mission?,
         configuration: EngineConfiguration = EngineConfiguration(), keepInputs: Bool = false,
         observers: sending [any FlightObserver] = [], progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
@@ -153,7 +160,7 @@ public enum FlyCommand {
             start: first, end: last, nextReport: { reports.next() },
             nextPressure: { () throws(CLIError) in
                 try pressure?.next()
-            }, nextBody: { () throws(CLIError) in try body?.next() }, mission: mission,
+            }, nextBody: { () throws(CLIError) in try body?.next() }, presses: presses, mission: mission,
             configuration: configuration, keepInputs: keepInputs, name: gps.name,
             observers: observers, progress: progress)
         result.fixCount = gps.fixCount
@@ -185,7 +192,8 @@ public enum FlyCommand {
     static func fly(
         start: Double, end: Double, nextReport: () -> Fix?,
         nextPressure: () throws(CLIError) -> PressureSample?,
-        nextBody: () throws(CLIError) -> BodySample? = { nil }, mission: Mission?,
+        nextBody: () throws(CLIError) -> BodySample? = { nil }, presses: [EngineInput] = [],
+        mission: Mission?,
         configuration: EngineConfiguration, keepInputs: Bool, name: String,
         observers: sending [any FlightObserver] = [], progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
@@ -209,12 +217,16 @@ public enum FlyCommand {
 
         func flyAll(on engine: isolated FlightEngine) throws(CLIError) -> Result {
             var callouts: [TimedCallout] = []
+            // A flight landed by a press of END (or a forgotten stop) before the trace's end.
+            var landedEarly: Flight?
+            var pending = presses[...]
             // The flown inputs: the logbook's raw log with --save, and always the touchdown
             // smoother's (the flight printed is the one the logbook would save).
             var inputs: [EngineInput] = []
             var ticker = ReplayTicker()
             func take(_ outputs: [EngineOutput]) {
                 for case .callout(let callout) in outputs { callouts.append(callout) }
+                for case .ended(.landed(let flight)) in outputs { landedEarly = flight }
             }
             func fly(_ input: EngineInput) {
                 for tick in ticker.ticks(before: input, in: engine.computer) {
@@ -265,12 +277,18 @@ public enum FlyCommand {
                     progress((report.time - start) / (end - start))
                 }
                 try flyPressure(through: report.time.nextDown)
+                while let press = pending.first, press.time <= report.time {
+                    pending.removeFirst()
+                    fly(press)
+                }
                 fly(.fix(report))
             }
             try flyPressure(through: .infinity)
+            // Presses after the last fix (an END held at the finish).
+            for press in pending { fly(press) }
             let (landed, outputs) = engine.end(sentAt: nil)
             take(outputs)
-            guard let live = landed.flight ?? engine.computer.landedByItself else {
+            guard let live = landed.flight ?? landedEarly ?? engine.computer.landedByItself else {
                 throw CLIError("\(name): the engine did not land a flight (\(landed))")
             }
             // The flight the logbook saves (smoothed at touchdown), whether or not it is saved.

@@ -70,6 +70,11 @@ extension RunWayCommand {
                 .init(
                     "--body", value: "FILE", help: "a heart rate and cadence CSV (time,heart_rate,cadence)"),
                 .init(
+                    "--buttons", value: "FILE",
+                    help:
+                        "the runner's presses, CSV time,button (start, pause, resume, end): a PAUSE bump flown as the board would"
+                ),
+                .init(
                     "--mission", value: "SPEC",
                     help:
                         "fly as a Mission Flight: pace=5:30,deviation=15,distance=5000, or hr=140-155 / zone=2, and time=30:00"
@@ -82,9 +87,11 @@ extension RunWayCommand {
                 "gpspipe -w -n 4000 > run.json; runway fly --gps run.json",
                 "runway fly --gps run.json --pressure run.csv --save --logbook ~/runs.sqlite",
                 "runway fly --gps run.json --body strap.csv --mission hr=140-155,distance=5000",
+                "runway fly --gps run.json --buttons presses.csv --json",
             ])
 
         let gps: String
+        let buttons: String?
         let pressure: String?
         let body: String?
         let configuration: EngineConfiguration
@@ -101,6 +108,7 @@ extension RunWayCommand {
             language = try arguments.language()
             pressure = arguments.value("--pressure")
             body = arguments.value("--body")
+            buttons = arguments.value("--buttons")
             mission = try arguments.mission()
             configuration = try arguments.configuration().engine
             json = arguments.flag("--json")
@@ -112,7 +120,8 @@ extension RunWayCommand {
                 throw .usage(
                     "--logbook goes with --save (runway fly … --save --logbook FILE); nothing would be saved")
             }
-            let stdin = [("--gps", gps), ("--pressure", pressure), ("--body", body)].filter { $0.1 == "-" }
+            let stdin = [("--gps", gps), ("--pressure", pressure), ("--body", body), ("--buttons", buttons)]
+                .filter { $0.1 == "-" }
             if stdin.count > 1 {
                 throw .usage(
                     "\(stdin.map(\.0).joined(separator: " and ")) cannot \(stdin.count == 2 ? "both" : "all") read standard input"
@@ -123,8 +132,9 @@ extension RunWayCommand {
 
         func run(console: Console) async throws(CLIError) -> Int32 {
             try FlyCommand.run(
-                gps: gps, pressure: pressure, body: body, mission: mission, configuration: configuration,
-                json: json, saveTo: saveTo, zone: zone, audio: audio, language: language, console: console)
+                gps: gps, pressure: pressure, body: body, buttons: buttons, mission: mission,
+                configuration: configuration, json: json, saveTo: saveTo, zone: zone, audio: audio,
+                language: language, console: console)
         }
     }
 
