@@ -268,6 +268,40 @@ public enum LogbookCommands {
         return 0
     }
 
+    /// `runway trim`: the window checked against the stored flight first (a usage error naming
+    /// the field, nothing written), then `Logbook.trim`.
+    public static func trim(
+        path: String, id: Int64, start: Double?, end: Double?, replace: Bool,
+        configuration: EngineConfiguration = EngineConfiguration(), console: Console
+    ) throws(CLIError) -> Int32 {
+        let logbook = try open(path, access: .readWrite, creating: false, console: console)
+        let stored = try answer(for: id, in: path) { () throws(StoreError) in try logbook.flight(id: id) }
+        let window: ClosedRange<Double>
+        do {
+            window = try Logbook.trimWindow(start: start, end: end, elapsed: stored.flight.elapsed)
+        } catch {
+            throw .usage("flight \(id): \(error)")
+        }
+        let written: Int64?
+        do {
+            written = try logbook.trim(
+                flight: id, window: window, replace: replace, configuration: configuration)
+        } catch {
+            throw CLIError.logbook(path, error)
+        }
+        let span = "\(UTCTime.duration(window.lowerBound))–\(UTCTime.duration(window.upperBound))"
+        guard let written else {
+            console.out("Flight \(id) cut to \(span) flies under 100 m: not recorded, nothing was written.")
+            return 0
+        }
+        console.out(
+            replace
+                ? "Flight \(id) cut to \(span) of its raw sensor log and replaced."
+                : "Flight \(id) cut to \(span) of its raw sensor log and stored as flight \(written); the original is kept."
+        )
+        return 0
+    }
+
     /// What `body` gives for flight `id`: "no flight" when it gives nothing, a store failure said
     /// with the logbook's name.
     static func answer<T>(for id: Int64, in path: String, _ body: () throws(StoreError) -> T?)

@@ -3,7 +3,7 @@ public enum RunWayCommand {
     /// Every command, in the order the command list shows them within their groups.
     static let commands: [any Subcommand.Type] = [
         Demo.self, Fly.self, Replay.self, Calendar.self, Week.self,
-        LogbookList.self, Export.self, Drive.self, Delete.self, Salvage.self, Reprocess.self,
+        LogbookList.self, Export.self, Drive.self, Delete.self, Salvage.self, Reprocess.self, Trim.self,
         Status.self, Start.self, Pause.self, Resume.self, Stop.self, ExportFinished.self,
         SensorsScan.self, SensorsPair.self, SensorsForget.self, SensorsList.self,
         GPS.self, Checklist.self, Baro.self, Buttons.self, Buzz.self, Say.self, Simulate.self,

@@ -77,7 +77,7 @@ public enum MissionRule {
 
     /// `M:SS` or `H:MM:SS` (the first field one or two ASCII digits, the others two, 00–59) as
     /// seconds; nil for anything else.
-    static func clock(_ text: String) -> Double? {
+    public static func clock(_ text: String) -> Double? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), (1...2).contains(parts[0].count),
             parts.dropFirst().allSatisfy({ $0.count == 2 }),

@@ -78,27 +78,32 @@ extension Logbook {
         return .saved(
             try database.transaction { () throws(StoreError) -> Int64 in
                 let id = try begin(startTime: flight.startTime, mission: flight.mission, source: source)
-                // One row per 4 s of flight time, as a live recording would have committed it.
-                var batch: [EngineInput] = []
-                var seq: Int64 = 1
-                var batchStart = flight.startTime
-                for input in inputs {
-                    if input.time - batchStart >= 4, !batch.isEmpty {
-                        try insertRawLog(
-                            flight: id, seq: seq, until: input.time, inputs: RawLog.encode(batch))
-                        seq += 1
-                        batch.removeAll(keepingCapacity: true)
-                        batchStart = input.time
-                    }
-                    batch.append(input)
-                }
-                if !batch.isEmpty {
-                    try insertRawLog(
-                        flight: id, seq: seq, until: flight.endTime, inputs: RawLog.encode(batch))
-                }
+                try writeRawLog(flight: id, inputs: inputs, from: flight.startTime, until: flight.endTime)
                 try finish(flight: id, with: flight)
                 return id
             })
+    }
+
+    /// Writes `inputs` as flight `id`'s raw log: one row per 4 s of flight time, as a live
+    /// recording would have committed it.
+    func writeRawLog(flight id: Int64, inputs: [EngineInput], from start: Double, until end: Double)
+        throws(StoreError)
+    {
+        var batch: [EngineInput] = []
+        var seq: Int64 = 1
+        var batchStart = start
+        for input in inputs {
+            if input.time - batchStart >= 4, !batch.isEmpty {
+                try insertRawLog(flight: id, seq: seq, until: input.time, inputs: RawLog.encode(batch))
+                seq += 1
+                batch.removeAll(keepingCapacity: true)
+                batchStart = input.time
+            }
+            batch.append(input)
+        }
+        if !batch.isEmpty {
+            try insertRawLog(flight: id, seq: seq, until: end, inputs: RawLog.encode(batch))
+        }
     }
 
     /// A flight already in the logbook that took off at `start` (to the millisecond): the same run.

@@ -61,7 +61,7 @@ extension Logbook {
     /// `inputs` is the flight's raw log (`rawInputs`), read once by the caller.
     func rebuiltEngine(
         flight id: Int64, inputs: [EngineInput], configuration: EngineConfiguration,
-        progress: ((Double) -> Void)? = nil, log: DamageLog? = nil
+        progress: ((Double) -> Void)? = nil, log: DamageLog? = nil, startingAt override: Double? = nil
     ) throws(StoreError) -> FlightComputer? {
         guard
             let row = try database.query(
@@ -81,7 +81,7 @@ extension Logbook {
         var configuration = configuration
         if let zones = FlightRow.heartRateZones(r) { configuration.heartRateZones = zones }
         return Self.flown(
-            start: start, mission: Self.mission(r), inputs: inputs, configuration: configuration,
+            start: override ?? start, mission: Self.mission(r), inputs: inputs, configuration: configuration,
             progress: progress)
     }
 

@@ -247,4 +247,51 @@ extension RunWayCommand {
                 path: path, id: id, replace: replace, configuration: configuration, console: console)
         }
     }
+
+    /// `runway trim` (issue 27).
+    struct Trim: Subcommand {
+        static let declaration = CommandDeclaration(
+            "trim", group: .logbook,
+            abstract: "cut a stored flight to a window of its elapsed time, from its raw sensor log",
+            discussion:
+                "A forgotten stop's standing or a car ride home at the end: the raw log inside the window is flown again from --start (default the flight's start) to --end (default its end), as reprocess flies a flight, and stored in one transaction as a new flight that supersedes the old one, unless --replace. Times are elapsed from the flight's start, MM:SS or H:MM:SS, as runway show prints them.",
+            arguments: [.flightID],
+            options: [
+                .init("--start", value: "MM:SS", help: "keep from this elapsed time"),
+                .init("--end", value: "MM:SS", help: "keep up to this elapsed time"),
+                .logbookOrConfigured, .init("--replace", help: "replace the flight instead of keeping both"),
+            ],
+            examples: ["runway trim 3 --end 52:10", "runway trim 3 --start 2:00 --end 1:05:00 --replace"])
+
+        let path: String
+        let id: Int64
+        let start: Double?
+        let end: Double?
+        let replace: Bool
+        let configuration: EngineConfiguration
+
+        init(_ arguments: ParsedArguments) throws(CLIError) {
+            path = arguments.logbookPath()
+            id = try arguments.flightID()
+            replace = arguments.flag("--replace")
+            func time(_ option: String) throws(CLIError) -> Double? {
+                guard let text = arguments.value(option) else { return nil }
+                guard let seconds = MissionRule.clock(text) else {
+                    throw .usage(
+                        "\(option) \"\(text)\" is not a time from the flight's start: MM:SS or H:MM:SS")
+                }
+                return seconds
+            }
+            start = try time("--start")
+            end = try time("--end")
+            if start == nil && end == nil { throw .usage("trim needs --start, --end or both") }
+            configuration = try arguments.configuration().engine
+        }
+
+        func run(console: Console) async throws(CLIError) -> Int32 {
+            try LogbookCommands.trim(
+                path: path, id: id, start: start, end: end, replace: replace, configuration: configuration,
+                console: console)
+        }
+    }
 }
