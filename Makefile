@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: all deps test-deps build install install-files deb deb-check demo test board-test bench bench-daemon bench-export bench-viewer bench-callouts bench-elevation bench-voice bench-conditions soak fuzz sanitize lint format clean
+.PHONY: all deps test-deps build install install-files deb deb-check demo test board-test bench bench-daemon bench-export bench-viewer bench-callouts bench-elevation bench-voice bench-conditions bench-slips soak fuzz sanitize lint format clean
 
 all: build
 
@@ -110,6 +110,10 @@ bench-elevation: build
 # slow, fast, 10 Hz), median and worst over 20 seeds: ~3 s. `runway-bench conditions --json` for scripts.
 bench-conditions: build
 	$(RELEASE)/runway-bench conditions
+
+# Issue 27's slips: a PAUSE bump, a car, a bus, a forgotten stop, a sprint finish (20 seeds).
+bench-slips: build
+	$(RELEASE)/runway-bench slips
 
 # Only runwayd's figures (start → READY, idle wake-ups, CPU per hour, memory over 24 h): ~5 min.
 bench-daemon: build

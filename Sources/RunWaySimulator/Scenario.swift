@@ -26,6 +26,34 @@ public struct Scenario: Sendable {
         }
     }
 
+    /// The runner pressing a button, at flight elapsed seconds (issue 27: a PAUSE bump).
+    public struct Press: Sendable {
+        public enum Button: Sendable { case pause, start, resume }
+        public var elapsed: Double
+        public var button: Button
+
+        public init(at elapsed: Double, _ button: Button) {
+            self.elapsed = elapsed
+            self.button = button
+        }
+    }
+
+    /// A stretch of the course ridden in a vehicle at `speed` (issue 27: run, drive, park; a bus):
+    /// no steps, and not the runner's distance or moving time in the truth.
+    public struct Ride: Sendable {
+        public var from: Double
+        public var metres: Double
+        public var speed: Double
+
+        public init(from: Double, metres: Double, speed: Double) {
+            self.from = from
+            self.metres = metres
+            self.speed = speed
+        }
+
+        func covers(_ s: Double) -> Bool { s >= from && s < from + metres }
+    }
+
     /// A raised-cosine hill: climbs `height` metres and comes back down over `length` metres.
     public struct Hill: Sendable {
         public var center: Double
@@ -233,6 +261,8 @@ public struct Scenario: Sendable {
     public var stops: [Stop] = []
     public var hills: [Hill] = []
     public var signalGaps: [SignalGap] = []
+    public var presses: [Press] = []
+    public var rides: [Ride] = []
     public var totalDistance: Double
 
     /// The same run, ended at `metres` (a shorter flight for a test or a bench).
@@ -271,6 +301,7 @@ public struct Scenario: Sendable {
 
     /// Target speed at distance `s`.
     func targetSpeed(at s: Double) -> Double {
+        if let ride = rides.first(where: { $0.covers(s) }) { return ride.speed }
         var speed = legs.first?.speed ?? 3
         for leg in legs where leg.from <= s { speed = leg.speed }
         return speed

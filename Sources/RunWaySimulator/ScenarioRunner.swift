@@ -28,6 +28,9 @@ public struct GroundTruth: Sendable {
     /// Elapsed seconds when the runner stood still at the finish.
     public var arrivalElapsed: Double = 0
     public var stopCount = 0
+    /// Metres and seconds ridden in a vehicle (`Scenario.rides`): in neither figure above.
+    public var ridden: Double = 0
+    public var ridingTime: Double = 0
     /// True speed at each fix time for the first `speedLogSeconds` of the flight.
     public var speedLog: [(elapsed: Double, speed: Double)] = []
     /// True distance 20 times a second (only when `ScenarioRunner.recordsDistance`).
@@ -208,6 +211,13 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
         }
         let elapsed = now - scenario.rotateTime
         if elapsed > 0 { moveRunner(elapsed: elapsed) }
+        for press in scenario.presses where abs(press.elapsed - elapsed) < dt / 2 {
+            switch press.button {
+            case .pause: queue.append(.input(.togglePause(at: now)))
+            case .start: queue.append(.input(.start(at: now, mission: scenario.mission, countdown: true)))
+            case .resume: queue.append(.input(.resume(at: now)))
+            }
+        }
         if tick % gpsEvery == 0 { emitFix(at: now, elapsed: elapsed) }
         if scenario.barometer.present, tick >= 0, (tick + baroEvery / 2) % baroEvery == 0 {
             emitPressure(at: now)
@@ -235,15 +245,23 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
         v += min(max(change, -scenario.deceleration * dt), scenario.acceleration * dt)
         v = max(v, min(0.3, braking))
         let before = s
+        let ranBefore = truth.distance
         s = min(s + v * dt, stopAt)
-        truth.distance = s
-        if recordsDistance { truth.distanceLog.append((elapsed, s)) }
-        if v > 0.2 { truth.movingTime += dt }
+        if scenario.rides.contains(where: { $0.covers(before) }) {
+            truth.ridden += s - before
+            truth.ridingTime += dt
+        } else if v > 0.2 {
+            truth.movingTime += dt
+        }
+        truth.distance = s - truth.ridden
+        if recordsDistance { truth.distanceLog.append((elapsed, truth.distance)) }
         let dz = scenario.elevation(at: s) - scenario.elevation(at: before)
         if dz > 0 { truth.elevationGain += dz }
+        // Kilometres of running (a ride is not the runner's distance).
         let nextKm = Double(truth.kilometreTimes.count + 1) * 1000
-        if s >= nextKm, before < nextKm, s > before {
-            truth.kilometreTimes.append(elapsed - dt + dt * (nextKm - before) / (s - before))
+        let ran = truth.distance
+        if ran >= nextKm, ranBefore < nextKm, ran > ranBefore {
+            truth.kilometreTimes.append(elapsed - dt + dt * (nextKm - ranBefore) / (ran - ranBefore))
         }
         if s >= stopAt - 1e-6 {
             v = 0
@@ -356,6 +374,9 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
 
     private mutating func emitBody(at now: Double) {
         guard scenario.heartRate || scenario.cadence else { return }
+        // Riding: the heart rate of someone sitting, and a footpod counts no steps.
+        let riding = scenario.rides.contains { $0.covers(s) }
+        let v = riding ? 0.3 : self.v
         let hr: Double?
         if let model = scenario.heartRateModel {
             var state = heart ?? HeartRateModel.State(model: model, generator: &rng)
@@ -369,7 +390,8 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
                 ? (heartRate + 1.5 * rng.gaussian()).rounded() : nil
         }
         let cadence: Double? =
-            scenario.cadence && v > 0.5 ? (150 + 8 * v + 2 * rng.gaussian()).rounded() : nil
+            scenario.cadence && (v > 0.5 || riding)
+            ? (riding ? 0 : (150 + 8 * v + 2 * rng.gaussian()).rounded()) : nil
         guard hr != nil || cadence != nil else { return }
         queue.append(.input(.body(BodySample(time: now, heartRate: hr, cadence: cadence))))
     }

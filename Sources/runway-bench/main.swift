@@ -43,6 +43,8 @@ let sections: [String: () -> Void] = [
     "export": { ExportBench().run() },
     "viewer": { ViewerBench().run() },  // needs chromium
     "voice": { VoiceBench().run() },
+    // Issue 27's slips: a PAUSE bump, a car, a bus, a forgotten stop, a sprint finish.
+    "slips": { SlipBench().run() },
     // Issue 26's hard conditions; its own arguments follow the section's name.
     "conditions": {
         guard let bench = ConditionBench(arguments: Array(CommandLine.arguments.dropFirst(2))) else {
@@ -63,10 +65,10 @@ if let first = benchArguments.first {
         Data(
             ((known ? "" : "runway-bench: unknown section \"\(first)\"\n")
                 + """
-                usage: runway-bench [accuracy | daemon | callouts | elevation | export | viewer | voice | conditions]
+                usage: runway-bench [accuracy | daemon | callouts | elevation | export | viewer | voice | conditions | slips]
                   (no argument)  every figure: memory, cost per fix, accuracy, the gpsd path, storage,
                                  runway fly's memory, runwayd, callouts, elevation, export, voice,
-                                 conditions (~10 min)
+                                 conditions, slips (~10 min)
                   accuracy       the saved (smoothed) flight against the live engine's: distance, the
                                  exported track's length, split times, moving time per stop
                   daemon         runwayd: start → READY, idle wake-ups, CPU per hour, memory over 24 h
@@ -81,6 +83,9 @@ if let first = benchArguments.first {
                                  weather, intervals, slow, fast, 10 Hz): distance, live distance, moving
                                  time, splits, gain and the exported track against the truth, median and
                                  worst over 20 seeds; [--seeds N] [--only NAME] [--json]
+                  slips          issue 27's slips: a PAUSE bump (how long unnoticed), a car and a bus
+                                 (how much of the ride counted), a forgotten stop (when it lands), a
+                                 sprint finish (that it counts), median and worst over 20 seeds
 
                 """).utf8))
     exit(known ? 0 : 2)
@@ -425,3 +430,4 @@ CalloutBench().run()
 ElevationBench().run()
 VoiceBench().run()
 ConditionBench().run()
+SlipBench().run()
