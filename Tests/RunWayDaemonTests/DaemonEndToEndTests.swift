@@ -114,6 +114,12 @@ struct DaemonEndToEndTests {
         #expect(try Self.request(socket, #"{"command":"pause"}"#)["ok"] as? Bool == true)
         let paused = try Self.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any]
         #expect(paused?["paused"] as? Bool == true)
+        // START on a paused flight resumes it (issue 27: a PAUSE bump undone by START).
+        let restarted = try Self.request(socket, #"{"command":"start"}"#)
+        #expect(restarted["result"] as? String == "resumed", "\(restarted)")
+        let running = try Self.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any]
+        #expect(running?["paused"] as? Bool == false)
+        #expect(try Self.request(socket, #"{"command":"pause"}"#)["ok"] as? Bool == true)
         #expect(try Self.request(socket, #"{"command":"resume"}"#)["ok"] as? Bool == true)
         try await Task.sleep(for: .seconds(3))
         let status = try #require(
