@@ -25,8 +25,8 @@ final class FlightAudioWriter: FlightObserver, Sendable {
 
     /// Writes the files into `directory` (made if missing); returns the lines to print.
     func write(
-        to directory: String, language: VoiceLanguage, settings: VoiceSettings = .init(),
-        output: VoiceOutput = .both
+        to directory: String, language: VoiceLanguage, units: DistanceUnit = .kilometre,
+        settings: VoiceSettings = .init(), output: VoiceOutput = .both
     ) throws(CLIError) -> [String] {
         let (cues, rotate) = heard.withLock { ($0.cues, $0.rotate) }
         guard let rotate else { throw CLIError("--audio: the flight never took off, so nothing was said") }
@@ -39,7 +39,8 @@ final class FlightAudioWriter: FlightObserver, Sendable {
         do {
             let synthesizer = try Speech.synthesizer(language: language, settings: settings)
             audio = try FlightAudio.render(
-                cues, rotate: rotate, language: language, output: output, synthesizer: synthesizer)
+                cues, rotate: rotate, language: language, units: units, output: output,
+                synthesizer: synthesizer)
             var entries: [JSONValue] = []
             for (index, utterance) in audio.utterances.enumerated() {
                 let file = String(format: "%03d-%@.wav", index + 1, utterance.kind.rawValue)

@@ -146,8 +146,10 @@ public enum FlightReport {
 
     /// The Flight Summary as a runner reads it on a terminal; `verdict` replaces RECORDED when the
     /// logbook could not store the flight whole.
+    /// `units`: the runner's (`run.units`): the distance, paces and split labels in it.
     public static func summary(
-        _ flight: Flight, bodyMass: Double? = nil, zone: LocalZone = .utc, verdict: String? = nil
+        _ flight: Flight, bodyMass: Double? = nil, zone: LocalZone = .utc, verdict: String? = nil,
+        units: DistanceUnit = .kilometre
     ) -> String {
         var lines: [String] = []
         let kind =
@@ -158,8 +160,9 @@ public enum FlightReport {
         lines.append("FLIGHT SUMMARY  \(kind)  \(status)")
         lines.append("  \(zone.describe(flight.startTime))")
         lines.append(
-            row("Distance", "\(km(flight.distance)) km", "Avg pace", "\(Pace.format(flight.averagePace)) /km")
-        )
+            row(
+                "Distance", "\(km(flight.distance * 1000 / units.metres)) \(units.rawValue)", "Avg pace",
+                "\(Pace.format(flight.averagePace.map(units.pace))) /\(units.rawValue)"))
         if let line = distanceMethodLine(flight) { lines.append(line) }
         lines.append(
             row(
@@ -201,12 +204,13 @@ public enum FlightReport {
             let hr = flight.heartRateExtremes
             let cad = flight.cadenceExtremes
             for (i, split) in flight.splits.enumerated() {
-                let label = split.distance < 950 ? "\(Int(split.distance.rounded()))M" : "\(split.order) KM"
+                let label = Self.splitLabel(split, units: units)
                 let paceMark = mark(i, high: pace?.fastest, low: pace?.slowest)
                 let hrMark = mark(i, high: hr?.highest, low: hr?.lowest)
                 let cadMark = mark(i, high: cad?.highest, low: cad?.lowest)
                 lines.append(
-                    "  " + padRight(label, 9) + padRight(Pace.format(split.pace) + paceMark, 13)
+                    "  " + padRight(label, 9)
+                        + padRight(Pace.format(split.pace.map(units.pace)) + paceMark, 13)
                         + padRight(whole(split.heartRate) + hrMark, 11)
                         + padRight(whole(split.cadence) + cadMark, 11)
                         + padRight(gain(flight.elevation == nil ? nil : split.elevationGain), 8)
@@ -241,6 +245,13 @@ public enum FlightReport {
         if index == high { return " ▲" }
         if index == low { return " ▼" }
         return ""
+    }
+
+    /// "3 KM", "2 MI" for a split of (nearly) one unit; a shorter one (the last partial split, a
+    /// set split length) by its metres, "500M".
+    static func splitLabel(_ split: Split, units: DistanceUnit) -> String {
+        split.distance < units.metres * 0.95
+            ? "\(Int(split.distance.rounded()))M" : "\(split.order) \(units.rawValue.uppercased())"
     }
 
     static func km(_ metres: Double) -> String {

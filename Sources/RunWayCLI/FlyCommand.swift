@@ -110,10 +110,12 @@ public enum FlyCommand {
                     "  \(FlightReport.padRight(UTCTime.duration(callout.time - result.flight.startTime), 7)) >> \(callout.callout.text)"
                 )
             }
-            console.out(FlightReport.summary(result.flight, zone: zone))
+            console.out(FlightReport.summary(result.flight, zone: zone, units: configuration.units))
         }
         if let audio, let listener {
-            for line in try listener.write(to: audio, language: language) { console.err("runway: \(line)") }
+            for line in try listener.write(to: audio, language: language, units: configuration.units) {
+                console.err("runway: \(line)")
+            }
         }
         return 0
     }

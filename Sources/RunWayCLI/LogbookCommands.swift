@@ -122,7 +122,8 @@ public enum LogbookCommands {
     /// One flight: its summary, splits and alerts for a runner; for scripts, the whole flight
     /// (the `runway fly --json` fields, plus its FDR samples and simplified route).
     public static func show(
-        path: String, id: Int64, zone: LocalZone, bodyMass: Double?, json: Bool, console: Console
+        path: String, id: Int64, zone: LocalZone, bodyMass: Double?, json: Bool,
+        units: DistanceUnit = .kilometre, console: Console
     ) throws(CLIError) -> Int32 {
         let logbook = try open(path, access: .readOnly, console: console)
         let logged = try answer(for: id, in: path) { () throws(StoreError) in try logbook.flight(id: id) }
@@ -177,7 +178,7 @@ public enum LogbookCommands {
             "Flight #\(logged.id)  \(zone.describe(flight.startTime))  "
                 + "\(logged.status.rawValue), from \(logged.source)\(replaces)")
         if !logged.rawLogGaps.isEmpty { console.out("  Raw log incomplete\(gapNote(logged.rawLogGaps)).") }
-        console.out(FlightReport.summary(flight, bodyMass: bodyMass, zone: zone))
+        console.out(FlightReport.summary(flight, bodyMass: bodyMass, zone: zone, units: units))
         if bodyMass == nil {
             console.out("  (calories: give --body-mass KG)")
         }

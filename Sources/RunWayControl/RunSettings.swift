@@ -1,11 +1,15 @@
 import RunWayCore
 
 /// The run's own settings (`run` in runway.json, issue 27), every key optional:
-/// `{"auto_pause": true, "auto_resume_after_s": null, "standstill_remind_after_s": 300,
-/// "standstill_land_after_s": 1800}`.
+/// `{"units": "km", "split_length_m": null, "auto_pause": true, "auto_resume_after_s": null,
+/// "standstill_remind_after_s": 300, "standstill_land_after_s": 1800}`.
 public struct RunSettings: Sendable, Equatable {
     /// Auto-pause (no movement for 8 s pauses the flight); off: only the button pauses (a signal
     /// loss still does: no fix is no distance).
+    /// Kilometres or miles: splits, callouts and the summary follow.
+    public var units = DistanceUnit.kilometre
+    /// The splits' length in metres; nil: one unit.
+    public var splitLength: Double?
     public var autoPause = true
     /// Running this long while paused by the button resumes the flight by itself; nil: never
     /// (the runner is reminded).
@@ -19,6 +23,8 @@ public struct RunSettings: Sendable, Equatable {
 
     /// The engine's rules these settings change.
     public func apply(to engine: inout EngineConfiguration) {
+        engine.units = units
+        engine.splitLength = splitLength ?? units.metres
         if !autoPause { engine.pause.autoPauseAfter = .infinity }
         engine.slips.autoResumeAfter = autoResumeAfter
         engine.standstill.remindAfter = standstillRemindAfter
@@ -31,8 +37,17 @@ extension Reader {
     func runSettings() throws(Problem) -> RunSettings {
         var run = RunSettings()
         let entries = try object(known: [
-            "auto_pause", "auto_resume_after_s", "standstill_remind_after_s", "standstill_land_after_s",
+            "units", "split_length_m", "auto_pause", "auto_resume_after_s", "standstill_remind_after_s",
+            "standstill_land_after_s",
         ])
+        if let units = entries["units"] {
+            let text = try units.string("\"km\" or \"mi\"")
+            guard let unit = DistanceUnit(rawValue: text) else { throw units.fail("\"km\" or \"mi\"") }
+            run.units = unit
+        }
+        if let length = entries["split_length_m"], !length.isNull {
+            run.splitLength = try length.number("metres 200–10000, or null (one unit)", in: 200...10_000)
+        }
         if let auto = entries["auto_pause"] { run.autoPause = try auto.bool("true or false") }
         if let resume = entries["auto_resume_after_s"], !resume.isNull {
             run.autoResumeAfter = try resume.number("seconds 10–600, or null (never)", in: 10...600)

@@ -13,6 +13,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Without a barometer: the receiver's altitude, and how its climbs are counted.
     public var gpsAltitude = GPSAltitudeFilter.Configuration()
     public var gpsElevationGain = ElevationGain.Configuration.gps
+    /// The unit the runner counts in, and the splits' length (a kilometre or a mile unless set).
+    public var units = DistanceUnit.kilometre
+    public var splitLength = 1000.0
     /// Seconds from START to ROTATE.
     public var countdownFrom = 3
     /// FDR sample interval, seconds of elapsed time.

@@ -15,7 +15,7 @@ struct FlightInProgress: Sendable {
     /// The receiver's altitude: the elevation of a flight whose barometer gave nothing.
     var gpsAltitude: GPSAltitudeFilter
     var gpsGain: ElevationGain
-    var splits = SplitTracker()
+    var splits: SplitTracker
     var clock: FDRClock
     var paceAlerts: PaceAlertMonitor?
     var heartRateAlerts: HeartRateAlertMonitor?
@@ -86,6 +86,8 @@ struct FlightInProgress: Sendable {
         gpsAltitude = GPSAltitudeFilter(configuration: configuration.gpsAltitude)
         gpsGain = ElevationGain(configuration: configuration.gpsElevationGain)
         clock = FDRClock(interval: configuration.sampleInterval)
+        splits = SplitTracker(
+            splitLength: configuration.splitLength, minimumTail: min(100, configuration.splitLength / 10))
         slips = SlipWatch(configuration: configuration.slips)
         vehicle = VehicleWatch(configuration: configuration.vehicle)
         standstill = StandstillWatch(configuration: configuration.standstill)

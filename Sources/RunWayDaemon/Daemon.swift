@@ -169,7 +169,8 @@ public enum Daemon {
         let buzzer = BuzzerDriver()
         let voice = Voice(buzzer: buzzer, log: log)
         let annunciator = Annunciator(driver: buzzer, voice: voice, log: log)
-        let voiceService = VoiceService(voice: voice, parts: .configured(config.voice))
+        let voiceService = VoiceService(
+            voice: voice, parts: .configured(config.voice, units: config.run.units))
         let barometerPace = BarometerPace()
         let barograph = BarographKeeper()
         let inFlight = InFlightWatch()

@@ -23,17 +23,20 @@ final class Voice: Sendable {
         /// The configured output; nil: `both` if the device opens at start, else the buzzer.
         var output: VoiceOutput?
         var language: VoiceLanguage
+        /// The unit distances and paces are said in (`run.units`).
+        var units = DistanceUnit.kilometre
         var device: String
         var synthesizer: @Sendable () throws(VoiceError) -> any SpeechSynthesizer
         var open: @Sendable (String) throws(VoiceError) -> AlsaOutput
 
-        static func configured(_ config: DaemonConfiguration.Voice) -> Parts {
+        static func configured(_ config: DaemonConfiguration.Voice, units: DistanceUnit = .kilometre) -> Parts
+        {
             let settings = VoiceSettings(
                 engine: config.engine.flatMap(SpeechEngine.init(rawValue:)), voice: config.name,
                 rate: config.rate)
             let language = config.language
             return Parts(
-                output: config.output, language: language, device: config.device,
+                output: config.output, language: language, units: units, device: config.device,
                 synthesizer: { () throws(VoiceError) in
                     try Speech.synthesizer(language: language, settings: settings)
                 },

@@ -114,7 +114,7 @@ struct VoiceSession {
     /// would wait for it.
     private mutating func prepare(_ cue: Cue) {
         guard let synthesizer, let phrase = cue.phrase else { return }
-        let text = Phrasebook.text(phrase, in: parts.language)
+        let text = Phrasebook.text(phrase, in: parts.language, units: parts.units)
         guard cache.audio(for: text) == nil, let audio = try? synthesizer.synthesize(text) else {
             return  // ready already, or said when its turn comes, with the error
         }
@@ -159,7 +159,7 @@ struct VoiceSession {
             perform(queue.speechEnded(at: voice.now()))
             return
         }
-        let text = Phrasebook.text(phrase, in: parts.language)
+        let text = Phrasebook.text(phrase, in: parts.language, units: parts.units)
         let audio: PCMBuffer
         let device: AlsaOutput
         do {

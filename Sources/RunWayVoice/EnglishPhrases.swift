@@ -3,51 +3,55 @@ import RunWayHardware
 
 /// The English phrase table: short clauses separated by commas (a comma is a pause in speech),
 /// every number in words.
-enum EnglishPhrases {
-    static func text(_ phrase: Phrase) -> String {
+struct EnglishPhrases {
+    /// The unit distances and paces are said in (`DistanceUnit`).
+    var unit = DistanceUnit.kilometre
+
+    func text(_ phrase: Phrase) -> String {
         switch phrase {
         case .countdown(let n): EnglishNumbers.words(n)
         case .rotate: "rotate"
         case .split(let order, let time, let pace):
             // A full kilometre's time is its pace: said once.
-            clauses("kilometer " + EnglishNumbers.words(order), paceWords(pace ?? time))
+            Self.clauses(
+                unitName + " " + EnglishNumbers.words(order), pace.flatMap(self.pace) ?? Self.paceWords(time))
         case .lastSplit(let metres, let time, let pace):
-            clauses(
-                "last " + distance(metres), duration(time, clock: true),
-                pace.flatMap(paceWords).map { "pace " + $0 })
+            Self.clauses(
+                "last " + distanceWords(metres), Self.duration(time, clock: true),
+                pace.flatMap(self.pace).map { "pace " + $0 })
         case .sinkRate(let pace, let target): alert("sink rate", "too slow", pace, target)
         case .overspeed(let pace, let target): alert("overspeed", "too fast", pace, target)
-        case .minimums(let metres): clauses("minimums", distance(max(0, metres)) + " to go")
-        case .minimumsTime(let seconds): clauses("minimums", duration(max(0, seconds)) + " to go")
-        case .heartRateHigh(let bpm, let low, let high): heartRate("heart rate high", bpm, low, high)
-        case .heartRateLow(let bpm, let low, let high): heartRate("heart rate low", bpm, low, high)
-        case .missionComplete(let time): clauses("mission complete", duration(time))
-        case .pause(let reason): pause(reason)
+        case .minimums(let metres): Self.clauses("minimums", Self.distance(max(0, metres)) + " to go")
+        case .minimumsTime(let seconds): Self.clauses("minimums", Self.duration(max(0, seconds)) + " to go")
+        case .heartRateHigh(let bpm, let low, let high): Self.heartRate("heart rate high", bpm, low, high)
+        case .heartRateLow(let bpm, let low, let high): Self.heartRate("heart rate low", bpm, low, high)
+        case .missionComplete(let time): Self.clauses("mission complete", Self.duration(time))
+        case .pause(let reason): Self.pause(reason)
         case .resume: "resume"
-        case .signalLost: signalLost
+        case .signalLost: Self.signalLost
         case .gpsBack: "GPS back, resume"
         case .touchdown(let metres, let time, let pace):
-            clauses(
-                "touchdown", distance(metres), duration(time),
-                pace.flatMap(paceWords).map { "average pace " + $0 })
+            Self.clauses(
+                "touchdown", distanceWords(metres), Self.duration(time),
+                pace.flatMap(self.pace).map { "average pace " + $0 })
         case .tooShort: "not recorded, too short"
         case .gpsReady: "GPS ready"
-        case .fault(let fault): self.fault(fault)
+        case .fault(let fault): Self.fault(fault)
         // "export done" was heard as "exports and" (issue 24's recogniser test).
         case .exportDone: "export finished, pull the stick"
         case .exportFailed: "export failed, the runs stay on the board"
         case .status(let metres, let time, let pace, let ahead):
-            clauses(
-                distance(metres), duration(time), pace.flatMap(paceWords).map { "pace " + $0 },
-                ahead.flatMap(versus))
+            Self.clauses(
+                distanceWords(metres), Self.duration(time), pace.flatMap(self.pace).map { "pace " + $0 },
+                ahead.flatMap(Self.versus))
         case .voiceCheck: "voice check, can you hear me"
         case .text(let text): text
-        case .sensorLost(let sensor): sensorName(sensor) + " lost"
-        case .sensorBack(let sensor): sensorName(sensor) + " back"
+        case .sensorLost(let sensor): Self.sensorName(sensor) + " lost"
+        case .sensorBack(let sensor): Self.sensorName(sensor) + " back"
         case .stillPaused: "still paused, press start to run on"
         case .standstill(let minutes, let landing):
-            clauses(
-                "stopped for " + count(minutes, "minute"), landing ? "run ended" : "hold end to finish")
+            Self.clauses(
+                "stopped for " + Self.count(minutes, "minute"), landing ? "run ended" : "hold end to finish")
         }
     }
 
@@ -64,12 +68,12 @@ enum EnglishPhrases {
     /// words, and the pace against the target ("target five thirty" when there is no pace). The
     /// recogniser of issue 24 heard "sink rate" as "so inbred" every time and "pace" and
     /// "target" as "basic" and "carpet"; "too slow", the numbers and "for" it heard.
-    static func alert(_ name: String, _ meaning: String, _ pace: Double?, _ target: Double) -> String {
-        let target = paceWords(target)
-        guard let pace = pace.flatMap(paceWords) else {
-            return clauses(name, meaning, target.map { "target " + $0 })
+    func alert(_ name: String, _ meaning: String, _ pace: Double?, _ target: Double) -> String {
+        let target = self.pace(target)
+        guard let pace = pace.flatMap(self.pace) else {
+            return Self.clauses(name, meaning, target.map { "target " + $0 })
         }
-        return clauses(name, meaning, pace + (target.map { " for " + $0 } ?? ""))
+        return Self.clauses(name, meaning, pace + (target.map { " for " + $0 } ?? ""))
     }
 
     /// "heart rate high, one sixty-two, zone one forty to one fifty-five": the alert, the heart
@@ -116,6 +120,27 @@ enum EnglishPhrases {
         case .batteryCritical: "battery critical, the run is saved, charge now"
         case .audio: "audio device failing, the buzzer tells you from now on"
         }
+    }
+
+    /// The unit's name: "kilometer" (American spelling: flite reads "kilometre" badly) or "mile".
+    var unitName: String { unit == .kilometre ? "kilometer" : "mile" }
+
+    /// A pace (seconds per kilometre) said per the runner's unit.
+    func pace(_ secondsPerKm: Double?) -> String? { Self.paceWords(secondsPerKm.map(unit.pace)) }
+
+    /// A distance in the runner's unit: kilometres as `distance`, miles the same way ("three point
+    /// two two miles"); under one unit in meters.
+    func distanceWords(_ metres: Double) -> String {
+        guard unit == .mile else { return Self.distance(metres) }
+        guard metres.isFinite, metres >= unit.metres - 0.5 else { return Self.distance(metres) }
+        let centi = Int((metres / unit.metres * 100).rounded())
+        let whole = EnglishNumbers.words(centi / 100)
+        let hundredths = centi % 100
+        if hundredths == 0 { return whole + (centi == 100 ? " mile" : " miles") }
+        let decimals =
+            hundredths % 10 == 0
+            ? EnglishNumbers.digits(hundredths / 10, count: 1) : EnglishNumbers.digits(hundredths, count: 2)
+        return whole + " point " + decimals + " miles"
     }
 
     /// A pace as a runner says it: 338 → "five thirty-eight", 305 → "five oh five", 300 →

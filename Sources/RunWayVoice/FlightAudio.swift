@@ -58,12 +58,13 @@ public struct FlightAudio: Sendable {
     /// Renders `cues` (their `time` on the flight's axis) heard through `output`.
     /// - Parameter rotate: the flight's ROTATE time on that axis.
     public static func render(
-        _ cues: [Cue], rotate: Double, language: VoiceLanguage, output: VoiceOutput,
-        synthesizer: any SpeechSynthesizer
+        _ cues: [Cue], rotate: Double, language: VoiceLanguage, units: DistanceUnit = .kilometre,
+        output: VoiceOutput, synthesizer: any SpeechSynthesizer
     ) throws(VoiceError) -> FlightAudio {
         let ordered = cues.sorted { $0.time < $1.time }
         let start = min(rotate, ordered.first?.time ?? rotate) - 0.5
-        var run = Run(queue: VoiceQueue(output: output), language: language, synthesizer: synthesizer)
+        var run = Run(
+            queue: VoiceQueue(output: output), language: language, units: units, synthesizer: synthesizer)
         try run.fly(ordered)
         let sampleRate = run.utterances.first?.audio.sampleRate ?? 22_050
         var placements: [(audio: PCMBuffer, at: Double)] = run.tones(sampleRate: sampleRate).map {
@@ -89,6 +90,7 @@ public struct FlightAudio: Sendable {
     private struct Run {
         var queue: VoiceQueue
         let language: VoiceLanguage
+        let units: DistanceUnit
         let synthesizer: any SpeechSynthesizer
         var buzzes: [(pattern: BuzzerPattern, urgent: Bool, at: Double)] = []
         var utterances: [(at: Double, kind: Phrase.Kind, text: String, audio: PCMBuffer, interrupted: Bool)] =
@@ -126,7 +128,7 @@ public struct FlightAudio: Sendable {
                 case .buzz(let pattern, let urgent): buzzes.append((pattern, urgent, now))
                 case .speak(let cue):
                     guard let phrase = cue.phrase else { continue }
-                    let text = Phrasebook.text(phrase, in: language)
+                    let text = Phrasebook.text(phrase, in: language, units: units)
                     let audio = try synthesizer.synthesize(text)
                     utterances.append((now, phrase.kind, text, audio, false))
                     speaking = (utterances.count - 1, now + audio.duration + VoiceQueue.gapAfterWords)

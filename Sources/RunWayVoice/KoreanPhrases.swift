@@ -5,46 +5,55 @@ import RunWayHardware
 /// Sino-Korean for minutes, seconds and distances (오 분 삼십팔 초), native for the countdown
 /// and hours (셋, 한 시간). GPS is written 지피에스: in Latin letters espeak-ng switches to its
 /// English voice mid-sentence and reads it with an English accent (listening test, issue 24).
-enum KoreanPhrases {
-    static func text(_ phrase: Phrase) -> String {
+struct KoreanPhrases {
+    /// The unit distances and paces are said in (`DistanceUnit`).
+    var unit = DistanceUnit.kilometre
+
+    func text(_ phrase: Phrase) -> String {
         switch phrase {
         case .countdown(let n): KoreanNumbers.native(n)
         case .rotate: "출발"
         case .split(let order, let time, let pace):
             // A full kilometre's time is its pace: said once.
-            clauses(KoreanNumbers.sino(order) + " 킬로미터", paceWords(pace ?? time))
+            Self.clauses(
+                KoreanNumbers.sino(order) + (unit == .kilometre ? " 킬로미터" : " 마일"),
+                pace.flatMap(self.pace) ?? Self.paceWords(time))
         case .lastSplit(let metres, let time, let pace):
-            clauses("마지막 " + distance(metres), duration(time), pace.flatMap(paceWords).map { "페이스 " + $0 })
+            Self.clauses(
+                "마지막 " + distanceWords(metres), Self.duration(time),
+                pace.flatMap(self.pace).map { "페이스 " + $0 })
         case .sinkRate(let pace, let target): alert("페이스 느림", pace, target)
         case .overspeed(let pace, let target): alert("페이스 빠름", pace, target)
-        case .minimums(let metres): clauses("목표까지 " + distance(max(0, metres)) + " 남음")
-        case .minimumsTime(let seconds): clauses("목표까지 " + duration(max(0, seconds)) + " 남음")
-        case .heartRateHigh(let bpm, let low, let high): heartRate("심박 높음", bpm, low, high)
-        case .heartRateLow(let bpm, let low, let high): heartRate("심박 낮음", bpm, low, high)
-        case .missionComplete(let time): clauses("미션 완료", duration(time))
-        case .pause(let reason): pause(reason)
+        case .minimums(let metres): Self.clauses("목표까지 " + Self.distance(max(0, metres)) + " 남음")
+        case .minimumsTime(let seconds): Self.clauses("목표까지 " + Self.duration(max(0, seconds)) + " 남음")
+        case .heartRateHigh(let bpm, let low, let high): Self.heartRate("심박 높음", bpm, low, high)
+        case .heartRateLow(let bpm, let low, let high): Self.heartRate("심박 낮음", bpm, low, high)
+        case .missionComplete(let time): Self.clauses("미션 완료", Self.duration(time))
+        case .pause(let reason): Self.pause(reason)
         case .resume: "다시 시작"
         case .signalLost: "지피에스 신호 끊김, 일시 정지"
         case .gpsBack: "지피에스 신호 복구, 다시 시작"
         case .touchdown(let metres, let time, let pace):
-            clauses("운동 종료", distance(metres), duration(time), pace.flatMap(paceWords).map { "평균 페이스 " + $0 })
+            Self.clauses(
+                "운동 종료", distanceWords(metres), Self.duration(time),
+                pace.flatMap(self.pace).map { "평균 페이스 " + $0 })
         case .tooShort: "기록되지 않음, 너무 짧음"
         case .gpsReady: "지피에스 준비 완료"
-        case .fault(let fault): self.fault(fault)
+        case .fault(let fault): Self.fault(fault)
         case .exportDone: "내보내기 완료, USB를 빼도 됩니다"
         case .exportFailed: "내보내기 실패, 기록은 보드에 남아 있습니다"
         case .status(let metres, let time, let pace, let ahead):
-            clauses(
-                distance(metres), duration(time), pace.flatMap(paceWords).map { "페이스 " + $0 },
-                ahead.flatMap(versus))
+            Self.clauses(
+                distanceWords(metres), Self.duration(time), pace.flatMap(self.pace).map { "페이스 " + $0 },
+                ahead.flatMap(Self.versus))
         case .voiceCheck: "음성 확인, 잘 들리나요"
         case .text(let text): text
-        case .sensorLost(let sensor): sensorName(sensor) + " 연결 끊김"
-        case .sensorBack(let sensor): sensorName(sensor) + " 다시 연결됨"
+        case .sensorLost(let sensor): Self.sensorName(sensor) + " 연결 끊김"
+        case .sensorBack(let sensor): Self.sensorName(sensor) + " 다시 연결됨"
         case .stillPaused: "아직 일시 정지 중, 시작 버튼을 누르면 이어서 기록"
         case .standstill(let minutes, let landing):
-            clauses(
-                duration(Double(minutes * 60)) + " 동안 멈춤",
+            Self.clauses(
+                Self.duration(Double(minutes * 60)) + " 동안 멈춤",
                 landing ? "운동을 마쳤습니다" : "끝내려면 종료 버튼을 길게 누르세요")
         }
     }
@@ -58,8 +67,8 @@ enum KoreanPhrases {
 
     static func clauses(_ parts: String?...) -> String { parts.compactMap { $0 }.joined(separator: ", ") }
 
-    static func alert(_ name: String, _ pace: Double?, _ target: Double) -> String {
-        clauses(name, pace.flatMap(paceWords), paceWords(target).map { "목표 " + $0 })
+    func alert(_ name: String, _ pace: Double?, _ target: Double) -> String {
+        Self.clauses(name, pace.flatMap(self.pace), self.pace(target).map { "목표 " + $0 })
     }
 
     /// "심박 높음, 백육십이, 목표 백사십에서 백오십오": the alert, the heart rate judged (left
@@ -92,6 +101,25 @@ enum KoreanPhrases {
         case .batteryCritical: "배터리 매우 부족, 기록을 저장했습니다, 지금 충전하세요"
         case .audio: "오디오 장치 오류, 이제부터 부저로 알립니다"
         }
+    }
+
+    /// A pace (seconds per kilometre) said per the runner's unit.
+    func pace(_ secondsPerKm: Double?) -> String? { Self.paceWords(secondsPerKm.map(unit.pace)) }
+
+    /// A distance in the runner's unit: kilometres as `distance`, miles "삼 점 이이 마일"; under
+    /// one unit in metres.
+    func distanceWords(_ metres: Double) -> String {
+        guard unit == .mile, metres.isFinite, metres >= unit.metres - 0.5 else {
+            return Self.distance(metres)
+        }
+        let centi = Int((metres / unit.metres * 100).rounded())
+        let whole = KoreanNumbers.sino(centi / 100)
+        let hundredths = centi % 100
+        if hundredths == 0 { return whole + " 마일" }
+        let decimals =
+            hundredths % 10 == 0
+            ? KoreanNumbers.digits(hundredths / 10, count: 1) : KoreanNumbers.digits(hundredths, count: 2)
+        return whole + " 점 " + decimals + " 마일"
     }
 
     /// A pace as minutes and seconds: 338 → "오 분 삼십팔 초", 300 → "오 분"; nil for no pace

@@ -2,10 +2,13 @@ import RunWayCore
 
 /// A phrase in words, in the board's language: what the speech engine is given.
 public enum Phrasebook {
-    public static func text(_ phrase: Phrase, in language: VoiceLanguage) -> String {
+    /// `units`: the unit distances and paces are said in (splits are the engine's, in it too).
+    public static func text(_ phrase: Phrase, in language: VoiceLanguage, units: DistanceUnit = .kilometre)
+        -> String
+    {
         switch language {
-        case .english: EnglishPhrases.text(phrase)
-        case .korean: KoreanPhrases.text(phrase)
+        case .english: EnglishPhrases(unit: units).text(phrase)
+        case .korean: KoreanPhrases(unit: units).text(phrase)
         }
     }
 }

@@ -50,3 +50,19 @@ struct ButtonFileTests {
         #expect(text.stdout.components(separatedBy: ">> STILL PAUSED").count - 1 == 2)
     }
 }
+
+/// `run.units` reaches `runway fly`'s summary: a runner in miles reads miles.
+@Suite("runway fly in the runner's unit")
+struct FlyUnitsTests {
+    @Test func aRunnerInMilesReadsMilesAndMileSplits() throws {
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        let config = try RunWayBinary.temporary(#"{"run": {"units": "mi"}}"#, suffix: ".json")
+        let result = try RunWayBinary.run(["fly", "--gps", gps, "--config", config])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(" mi "), "\(result.stdout)")
+        #expect(result.stdout.contains("/mi"))
+        #expect(result.stdout.contains("  1 MI "))
+        #expect(result.stdout.contains(">> SPLIT 3"))
+        #expect(!result.stdout.contains(">> SPLIT 4"))  // 5.18 km is 3.2 miles
+    }
+}

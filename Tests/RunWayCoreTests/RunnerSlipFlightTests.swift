@@ -102,3 +102,22 @@ struct RunnerSlipFlightTests {
         #expect(flight.samples.allSatisfy { $0.elapsed <= flight.elapsed })
     }
 }
+
+/// The runner's unit (issue 27's settings): splits of a mile, or of a set length.
+@Suite("Splits in the runner's unit")
+struct SplitUnitTests {
+    @Test func aRunnerInMilesGetsMileSplits() throws {
+        var configuration = EngineConfiguration()
+        configuration.units = .mile
+        configuration.splitLength = DistanceUnit.mile.metres
+        var computer = FlightComputer(configuration: configuration)
+        computer.rotate()
+        let said = computer.run(speed: 3, from: 1, to: 1700)
+        let landed = computer.land()
+        let flight = try #require(landed)
+        #expect(flight.splits.count == 4)  // three miles and the last 0.17
+        #expect(flight.splits.prefix(3).allSatisfy { abs($0.distance - 1609.344) < 1e-6 })
+        #expect(said.filter { if case .split = $0 { true } else { false } }.count == 3)
+        #expect(abs(flight.splits[0].elapsedEnd - 1609.344 / 3) < 2)
+    }
+}

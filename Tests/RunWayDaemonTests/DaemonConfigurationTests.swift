@@ -45,6 +45,10 @@ struct DaemonConfigurationTests {
         )
         let engine = config.engine
         #expect(engine.pause.autoPauseAfter == .infinity)
+        let miles = try Self.parse(#"{"run": {"units": "mi"}}"#).engine
+        #expect(miles.units == .mile && miles.splitLength == 1609.344)
+        let halves = try Self.parse(#"{"run": {"units": "km", "split_length_m": 500}}"#).engine
+        #expect(halves.splitLength == 500)
         #expect(engine.slips.autoResumeAfter == 30)
         #expect(engine.standstill.remindAfter == 600)
         #expect(engine.standstill.landAfter == nil)
@@ -56,6 +60,8 @@ struct DaemonConfigurationTests {
 
     @Test(arguments: [
         (#"{"run": {"auto_pase": true}}"#, "run.auto_pase: unknown key"),
+        (#"{"run": {"units": "miles"}}"#, #"run.units: expected "km" or "mi", got "miles""#),
+        (#"{"run": {"split_length_m": 50}}"#, "run.split_length_m: expected metres 200–10000"),
         (
             #"{"run": {"auto_resume_after_s": 0}}"#,
             "run.auto_resume_after_s: expected seconds 10–600, or null (never), got 0"

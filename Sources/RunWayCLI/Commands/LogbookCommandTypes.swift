@@ -64,13 +64,16 @@ extension RunWayCommand {
         let all: Bool
         let json: Bool
         let zone: LocalZone
+        /// The runner's unit (`run.units` of the installed configuration): the summary's.
+        let units: DistanceUnit
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
             path = arguments.logbookPath()
             zone = try arguments.zone()
             let givenMass = try arguments.number("--body-mass", in: 20...300, unit: "kilograms")
-            bodyMass =
-                givenMass ?? (try? DaemonConfiguration.load(path: arguments.configurationPath))?.bodyMass
+            let installed = try? DaemonConfiguration.load(path: arguments.configurationPath)
+            units = installed?.run.units ?? .kilometre
+            bodyMass = givenMass ?? installed?.bodyMass
             all = arguments.flag("--all")
             json = arguments.flag("--json")
             if let text = arguments.value("--flight") {
@@ -89,7 +92,8 @@ extension RunWayCommand {
         func run(console: Console) async throws(CLIError) -> Int32 {
             if let flight {
                 return try LogbookCommands.show(
-                    path: path, id: flight, zone: zone, bodyMass: bodyMass, json: json, console: console)
+                    path: path, id: flight, zone: zone, bodyMass: bodyMass, json: json, units: units,
+                    console: console)
             }
             return try LogbookCommands.list(path: path, zone: zone, all: all, json: json, console: console)
         }
