@@ -100,8 +100,11 @@ public enum ControlCommands {
         let battery = s.number(.batteryPercent).map { "\(Int($0)) %" } ?? "--"
         let storage = s.number(.storageFreeBytes).map { String(format: "%.1f GB", $0 / 1e9) } ?? "--"
         let paused = s.flag(.paused) == true ? "  PAUSED (\(s.text(.pauseReason) ?? ""))" : ""
+        // Before a run, the run START will fly (chosen with PAUSE at the buttons).
+        let waiting = ["preflight", "touchdown"].contains(s.text(.phase) ?? "")
+        let run = waiting ? s.text(.run).map { "  RUN \($0)" } ?? "" : ""
         return "\(phase)  \(distance)  \(pace) /km  ALT \(altitude)  \(s.text(.gpws) ?? "")  "
-            + "GPS \(s.text(.gpsSignal) ?? "?")  battery \(battery)  storage \(storage)\(paused)"
+            + "GPS \(s.text(.gpsSignal) ?? "?")  battery \(battery)  storage \(storage)\(paused)\(run)"
     }
 
     /// `runway export-finished RESULT`: tells runwayd a USB export ended so the buzzer says so.

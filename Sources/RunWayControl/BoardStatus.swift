@@ -14,6 +14,8 @@ public struct BoardStatus: Sendable, Equatable {
     public var sensors: [ControlSensor]?
     /// Whether the sensor service has a radio to use, and if not why; nil without the service.
     public var bluetooth: ControlBluetooth?
+    /// The run START flies (the preflight choice), by name.
+    public var run: String?
 
     public struct Barometer: Sendable, Equatable {
         public var answering: Bool
@@ -39,8 +41,10 @@ public struct BoardStatus: Sendable, Equatable {
 
     public init(
         batteryPercent: Double? = nil, storageFreeBytes: Double? = nil, flightID: Int64? = nil,
-        barometer: Barometer? = nil, sensors: [ControlSensor]? = nil, bluetooth: ControlBluetooth? = nil
+        barometer: Barometer? = nil, sensors: [ControlSensor]? = nil, bluetooth: ControlBluetooth? = nil,
+        run: String? = nil
     ) {
+        self.run = run
         self.sensors = sensors
         self.bluetooth = bluetooth
         self.batteryPercent = batteryPercent

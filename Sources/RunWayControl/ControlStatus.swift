@@ -34,6 +34,7 @@ public struct ControlStatus: Sendable, Equatable {
             n(.barographSpan, barometer?.weather?.span, 0),
             (Field.sensors.rawValue, board.sensors.map { .array($0.map(\.json)) } ?? .null),
             (Field.bluetooth.rawValue, board.bluetooth?.json ?? .null),
+            t(.run, board.run),
         ])
     }
 
@@ -74,6 +75,8 @@ public struct ControlStatus: Sendable, Equatable {
         case sensors
         /// Whether the sensor service has a radio (`ControlBluetooth`); null when Bluetooth is off.
         case bluetooth
+        /// The run START flies, chosen in preflight (`free run`, `mission`, a configured run's name).
+        case run
     }
 
     /// The paired sensors; nil when the field is missing or null (an older daemon, or Bluetooth

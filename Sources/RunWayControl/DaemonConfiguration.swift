@@ -33,6 +33,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The Bluetooth sensors (`bluetooth` in the file): `{"enabled": false}` on a board without
     /// Bluetooth, so runwayd starts no sensor service and the checklist says why.
     public var bluetooth = Bluetooth()
+    /// The runs a preflight gesture chooses from beside the free run and `mission` (`runs`).
+    public var runs: [ConfiguredRun] = []
     /// The run's own settings (`run` in the file): auto-pause, auto-resume, the forgotten stop.
     public var run = RunSettings()
 
@@ -190,7 +192,7 @@ struct Reader {
         var config = DaemonConfiguration()
         let top = try object(known: [
             "board", "gpsd", "logbook", "runner", "mission", "time_zone", "battery", "voice", "bluetooth",
-            "run",
+            "run", "runs",
         ])
         if let run = top["run"] { config.run = try run.runSettings() }
         if let board = top["board"] {
@@ -266,6 +268,7 @@ struct Reader {
         if let mission = top["mission"], !mission.isNull {
             config.mission = try mission.mission(zones: config.heartRateZones)
         }
+        if let runs = top["runs"] { config.runs = try runs.runs(zones: config.heartRateZones) }
         if let zone = top["time_zone"], !zone.isNull {
             let name = try zone.string("an IANA time zone, e.g. \"Asia/Seoul\"")
             guard TimeZone(identifier: name) != nil else {

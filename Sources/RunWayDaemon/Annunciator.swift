@@ -74,6 +74,11 @@ final class Annunciator: FlightObserver, Sendable {
     }
 
     /// The USB export ended and the stick may be pulled (or it failed: the journal says why).
+    /// PAUSE in preflight chose the run START will fly: its place as pips, its name by voice.
+    func runChosen(_ name: String, position: Int) {
+        tell(Narration.runChosenCue(name: name, position: position))
+    }
+
     func exportFinished(ok: Bool) {
         log.log(ok ? .notice : .error, ok ? "export to the USB stick done" : "export to the USB stick failed")
         tell(Narration.exportCue(ok: ok))

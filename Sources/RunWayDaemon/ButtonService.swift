@@ -22,6 +22,8 @@ struct ButtonService: Service {
     let defaultMission: Mission?
     let annunciator: Annunciator
     let log: DaemonLog
+    /// The run START flies; PAUSE pressed briefly in preflight steps it (nil: `defaultMission`).
+    var chooser: RunChooser? = nil
 
     func run() async throws {
         let lines: any StoppableGPIOLines
@@ -67,8 +69,19 @@ struct ButtonService: Service {
                 annunciator.statusRequested(at: pfd.time)
                 return
             }
-            kind = .start(mission: defaultMission, countdown: true)
-        case .pause: kind = .togglePause
+            kind = .start(mission: chooser.map { $0.chosen.mission } ?? defaultMission, countdown: true)
+        case .pause:
+            // Before a run, PAUSE chooses the run: nothing is flying to pause.
+            if let chooser, !held {
+                let pfd = await engine.pfd
+                if pfd.phase == .preflight || pfd.phase == .touchdown {
+                    let (run, position) = chooser.next()
+                    log.log(.info, "run chosen: \(run.name) (\(position))")
+                    annunciator.runChosen(run.name, position: position)
+                    return
+                }
+            }
+            kind = .togglePause
         case .end:
             guard held else {
                 log.log(.info, "END pressed briefly: hold it 2 s to end the run")

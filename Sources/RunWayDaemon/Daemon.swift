@@ -202,6 +202,9 @@ public enum Daemon {
             battery: { BatteryStatus.read(root: powerSupply).capacity.map(Double.init) },
             clock: simulated ? nil : boardClock, exportFinished: { annunciator.exportFinished(ok: $0) })
         control.barograph = options.board == .real ? barograph : nil
+        // The run START flies, chosen in preflight at the buttons (issue 27).
+        let chooser = RunChooser(RunChoice(mission: config.mission, runs: config.runs))
+        control.chooser = chooser
         // The Bluetooth sensors: on the real board, when the configuration leaves them on and
         // this build has a radio. Their readings go onto the GPS axis as every other input's.
         var sensorService: SensorService?
@@ -260,7 +263,7 @@ public enum Daemon {
                     roles: buttons.map(\.role),
                     open: { try GpiodButtonLines(chip: try GpiodChip(chip), buttons: buttons) },
                     engine: engine, clock: boardClock, defaultMission: config.mission,
-                    annunciator: annunciator, log: log),
+                    annunciator: annunciator, log: log, chooser: chooser),
             ]
             if let sensorService { services.append(sensorService) }
         }

@@ -22,13 +22,19 @@ struct SessionControl: Sendable {
     /// The Bluetooth sensors (nil: no sensor service, for `sensorsAbsent`'s reason).
     var sensors: SensorService? = nil
     var sensorsAbsent = SensorRefusal.bluetoothDisabled
+    /// The run chosen at the buttons: what a START without a mission flies (nil: `defaultMission`).
+    var chooser: RunChooser? = nil
+
+    /// The mission a START without one flies.
+    var chosenMission: Mission? { chooser.map { $0.chosen.mission } ?? defaultMission }
 
     func board() async -> BoardStatus {
         return BoardStatus(
             batteryPercent: battery(), storageFreeBytes: logbookDirectory.flatMap(BoardStatus.freeBytes(in:)),
             flightID: await engine.flightID,
             barometer: barograph?.snapshot(at: MonotonicInstant.now.seconds),
-            sensors: await sensorStatus(sensors?.links), bluetooth: sensors?.bluetooth ?? absentBluetooth)
+            sensors: await sensorStatus(sensors?.links), bluetooth: sensors?.bluetooth ?? absentBluetooth,
+            run: chooser?.chosen.name ?? (defaultMission == nil ? ConfiguredRun.freeRun.name : "mission"))
     }
 
     /// Why there is no sensor service, for status's `bluetooth` (the checklist's reason).
@@ -113,7 +119,7 @@ struct SessionControl: Sendable {
         case .status, .subscribe, .exportFinished, .sensorsScan, .sensorsPair, .sensorsForget, .sensorsList:
             return ControlResponse.refused(.notACommand).line
         case .start(let mission):
-            input = .start(at: time, mission: mission ?? defaultMission, countdown: true)
+            input = .start(at: time, mission: mission ?? chosenMission, countdown: true)
         case .pause: input = .pause(at: time)
         case .resume: input = .resume(at: time)
         case .stop(let sentAt): input = .end(at: time, sentAt: sentAt)
@@ -161,7 +167,7 @@ struct SessionControl: Sendable {
                 return preflight(.heldStartCancelled)
             case .nothingHeld: return preflight(.notFlying)
             }
-        case .start(let mission): kind = .start(mission: mission ?? defaultMission, countdown: true)
+        case .start(let mission): kind = .start(mission: mission ?? chosenMission, countdown: true)
         case .pause: kind = .pause
         case .resume: kind = .resume
         }

@@ -52,6 +52,14 @@ public struct BuzzerPattern: Sendable, Equatable {
     /// A USB export failed (`journalctl -u 'runway-export@*'` says why).
     public static let exportFailed = BuzzerPattern([50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 450, 1200])
 
+    /// PAUSE in preflight chose the `position`th run: that many pips, then a long tone (six at
+    /// most: past that the voice says which).
+    public static func runChosen(position: Int) -> BuzzerPattern {
+        var steps: [Int] = []
+        for _ in 0..<min(max(position, 1), 6) { steps += [100, 300] }
+        return BuzzerPattern(steps + [600])
+    }
+
     /// A paired Bluetooth sensor (heart-rate strap, footpod) dropped in flight: a medium tone
     /// falling away into two pips, said once per drop. Its return has no pattern (the voice says
     /// it): nothing for the runner to do either way, and a buzzer-only board stays quiet.
@@ -74,7 +82,7 @@ public struct BuzzerPattern: Sendable, Equatable {
             ("gps-ready", gpsReady, false), ("too-short", tooShort, false),
             ("hold-confirmed", holdConfirmed, true),
             ("export-done", exportDone, false), ("export-failed", exportFailed, false),
-            ("sensor-lost", sensorLost, false),
+            ("sensor-lost", sensorLost, false), ("run-chosen", runChosen(position: 2), false),
         ]
         named += BoardFault.allCases.map { ("fault-\($0.slug)", pattern(for: $0), true) }
         return named

@@ -49,6 +49,7 @@ struct EnglishPhrases {
         case .sensorLost(let sensor): Self.sensorName(sensor) + " lost"
         case .sensorBack(let sensor): Self.sensorName(sensor) + " back"
         case .stillPaused: "still paused, press start to run on"
+        case .runChosen(let name, let position): Self.clauses("run " + EnglishNumbers.words(position), name)
         case .standstill(let minutes, let landing):
             Self.clauses(
                 "stopped for " + Self.count(minutes, "minute"), landing ? "run ended" : "hold end to finish")

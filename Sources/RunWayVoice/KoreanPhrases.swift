@@ -51,6 +51,10 @@ struct KoreanPhrases {
         case .sensorLost(let sensor): Self.sensorName(sensor) + " 연결 끊김"
         case .sensorBack(let sensor): Self.sensorName(sensor) + " 다시 연결됨"
         case .stillPaused: "아직 일시 정지 중, 시작 버튼을 누르면 이어서 기록"
+        case .runChosen(let name, let position):
+            // The two runs the board names itself, in Korean; a configured run by its own name.
+            Self.clauses(
+                KoreanNumbers.sino(position) + " 번", ["free run": "자유 달리기", "mission": "미션"][name] ?? name)
         case .standstill(let minutes, let landing):
             Self.clauses(
                 Self.duration(Double(minutes * 60)) + " 동안 멈춤",

@@ -161,6 +161,13 @@ public struct Narration: Sendable {
     }
 
     /// A USB export's end: done (pull the stick) or failed.
+    /// PAUSE in preflight chose a run: as many pips as its place, then a long tone; its name.
+    public static func runChosenCue(name: String, position: Int) -> Cue {
+        Cue(
+            name: "run chosen: \(name)", pattern: .runChosen(position: position), urgent: false,
+            phrase: .runChosen(name: name, position: position))
+    }
+
     public static func exportCue(ok: Bool) -> Cue {
         ok
             ? Cue(name: "export done", pattern: .exportDone, urgent: false, phrase: .exportDone)

@@ -47,6 +47,8 @@ public enum Phrase: Sendable, Equatable {
     case sensorLost(Sensor)
     /// A sensor said lost is connected again.
     case sensorBack(Sensor)
+    /// PAUSE in preflight chose a run: its place and name ("run two, tempo").
+    case runChosen(name: String, position: Int)
     /// Running while manually paused: the reminder to press START.
     case stillPaused
     /// A forgotten stop: standing `minutes`; `landing`: the flight landed at its last movement.
@@ -83,6 +85,7 @@ public enum Phrase: Sendable, Equatable {
         case sensorLost = "sensor-lost"
         case sensorBack = "sensor-back"
         case stillPaused = "still-paused"
+        case runChosen = "run-chosen"
         case standstill
     }
 
@@ -116,6 +119,7 @@ public enum Phrase: Sendable, Equatable {
         case .sensorBack: .sensorBack
         case .stillPaused: .stillPaused
         case .standstill: .standstill
+        case .runChosen: .runChosen
         }
     }
 
@@ -189,6 +193,7 @@ extension Phrase {
         case .sensorBack: .sensorBack(.heartRateStrap)
         case .stillPaused: .stillPaused
         case .standstill: .standstill(minutes: 5, landing: false)
+        case .runChosen: .runChosen(name: "tempo", position: 3)
         }
     }
 }

@@ -152,7 +152,7 @@ struct DaemonConfigurationTests {
         // Unknown keys, at any depth.
         (
             #"{"bord": {}}"#,
-            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery, voice, bluetooth, run)"
+            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery, voice, bluetooth, run, runs)"
         ),
         (
             #"{"board": {"buttons": {"stop": 3}}}"#,

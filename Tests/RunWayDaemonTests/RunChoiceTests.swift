@@ -1,0 +1,91 @@
+import Foundation
+import RunWayControl
+import RunWayCore
+import RunWayHardware
+import Testing
+
+@testable import RunWayDaemon
+
+/// Choosing the run at the buttons (issue 27): PAUSE pressed briefly in preflight steps through
+/// a free run, the configured mission and the configured runs; START flies the one chosen, the
+/// socket's START too, and status names it.
+@Suite("Choosing the run at the buttons")
+struct RunChoiceTests {
+    static let tempo = Mission(pace: .init(targetPace: 270, allowedDeviation: 10), goal: .distance(6000))
+    static let easy = Mission(pace: .init(targetPace: 360, allowedDeviation: 20), goal: .duration(2400))
+
+    @Test func theListIsAFreeRunTheMissionThenTheRunsAndStartsOnTheMission() {
+        var choice = RunChoice(
+            mission: Self.easy, runs: [ConfiguredRun(name: "tempo", mission: Self.tempo)])
+        #expect(choice.runs.map(\.name) == ["free run", "mission", "tempo"])
+        #expect(choice.chosen.mission == Self.easy && choice.position == 2)
+        #expect(choice.next().name == "tempo")
+        #expect(choice.next().name == "free run" && choice.position == 1)
+        // Without a mission: the free run first, as START flew before there was a choice.
+        #expect(RunChoice(mission: nil).chosen == .freeRun)
+    }
+
+    @Test func theRunsAreReadFromTheConfiguration() throws {
+        let config = try DaemonConfiguration.parse(
+            Data(
+                #"{"runs": [{"name": "tempo", "mission": {"pace": "4:30", "deviation": 10, "distance": 6000}}, {"name": "long easy"}]}"#
+                    .utf8))
+        #expect(config.runs.map(\.name) == ["tempo", "long easy"])
+        #expect(config.runs[0].mission?.targetPace == 270 && config.runs[1].mission == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"runs": {"name": "x"}}"#, "runs: expected a list of runs"),
+        (#"{"runs": [{"mission": null}]}"#, "runs.0: a run needs a name"),
+        (#"{"runs": [{"name": "a"}, {"name": "a"}]}"#, #"runs.1.name: "a" names another run"#),
+        (#"{"runs": [{"name": "free run"}]}"#, #"runs.0.name: "free run" names another run"#),
+        (#"{"runs": [{"name": "x", "mission": {"pace": "1:00", "distance": 5000}}]}"#, "runs.0.mission.pace"),
+        (#"{"runs": [{"name": "x", "colour": "red"}]}"#, "runs.0.colour: unknown key"),
+    ])
+    func aBadRunIsNamedByItsKey(_ json: String, _ wanted: String) {
+        do {
+            _ = try DaemonConfiguration.parse(Data(json.utf8))
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect("\(error)".contains(wanted), "\(error)")
+        }
+    }
+
+    @Test func pauseInPreflightChoosesAndStartFliesTheChoice() async throws {
+        let clock = BoardClock()
+        let board = TestEngine()
+        let session = board.engine
+        let logged = Lines()
+        let log = DaemonLog(toJournal: false) { logged.append($0) }
+        let chooser = RunChooser(
+            RunChoice(mission: nil, runs: [ConfiguredRun(name: "tempo", mission: Self.tempo)]))
+        let service = ButtonService(
+            roles: [.start, .pause, .end], open: { throw NoChip() }, engine: session, clock: clock,
+            defaultMission: nil, annunciator: Annunciator(driver: BuzzerDriver(), log: log), log: log,
+            chooser: chooser)
+        var control = HeldStartTests.control(clock, session)
+        control.chooser = chooser
+        for input in await HeldStartTests.firstFix(clock) { await session.handle(input) }
+        for fix in 0..<3 {
+            await session.handle(
+                .fix(
+                    Fix(
+                        time: 1_790_000_000 + Double(fix),
+                        coordinate: Coordinate(latitude: 37.5, longitude: 127),
+                        horizontalAccuracy: 4, speed: 0)))
+        }
+        let now = MonotonicInstant.now.seconds
+        #expect(await control.board().run == "free run")
+        await service.handle(.short(.pause, at: now))
+        #expect(chooser.chosen.name == "tempo")
+        #expect(logged.all.contains { $0.contains("run chosen: tempo (2)") }, "\(logged.all)")
+        #expect(await control.board().run == "tempo")
+        #expect(await session.phase == .preflight)  // PAUSE paused nothing
+        await service.handle(.short(.start, at: now + 0.5))
+        #expect(await session.phase == .takeoff)
+        await session.handle(.tick(1_790_000_010))
+        #expect(await session.phase == .cruise)
+        #expect(await session.computer.mission == Self.tempo)
+        await board.close()
+    }
+}
