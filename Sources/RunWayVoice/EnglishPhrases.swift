@@ -129,20 +129,8 @@ struct EnglishPhrases {
     /// A pace (seconds per kilometre) said per the runner's unit.
     func pace(_ secondsPerKm: Double?) -> String? { Self.paceWords(secondsPerKm.map(unit.pace)) }
 
-    /// A distance in the runner's unit: kilometres as `distance`, miles the same way ("three point
-    /// two two miles"); under one unit in meters.
-    func distanceWords(_ metres: Double) -> String {
-        guard unit == .mile else { return Self.distance(metres) }
-        guard metres.isFinite, metres >= unit.metres - 0.5 else { return Self.distance(metres) }
-        let centi = Int((metres / unit.metres * 100).rounded())
-        let whole = EnglishNumbers.words(centi / 100)
-        let hundredths = centi % 100
-        if hundredths == 0 { return whole + (centi == 100 ? " mile" : " miles") }
-        let decimals =
-            hundredths % 10 == 0
-            ? EnglishNumbers.digits(hundredths / 10, count: 1) : EnglishNumbers.digits(hundredths, count: 2)
-        return whole + " point " + decimals + " miles"
-    }
+    /// A distance in the runner's unit (`distance`).
+    func distanceWords(_ metres: Double) -> String { Self.distance(metres, in: unit) }
 
     /// A pace as a runner says it: 338 → "five thirty-eight", 305 → "five oh five", 300 →
     /// "five flat"; nil for no pace worth saying.
@@ -174,20 +162,22 @@ struct EnglishPhrases {
     }
 
     /// 5180 m → "five point one eight kilometers" (two decimals, a trailing zero dropped), under
-    /// a kilometre in metres: "eight hundred meters". American spelling because it is what the
+    /// a kilometre in metres: "eight hundred meters"; in miles "three point two two miles", under
+    /// a mile in metres too. American spelling because it is what the
     /// synthesiser reads: flite says British "kilometre" and "metres" as "guillaume for" and
     /// "letters" to a recogniser (listening test, issue 24: 31 % → 26 % word errors).
-    static func distance(_ metres: Double) -> String {
-        guard let centi = SpokenNumber.centikilometres(metres) else {
+    static func distance(_ metres: Double, in unit: DistanceUnit = .kilometre) -> String {
+        guard let centi = SpokenNumber.centikilometres(metres * 1000 / unit.metres) else {
             return count(max(0, SpokenNumber.whole(metres) ?? 0), "meter")
         }
+        let (one, many) = unit == .kilometre ? ("kilometer", "kilometers") : ("mile", "miles")
         let whole = EnglishNumbers.words(centi / 100)
         let hundredths = centi % 100
-        if hundredths == 0 { return whole + (centi == 100 ? " kilometer" : " kilometers") }
+        if hundredths == 0 { return whole + " " + (centi == 100 ? one : many) }
         let decimals =
             hundredths % 10 == 0
             ? EnglishNumbers.digits(hundredths / 10, count: 1) : EnglishNumbers.digits(hundredths, count: 2)
-        return whole + " point " + decimals + " kilometers"
+        return whole + " point " + decimals + " " + many
     }
 
     /// Twelve seconds ahead, one minute five seconds behind, or on target within ±2 s (less

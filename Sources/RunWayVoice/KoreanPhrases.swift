@@ -110,21 +110,8 @@ struct KoreanPhrases {
     /// A pace (seconds per kilometre) said per the runner's unit.
     func pace(_ secondsPerKm: Double?) -> String? { Self.paceWords(secondsPerKm.map(unit.pace)) }
 
-    /// A distance in the runner's unit: kilometres as `distance`, miles "삼 점 이이 마일"; under
-    /// one unit in metres.
-    func distanceWords(_ metres: Double) -> String {
-        guard unit == .mile, metres.isFinite, metres >= unit.metres - 0.5 else {
-            return Self.distance(metres)
-        }
-        let centi = Int((metres / unit.metres * 100).rounded())
-        let whole = KoreanNumbers.sino(centi / 100)
-        let hundredths = centi % 100
-        if hundredths == 0 { return whole + " 마일" }
-        let decimals =
-            hundredths % 10 == 0
-            ? KoreanNumbers.digits(hundredths / 10, count: 1) : KoreanNumbers.digits(hundredths, count: 2)
-        return whole + " 점 " + decimals + " 마일"
-    }
+    /// A distance in the runner's unit (`distance`).
+    func distanceWords(_ metres: Double) -> String { Self.distance(metres, in: unit) }
 
     /// A pace as minutes and seconds: 338 → "오 분 삼십팔 초", 300 → "오 분"; nil for no pace
     /// worth saying.
@@ -154,17 +141,18 @@ struct KoreanPhrases {
 
     /// 5180 m → "오 점 일팔 킬로미터" (two decimals, a trailing zero dropped), under a kilometre
     /// in metres: "팔백 미터".
-    static func distance(_ metres: Double) -> String {
-        guard let centi = SpokenNumber.centikilometres(metres) else {
+    static func distance(_ metres: Double, in unit: DistanceUnit = .kilometre) -> String {
+        guard let centi = SpokenNumber.centikilometres(metres * 1000 / unit.metres) else {
             return KoreanNumbers.sino(max(0, SpokenNumber.whole(metres) ?? 0)) + " 미터"
         }
+        let name = unit == .kilometre ? " 킬로미터" : " 마일"
         let whole = KoreanNumbers.sino(centi / 100)
         let hundredths = centi % 100
-        if hundredths == 0 { return whole + " 킬로미터" }
+        if hundredths == 0 { return whole + name }
         let decimals =
             hundredths % 10 == 0
             ? KoreanNumbers.digits(hundredths / 10, count: 1) : KoreanNumbers.digits(hundredths, count: 2)
-        return whole + " 점 " + decimals + " 킬로미터"
+        return whole + " 점 " + decimals + name
     }
 
     /// 십이 초 빠름 (ahead), 일 분 오 초 느림 (behind), or 목표 페이스 within ±2 s, as in English;
