@@ -114,6 +114,15 @@ public struct FlightComputer: Sendable {
         return out
     }
 
+    /// Lands the flight in the air as a forgotten stop at `lastMovement` (a replay of a flight
+    /// whose raw log ends before the standstill that landed it live); nil when nothing flies.
+    public mutating func landAfterStandstill(lastMovement: Double) -> Flight? {
+        guard flight != nil else { return nil }
+        var out: [EngineOutput] = []
+        landStanding((lastMovement, max(0, now - lastMovement)), &out)
+        return landedByItself
+    }
+
     /// A forgotten stop (`StandstillWatch`): the flight lands at its last movement, said so.
     private mutating func landStanding(_ due: (at: Double, seconds: Double), _ out: inout [EngineOutput]) {
         guard var current = flight else { return }

@@ -45,6 +45,10 @@ public enum FlightSmoothing {
             _ = computer.handle(input)
         }
         if computer.now < flight.endTime { _ = computer.handle(.tick(flight.endTime)) }
+        // A forgotten stop lands where the live flight did, even if the log ends short of it.
+        if flight.landing == .standstill, computer.isFlying {
+            _ = computer.landAfterStandstill(lastMovement: flight.endTime)
+        }
         guard var smoothed = computer.end(sentAt: nil).result.flight ?? computer.landedByItself else {
             live.smoothingNote = "the raw log did not fly again"
             return live

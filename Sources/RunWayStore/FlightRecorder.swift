@@ -211,7 +211,12 @@ extension FlightRecorder: FlightObserver {
                     reports.append(.recordingFailed(error))
                 }
             }
-            if computer.isFlying { record(input) }
+            // The input a forgotten stop landed at is the flight's too: a replay of the raw log
+            // must reach the same standstill to land where the live flight did.
+            let landedByItself =
+                !computer.isFlying && computer.landedByItself != nil
+                && outputs.contains { if case .ended(.landed) = $0 { true } else { false } }
+            if computer.isFlying || landedByItself { record(input) }
             sayWriteFailure()
             for case .ended(.landed(let flight)) in outputs {
                 do {

@@ -68,4 +68,28 @@ struct RecorderReportTests {
         #expect(stored.status == .finished && stored.flight.distanceMethod == .smoothed)
         #expect(stored.flight.liveDistance == due.flight.distance)
     }
+
+    /// A forgotten stop lands the flight by itself (issue 27): the recorder keeps the input it
+    /// landed at, so the touchdown smoother, reprocess and the live flight all land at the last
+    /// movement (without it the saved flight ran on to the end of the raw log, 30 minutes late).
+    @Test func aForgottenStopIsStoredLandedAtItsLastMovementAndReprocessesSo() throws {
+        let logbook = try Logbook(path: temporaryLogbookPath())
+        let recorder = FlightRecorder(logbook: logbook)
+        var computer = FlightComputer()
+        var reports: [FlightRecorder.Report] = []
+        for event in ScenarioRunner.events(for: .forgottenStop.ending(at: 1200)).events {
+            guard case .input(let input) = event else { continue }  // its END finds nothing
+            reports += recorder.take(.flew(input, computer.handle(input)), after: computer)
+        }
+        reports += recorder.take(.closing, after: computer)
+        let id = try #require(try logbook.entries().first?.id)
+        let stored = try #require(try logbook.flight(id: id))
+        #expect(stored.status == .finished, "\(reports)")
+        #expect(stored.flight.landing == .standstill)
+        #expect(stored.flight.distanceMethod == .smoothed)
+        #expect(abs(stored.flight.elapsed - 400) < 5, "\(stored.flight.elapsed)")
+        let again = try #require(try logbook.replay(flight: id))
+        #expect(again.landing == .standstill)
+        #expect(abs(again.elapsed - stored.flight.elapsed) < 1)
+    }
 }
