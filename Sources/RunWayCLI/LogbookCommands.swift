@@ -279,7 +279,8 @@ public enum LogbookCommands {
         let stored = try answer(for: id, in: path) { () throws(StoreError) in try logbook.flight(id: id) }
         let window: ClosedRange<Double>
         do {
-            window = try Logbook.trimWindow(start: start, end: end, elapsed: stored.flight.elapsed)
+            window = try Logbook.trimWindow(
+                start: start, end: end, elapsed: stored.flight.elapsed, flying: stored.status == .flying)
         } catch {
             throw .usage("flight \(id): \(error)")
         }

@@ -8,8 +8,8 @@ public enum TrimError: Error, Sendable, Equatable, CustomStringConvertible {
     case startNotBeforeEnd(start: Double, end: Double)
     /// A negative or non-finite time.
     case notATime(field: String)
-    /// Nothing of the flight's raw log falls inside the window.
-    case nothingLeft
+    /// The flight is still being recorded (runwayd writes its raw log).
+    case stillFlying
 
     public var description: String {
         switch self {
@@ -18,7 +18,7 @@ public enum TrimError: Error, Sendable, Equatable, CustomStringConvertible {
         case .startNotBeforeEnd(let start, let end):
             "--start \(UTCTime.duration(start)) is not before the end (\(UTCTime.duration(end)))"
         case .notATime(let field): "\(field) must be a time from the flight's start, MM:SS or H:MM:SS"
-        case .nothingLeft: "no sensor reading falls between --start and --end"
+        case .stillFlying: "it is still flying: end the run first (runway stop), then trim it"
         }
     }
 }
@@ -26,9 +26,10 @@ public enum TrimError: Error, Sendable, Equatable, CustomStringConvertible {
 extension Logbook {
     /// The window `runway trim` keeps, checked against the stored flight: elapsed seconds from its
     /// ROTATE. Nil `start` is the flight's start, nil `end` its end.
-    public static func trimWindow(start: Double?, end: Double?, elapsed: Double) throws(TrimError)
-        -> ClosedRange<Double>
+    public static func trimWindow(start: Double?, end: Double?, elapsed: Double, flying: Bool = false)
+        throws(TrimError) -> ClosedRange<Double>
     {
+        if flying { throw .stillFlying }
         for (field, value) in [("--start", start), ("--end", end)] {
             if let value, !(value.isFinite && value >= 0) { throw .notATime(field: field) }
         }

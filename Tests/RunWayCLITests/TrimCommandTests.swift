@@ -76,4 +76,12 @@ struct TrimCommandTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains("has no flight 7"), "\(result.stderr)")
     }
+
+    /// A flight runwayd is still recording is not cut under it (the CLI sees it flying when
+    /// runwayd holds the logbook; a flight a power cut left open is recovered first).
+    @Test func aFlightStillFlyingIsNotTrimmed() throws {
+        #expect(throws: TrimError.stillFlying) {
+            try Logbook.trimWindow(start: nil, end: 60, elapsed: 600, flying: true)
+        }
+    }
 }
