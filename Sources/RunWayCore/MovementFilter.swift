@@ -30,6 +30,8 @@ public struct MovementFilter: Sendable {
         /// NMEA receiver, so healthy fixes read 15–30 m; 50 m keeps those and drops the stale,
         /// huge `eph` that follows a no-fix spell.
         public var maxAccuracy: Double = 50
+        /// …the floor of a limit that follows the receiver's typical `eph` (`AccuracyGate`).
+        public var accuracyRatio: Double = 1.5
         /// Faster than any runner (the 100 m world record averages 10.4 m/s).
         public var maxSpeed: Double = 12
 
@@ -64,6 +66,7 @@ public struct MovementFilter: Sendable {
     public let configuration: Configuration
     public private(set) var anchor: Fix?
     private var lastAcceptedTime: Double?
+    private var accuracyGate: AccuracyGate
     private var anchorConfirmed = false
     /// The latest fix rejected as a jump from a provisional anchor.
     private var contradiction: Fix?
@@ -73,11 +76,20 @@ public struct MovementFilter: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        accuracyGate = AccuracyGate()
+        accuracyGate.floor = configuration.maxAccuracy
+        accuracyGate.ratio = configuration.accuracyRatio
     }
 
     public mutating func assess(_ fix: Fix) -> Verdict {
+        let verdict = judge(fix)
+        if verdict.isAccepted, let accuracy = fix.horizontalAccuracy { accuracyGate.record(accuracy) }
+        return verdict
+    }
+
+    private mutating func judge(_ fix: Fix) -> Verdict {
         guard fix.hasPosition else { return .rejected(.noFix) }
-        if let accuracy = fix.horizontalAccuracy, accuracy > configuration.maxAccuracy {
+        if let accuracy = fix.horizontalAccuracy, !accuracyGate.accepts(accuracy) {
             return .rejected(.poorAccuracy(accuracy))
         }
         if let last = lastAcceptedTime, fix.time <= last { return .rejected(.timeNotAdvancing) }

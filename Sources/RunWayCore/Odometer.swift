@@ -34,8 +34,11 @@ public struct Odometer: Sendable {
         public var distrustAfter = 3
         /// A step disagrees when its integral is under this share of its chord…
         public var disagreementRatio = 0.5
-        /// …and the chord implies at least this speed.
-        public var minimumImpliedSpeed = 1.0
+        /// …and the chord implies at least this speed: a walk's. Under trees, with rough fixes
+        /// counted (`AccuracyGate`), a standing runner's wander (τ 20 s) implied over 1 m/s and
+        /// switched speed off, and the positions resumed a stop (tree cover: 9.9 s a stop at
+        /// worst); gpsd's `bundg_zeus_9` (a receiver reading 0 at 2.9 m/s) still trips it.
+        public var minimumImpliedSpeed = 1.5
         /// A streak of disagreeing steps switches speed off only when it began within this many
         /// seconds of a reading that said moving, and its net line went at least `keptGoing` of
         /// that reading's speed (issue 26). A boat whose speed drops to 0 while it goes on covers

@@ -148,4 +148,19 @@ struct HardConditionTests {
         #expect(flight?.pauses.isEmpty == true, "\(flight?.pauses ?? [])")
         #expect(flight.map { abs($0.movingTime - 120) < 1 } == true)
     }
+
+    /// Under trees `eph` reads 30–60 m while the fixes are good: once the receiver has been
+    /// reading ~45 m, a 60 m fix is its usual, not a stale one. Before, every fix over 50 m was
+    /// rejected (a third of tree cover's fixes).
+    @Test func accuracyIsJudgedAgainstWhatTheReceiverHasBeenAchieving() {
+        var filter = MovementFilter()
+        for t in 0..<20 { _ = filter.assess(Track.fix(Double(t), east: 3 * Double(t), accuracy: 45)) }
+        #expect(filter.assess(Track.fix(20, east: 60, accuracy: 60)).isAccepted)
+        // A stale fix far beyond the usual is still rejected.
+        #expect(filter.assess(Track.fix(21, east: 63, accuracy: 200)) == .rejected(.poorAccuracy(200)))
+        // In the open (typical 8 m) the floor holds.
+        var open = MovementFilter()
+        for t in 0..<20 { _ = open.assess(Track.fix(Double(t), east: 3 * Double(t))) }
+        #expect(open.assess(Track.fix(20, east: 60, accuracy: 60)) == .rejected(.poorAccuracy(60)))
+    }
 }

@@ -92,4 +92,33 @@ struct OdometerDistrustTests {
         #expect(odometer.speedIsTrusted)
         #expect(abs(odometer.distance - 18) < 0.01)
     }
+
+    /// A runner braking to a stop under trees: the last moving reading 1.6 m/s, then Doppler 0
+    /// while the rough fixes wander on 4 m every 3 s (1.3 m/s, one way). That is no receiver
+    /// lying about its speed: speed stays trusted (at a 1 m/s line it was switched off, and the
+    /// positions then resumed the stop).
+    @Test func wanderAfterBrakingDoesNotSwitchSpeedOff() {
+        var odometer = Odometer()
+        var east = 0.0
+        for t in 0...10 {
+            odometer.integrate(time: Double(t), speed: t < 10 ? 3 : 1.6)
+            if t > 0 {
+                odometer.count(
+                    chord: 3, duration: 1, from: Track.coordinate(east: east),
+                    to: Track.coordinate(east: east + 3))
+                east += 3
+            }
+        }
+        for step in 1...5 {
+            let t = 10.0 + 3 * Double(step)
+            odometer.integrate(time: t - 2, speed: 0)
+            odometer.integrate(time: t - 1, speed: 0)
+            odometer.integrate(time: t, speed: 0)
+            odometer.count(
+                chord: 4, duration: 3, from: Track.coordinate(east: east),
+                to: Track.coordinate(east: east + 4))
+            east += 4
+        }
+        #expect(odometer.speedIsTrusted)
+    }
 }
