@@ -121,4 +121,29 @@ struct OdometerDistrustTests {
         }
         #expect(odometer.speedIsTrusted)
     }
+
+    /// A 60 s outage round a city corner at 3 m/s: the chord (127 m of 180) cuts the corner; the
+    /// speeds either side held are the step. A 75 s outage with a 45 s stop inside (90 m): the
+    /// chord, as before (holding the speed would credit the stop).
+    @Test(arguments: [(60.0, 127.0, 180.0), (75, 90, 90), (60, 178, 180)])
+    func aSilenceIsBridgedByTheSpeedsWhenTheChordSaysTheRunnerKeptGoing(
+        _ gap: Double, _ chord: Double, _ counted: Double
+    ) {
+        var odometer = Odometer()
+        for t in 0...10 {
+            odometer.integrate(time: Double(t), speed: 3)
+            if t > 0 {
+                odometer.count(
+                    chord: 3, duration: 1, from: Track.coordinate(east: Double(t - 1) * 3),
+                    to: Track.coordinate(east: Double(t) * 3))
+            }
+        }
+        let before = odometer.distance
+        odometer.integrate(time: 10 + gap, speed: 3)
+        let step = odometer.count(
+            chord: chord, duration: gap, from: Track.coordinate(east: 30),
+            to: Track.coordinate(east: 30 + chord))
+        #expect(abs(step - counted) < 0.01)
+        #expect(abs(odometer.distance - before - counted) < 0.01)
+    }
 }
