@@ -28,6 +28,12 @@ public struct Odometer: Sendable {
         /// The integral is rejected when it exceeds `chord × ratio + slack`.
         public var maxIntegralToChordRatio: Double = 2
         public var maxIntegralSlack: Double = 10
+        /// A step disagrees only while the receiver's own speed over it reads under this: a speed
+        /// that lies reads "standing" (gpsd's `bundg_zeus_9`: 0–0.4 m/s at 2.9 m/s). A Doppler
+        /// that says running while the positions race ahead is right, and they are wrong: a cold
+        /// start's offset decaying back across hundreds of metres was taken for the runner, and
+        /// the live distance read up to 33 % long at a kilometre mark.
+        public var lyingSpeed = 1.0
         /// Across a silence longer than `maxIntegrationGap`, a chord at least this share of the
         /// speeds either side × the silence says the runner kept going (a single 90° corner
         /// keeps 0.71 of the path; a stop inside the silence keeps less): the step is those
@@ -120,6 +126,7 @@ public struct Odometer: Sendable {
         let disagrees =
             pendingValid && pending < chord * configuration.disagreementRatio
             && chord / duration >= configuration.minimumImpliedSpeed
+            && pending / duration < configuration.lyingSpeed
         var increment: Double
         defer { gapSpeeds = nil }
         if !pendingValid, let gap = gapSpeeds, duration.isFinite,

@@ -146,4 +146,20 @@ struct OdometerDistrustTests {
         #expect(abs(step - counted) < 0.01)
         #expect(abs(odometer.distance - before - counted) < 0.01)
     }
+
+    /// A cold start's offset decaying back (issue 26): Doppler reads a runner's 3 m/s while the
+    /// positions race 10 m/s one way for 20 s. Doppler is right: speed stays trusted and the
+    /// distance is what it integrates (the positions' net line made the live distance 33 % long).
+    @Test func positionsRacingAheadOfAHealthyDopplerDoNotOverruleIt() {
+        var odometer = Odometer()
+        odometer.integrate(time: 0, speed: 3)
+        for t in 1...20 {
+            odometer.integrate(time: Double(t), speed: 3)
+            odometer.count(
+                chord: 10, duration: 1, from: Track.coordinate(east: Double(t - 1) * 10),
+                to: Track.coordinate(east: Double(t) * 10))
+        }
+        #expect(odometer.speedIsTrusted)
+        #expect(abs(odometer.distance - 60) < 1)
+    }
 }
