@@ -128,7 +128,7 @@ struct DaemonEndToEndTests {
         #expect((status["distance_m"] as? Double ?? 0) > 500)
         #expect(status["altitude_m"] as? Double != nil)  // the barometer reached the engine
         let landed = try Self.request(socket, #"{"command":"stop"}"#)  // no time: obeyed
-        #expect(landed["result"] as? String == "landed")
+        #expect(landed["result"] as? String == "landed", "\(landed)")
         let distance = try #require(landed["distance_m"] as? Double)
         _ = hung
         kill(process.processIdentifier, SIGTERM)
