@@ -16,7 +16,7 @@ public struct AccuracyGate: Sendable, Equatable {
     public var ratio: Double = 1.5
     /// Weight of each accepted fix in the typical `eph` (about the last 20 fixes).
     public var weight: Double = 0.05
-    /// The running typical `eph` of accepted fixes.
+    /// The running typical `eph` of the fixes seen.
     public private(set) var typical: Double?
 
     public init() {}
@@ -26,7 +26,7 @@ public struct AccuracyGate: Sendable, Equatable {
 
     public func accepts(_ accuracy: Double) -> Bool { accuracy <= limit }
 
-    /// Records the `eph` of a fix that was used.
+    /// Records a fix's `eph` (`MovementFilter` caps a rejected one).
     public mutating func record(_ accuracy: Double) {
         guard accuracy.isFinite, accuracy > 0 else { return }
         typical = typical.map { $0 + weight * (accuracy - $0) } ?? accuracy

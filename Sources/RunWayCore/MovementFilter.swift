@@ -83,7 +83,13 @@ public struct MovementFilter: Sendable {
 
     public mutating func assess(_ fix: Fix) -> Verdict {
         let verdict = judge(fix)
-        if verdict.isAccepted, let accuracy = fix.horizontalAccuracy { accuracyGate.record(accuracy) }
+        // Every fix's `eph` teaches the gate what the receiver achieves, a rejected one at most
+        // twice the limit: a run that starts under trees reading 50–60 m was never let in when
+        // only accepted fixes counted (its first 40 s uncounted), while a stale spike after a
+        // silence still moves the typical only a little.
+        if let accuracy = fix.horizontalAccuracy {
+            accuracyGate.record(verdict.isAccepted ? accuracy : min(accuracy, 2 * accuracyGate.limit))
+        }
         return verdict
     }
 

@@ -163,4 +163,18 @@ struct HardConditionTests {
         for t in 0..<20 { _ = open.assess(Track.fix(Double(t), east: 3 * Double(t))) }
         #expect(open.assess(Track.fix(20, east: 60, accuracy: 60)) == .rejected(.poorAccuracy(60)))
     }
+
+    /// A run that starts under trees, every fix reading 55 m: the gate learns the receiver's
+    /// usual from the fixes it refuses too, and lets them in within seconds (it learnt only from
+    /// fixes it let in, so none ever was: the first 40 s of a run went uncounted).
+    @Test func aRunStartingUnderTreesIsCountedWithinSeconds() {
+        var filter = MovementFilter()
+        var firstAccepted: Int?
+        for t in 0..<40 where firstAccepted == nil {
+            if filter.assess(Track.fix(Double(t), east: 3 * Double(t), accuracy: 55)).isAccepted {
+                firstAccepted = t
+            }
+        }
+        #expect((firstAccepted ?? 99) <= 10, "\(String(describing: firstAccepted))")
+    }
 }
