@@ -14,6 +14,11 @@ public struct AccuracyGate: Sendable, Equatable {
     public var floor: Double = 50
     /// A fix this many times worse than the typical accepted one is rejected.
     public var ratio: Double = 1.5
+    /// …and never one worse than this, whatever the receiver has been reading: under trees it
+    /// reads 30–60 m; a receiver reading 140–400 m indoors (gpsd's `haicom-305N` capture) is
+    /// not giving positions worth a runner's distance, and learning its readings let its
+    /// wander in as 120 m of walking.
+    public var ceiling: Double = 80
     /// Weight of each accepted fix in the typical `eph` (about the last 20 fixes).
     public var weight: Double = 0.05
     /// The running typical `eph` of the fixes seen.
@@ -22,7 +27,7 @@ public struct AccuracyGate: Sendable, Equatable {
     public init() {}
 
     /// The worst `eph` accepted now.
-    public var limit: Double { max(floor, ratio * (typical ?? 0)) }
+    public var limit: Double { min(ceiling, max(floor, ratio * (typical ?? 0))) }
 
     public func accepts(_ accuracy: Double) -> Bool { accuracy <= limit }
 

@@ -177,4 +177,13 @@ struct HardConditionTests {
         }
         #expect((firstAccepted ?? 99) <= 10, "\(String(describing: firstAccepted))")
     }
+
+    /// A receiver reading 140 m and worse (indoors, gpsd's haicom-305N) is never let in, however
+    /// long it reads so: the learnt limit stops at 80 m.
+    @Test func aReceiverReadingHundredsOfMetresIsNeverLetIn() {
+        var filter = MovementFilter()
+        for t in 0..<200 {
+            #expect(!filter.assess(Track.fix(Double(t), east: Double(t % 5), accuracy: 142.5)).isAccepted)
+        }
+    }
 }
