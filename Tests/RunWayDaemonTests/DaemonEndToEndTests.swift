@@ -111,6 +111,14 @@ struct DaemonEndToEndTests {
         let stale = try Self.request(socket, #"{"command":"stop","sent_at":"2020-01-01T00:00:00Z"}"#)
         #expect((stale["result"] as? String)?.hasPrefix("ignored") == true)
         try await Task.sleep(for: .seconds(2))
+        // PAUSE during the countdown abandons the takeoff (SPEC): on a loaded machine the
+        // simulated board's fixes may not have carried the flight past it yet, so wait for cruise.
+        for _ in 0..<200 {
+            let phase = (try Self.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any])?[
+                "phase"]
+            if phase as? String == "cruise" { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
         #expect(try Self.request(socket, #"{"command":"pause"}"#)["ok"] as? Bool == true)
         let paused = try Self.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any]
         #expect(paused?["paused"] as? Bool == true)
