@@ -34,6 +34,9 @@ public struct Odometer: Sendable {
         /// start's offset decaying back across hundreds of metres was taken for the runner, and
         /// the live distance read up to 33 % long at a kilometre mark.
         public var lyingSpeed = 1.0
+        /// A disagreeing streak is a march only when no single step is more than this share of
+        /// its net line (gpsd's `bundg_zeus_9` marches in even steps).
+        public var largestStepShare = 0.5
         /// Across a silence longer than `maxIntegrationGap`, a chord at least this share of the
         /// speeds either side × the silence says the runner kept going (a single 90° corner
         /// keeps 0.71 of the path; a stop inside the silence keeps less): the step is those
@@ -152,7 +155,13 @@ public struct Odometer: Sendable {
                     let keptGoing = streakSpeedBefore.map {
                         span > 0 && net / span >= $0 * configuration.keptGoing
                     }
-                    if net * configuration.disagreementRatio > integral, keptGoing == true {
+                    // A march, not a jump: no one step carries the streak's net line (a multipath
+                    // jump of 35 m closing a stop's wander in an urban canyon switched speed off
+                    // and was counted, 4.5 % at the next kilometre mark).
+                    let largest = disagreeing.map(\.chord).max() ?? 0
+                    if net * configuration.disagreementRatio > integral, keptGoing == true,
+                        largest <= net * configuration.largestStepShare
+                    {
                         speedIsTrusted = false
                         // This step stands in for the whole streak: the net line, less what the
                         // streak's earlier steps already added.

@@ -162,4 +162,30 @@ struct OdometerDistrustTests {
         #expect(odometer.speedIsTrusted)
         #expect(abs(odometer.distance - 60) < 1)
     }
+
+    /// A stop in an urban canyon (issue 26): just after braking from 2.6 m/s, Doppler reads 0
+    /// while the fix wanders 6 m a second three times and then jumps 35 m (multipath). The net
+    /// line is that one jump, not a march: speed stays trusted and nothing is counted.
+    @Test func aJumpClosingAStopsWanderIsNoMarch() {
+        var odometer = Odometer()
+        for t in 0...10 {
+            odometer.integrate(time: Double(t), speed: t < 10 ? 3 : 2.6)
+            if t > 0 {
+                odometer.count(
+                    chord: 3, duration: 1, from: Track.coordinate(east: Double(t - 1) * 3),
+                    to: Track.coordinate(east: Double(t) * 3))
+            }
+        }
+        let before = odometer.distance
+        var east = 30.0
+        for (t, step) in [(11.0, 6.0), (12, 6), (13, 6), (20, 35)] {
+            odometer.integrate(time: t, speed: 0)
+            odometer.count(
+                chord: step, duration: t == 20 ? 7 : 1, from: Track.coordinate(east: east),
+                to: Track.coordinate(east: east + (t == 20 ? -35 : 6)))
+            east += t == 20 ? -35 : 6
+        }
+        #expect(odometer.speedIsTrusted)
+        #expect(odometer.distance - before < 2)  // the braking's own 1.3 m
+    }
 }
