@@ -2,6 +2,7 @@ import Foundation
 import RunWayControl
 import RunWayCore
 import RunWayHardware
+import RunWayTestSupport
 import Synchronization
 import Testing
 
@@ -62,14 +63,6 @@ extension SocketClient {
                 continuation.resume(returning: sent)
             }.start()
         }
-    }
-}
-
-/// Waits for `condition`, up to `seconds` (a hang guard, not a measurement).
-func eventually(upTo seconds: Double = 30, _ condition: () async -> Bool) async throws {
-    let deadline = MonotonicInstant.now.seconds + seconds
-    while await !condition(), MonotonicInstant.now.seconds < deadline {
-        try await Task.sleep(for: .milliseconds(10))
     }
 }
 

@@ -58,6 +58,18 @@ struct GPSDClientTests {
 
     static let fast = ReconnectPolicy(initial: 0.1, maximum: 0.2, greetingTimeout: 1)
 
+    /// gpsfake plays a whole log in about two seconds, far faster than a receiver: a consumer the
+    /// test machine holds up for longer than that would see the client drop the oldest fixes (as
+    /// it should on a live feed), so these tests keep every event.
+    static let wholeLog = 1 << 16
+
+    /// True once gpsd went away after at least one fix: the log was played to its end.
+    static func feedEnded(_ events: [GPSEvent]) -> Bool {
+        guard let lastFix = events.lastIndex(where: { if case .fix = $0 { true } else { false } })
+        else { return false }
+        return events[lastFix...].contains { if case .disconnected = $0 { true } else { false } }
+    }
+
     static func fixes(_ events: [GPSEvent]) -> [Fix] {
         events.compactMap { if case .fix(let fix, _) = $0 { fix } else { nil } }
     }
@@ -68,10 +80,13 @@ struct GPSDClientTests {
         let fake = try GPSFake(log: try Self.fixture("gpsd/\(log).log"))
         defer { fake.stop() }
         let client = GPSDClient(
-            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast,
+            buffering: Self.wholeLog
         ).start()
         let count = expected.count
-        let events = await Self.collect(client, seconds: 60) { Self.fixes($0).count >= count }
+        let events = await Self.collect(client, seconds: 300) {
+            Self.fixes($0).count >= count || Self.feedEnded($0)
+        }
         let got = Self.fixes(events)
         #expect(got.count == expected.count)
         for (fix, want) in zip(got, expected) {
@@ -98,13 +113,12 @@ struct GPSDClientTests {
         let fake = try GPSFake(log: path)
         defer { fake.stop() }
         let client = GPSDClient(
-            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast,
+            buffering: Self.wholeLog
         ).start()
         // Done at the last epoch, or when gpsd goes away after the run (not before it began).
-        let events = await Self.collect(client, seconds: 120) { events in
-            Self.fixes(events).count >= epochs
-                || (!Self.fixes(events).isEmpty
-                    && { if case .disconnected = events.last { true } else { false } }())
+        let events = await Self.collect(client, seconds: 300) { events in
+            Self.fixes(events).count >= epochs || Self.feedEnded(events)
         }
         let fixes = Self.fixes(events)
         #expect(fixes.count == epochs)
@@ -130,8 +144,9 @@ struct GPSDClientTests {
         let first = try write(lines[..<half])
         let second = try write(lines[half...])
         let port = try GPSFake.freePort()
-        let client = GPSDClient(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), policy: Self.fast)
-            .start()
+        let client = GPSDClient(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), policy: Self.fast, buffering: Self.wholeLog
+        ).start()
         let executor = ThreadExecutor(name: "test engine")
         let engine = FlightEngine(on: executor)
         let feeder = Task {
@@ -150,7 +165,9 @@ struct GPSDClientTests {
         }
         // First gpsd: play, then kill it mid-run (gpsfake without -1 would loop; with -1 it ends).
         let fakeA = try GPSFake(log: first, port: port)
-        try await Task.sleep(for: .seconds(6))
+        // Well into the first half (its 750 m): waited for, not slept, so a loaded machine that
+        // holds the feeder up does not make the cut come before the run.
+        #expect(try await eventually(upTo: 120) { await engine.pfd.distance > 300 })
         GPSFake.killDaemons(port: port)
         fakeA.stop()
         let distanceAtCut = await engine.pfd.distance
@@ -159,7 +176,7 @@ struct GPSDClientTests {
         // A new gpsd on the same port: the client reconnects by itself and re-sends WATCH.
         let fakeB = try GPSFake(log: second, extraLeadIn: true, port: port)
         defer { fakeB.stop() }
-        try await Task.sleep(for: .seconds(12))
+        #expect(try await eventually(upTo: 120) { await engine.pfd.distance > distanceAtCut + 200 })
         client.stop()
         let log = await feeder.value
         #expect(log.contains { if case .disconnected = $0 { true } else { false } })
