@@ -137,6 +137,26 @@ public enum Daemon {
         sensorRadio: (@Sendable () throws -> any SensorRadio)? = Daemon.sensorRadio
     ) async -> Int32 {
         let logbookPath = options.logbookPath ?? config.logbook
+        // One runwayd per logbook and per socket, refused before anything is opened: a second
+        // one would close the first's flight in the air, take its socket and remove it at exit.
+        let daemonLock: DaemonLock
+        do throws(DaemonLock.Refusal) {
+            daemonLock = try DaemonLock(logbook: logbookPath)
+        } catch {
+            log.log(.error, "\(error)")
+            return 1
+        }
+        defer { withExtendedLifetime(daemonLock) {} }
+        // systemd's socket, when it holds one for runwayd (read once: the call clears it).
+        let inherited = Systemd.inheritedSockets().first
+        if inherited == nil {
+            do throws(ControlSocketError) {
+                try ControlServer.refuseIfServed(options.socketPath)
+            } catch {
+                log.log(.error, "\(error)")
+                return 1
+            }
+        }
         let logbook: Logbook
         // Held for the process's life: `runway` commands then leave a flight in the air alone.
         let recorderLock = RecorderLock(logbook: logbookPath)
@@ -220,7 +240,6 @@ public enum Daemon {
             control.sensorsAbsent = .noRadio
         }
         let answering = control
-        let inherited = Systemd.inheritedSockets().first
         let server = ControlServer(
             path: options.socketPath, inherited: inherited, zones: config.heartRateZones,
             log: { log.log(.warning, $0) },

@@ -353,3 +353,94 @@ struct StopWithoutTimeTests {
         #expect(seen.all == [.stop(sentAt: nil)])
     }
 }
+
+/// A second runwayd (issue 27): it took over the first one's control socket and removed it at
+/// exit (`runway status` then said "not running" while a run recorded), and could open the same
+/// logbook. It is refused at start with a sentence saying why, and the first is left as it was.
+@Suite("runwayd: a second one is refused", .serialized)
+struct SecondDaemonTests {
+    static func launch(_ arguments: [String], errors: String) throws -> Process {
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
+        process.arguments = ["--board", "simulated", "--speed", "20"] + arguments
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        try process.run()
+        return process
+    }
+
+    /// The exit status of `process` once it has ended by itself, or nil (and it is killed) when
+    /// it still runs after `seconds`.
+    static func exitStatus(_ process: Process, within seconds: Double = 30) async throws -> Int32? {
+        for _ in 0..<Int(seconds * 20) where process.isRunning {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    @Test func aSecondRunwaydOnTheSameSocketOrLogbookIsRefusedAndTheFirstGoesOn() async throws {
+        let directory = NSTemporaryDirectory() + "runwayd-two-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (socket, logbook) = (directory + "/control.sock", directory + "/logbook.sqlite")
+        let config = directory + "/runway.json"
+        try "{}".write(toFile: config, atomically: true, encoding: .utf8)
+        let first = try Self.launch(
+            ["--socket", socket, "--logbook", logbook, "--config", config], errors: directory + "/first.log")
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["ok"] as? Bool == true)
+        let cases: [(name: String, arguments: [String], says: String)] = [
+            (
+                "same socket and logbook", ["--socket", socket, "--logbook", logbook],
+                "is already running on the logbook \(logbook)"
+            ),
+            (
+                "same logbook, another socket",
+                ["--socket", directory + "/other.sock", "--logbook", logbook],
+                "is already running on the logbook \(logbook)"
+            ),
+            (
+                "same socket, another logbook",
+                ["--socket", socket, "--logbook", directory + "/other.sqlite"],
+                "another runwayd answers on the control socket \(socket)"
+            ),
+        ]
+        for (n, attempt) in cases.enumerated() {
+            let errors = directory + "/second-\(n).log"
+            let second = try Self.launch(attempt.arguments + ["--config", config], errors: errors)
+            let status = try await Self.exitStatus(second)
+            let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            #expect(status == 1, "\(attempt.name): \(status.map { "exit \($0)" } ?? "still running") \(said)")
+            #expect(said.contains(attempt.says), "\(attempt.name): \(said)")
+            // The first is untouched: its socket is there and answers.
+            #expect(FileManager.default.fileExists(atPath: socket), "\(attempt.name)")
+            let reply = try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)
+            #expect(reply["ok"] as? Bool == true, "\(attempt.name)")
+        }
+        // Nothing of the refused ones is left beside the first's.
+        #expect(!FileManager.default.fileExists(atPath: directory + "/other.sock"))
+        // A socket left by a runwayd that died (SIGKILL: nothing removed it) answers nobody and
+        // is replaced by the next; the lock died with it.
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: socket))
+        let third = try Self.launch(
+            ["--socket", socket, "--logbook", logbook, "--config", config], errors: directory + "/third.log")
+        defer { if third.isRunning { kill(third.processIdentifier, SIGKILL) } }
+        var answered = false
+        for _ in 0..<500 where !answered {
+            try await Task.sleep(for: .milliseconds(20))
+            answered =
+                (try? DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["ok"] as? Bool) == true
+        }
+        #expect(answered)
+    }
+}
