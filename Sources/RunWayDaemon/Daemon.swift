@@ -17,6 +17,8 @@ public enum Daemon {
         public enum Board: String, Sendable { case real, simulated }
         public enum SimulatedPart: String, Sendable, CaseIterable { case barometer }
         public var configPath = DaemonConfiguration.defaultPath
+        /// `--config` was given: its file must exist (the default's may not: the defaults apply).
+        public var configGiven = false
         public var board = Board.real
         public var speed: Double? = 1
         /// The simulated board's scenario (`Scenario.named`).
@@ -33,7 +35,7 @@ public enum Daemon {
     public static let usage = """
         usage: runwayd [--config FILE] [--board real|simulated] [--scenario NAME] [--speed N|max] [--socket PATH]
                        [--logbook FILE] [--simulate barometer] [--check-config]
-          --config FILE     the configuration (default /etc/runway/runway.json; none: the defaults)
+          --config FILE     the configuration, which must exist (default /etc/runway/runway.json; none there: the defaults)
           --board simulated the built-in simulated board: a scenario's sensors (--scenario), buttons
                             through the control socket (runway start / pause / resume / stop)
           --scenario NAME   the simulated board's scenario: \(Scenario.named.map(\.name).joined(separator: ", "))
@@ -64,7 +66,9 @@ public enum Daemon {
         do throws(UsageError) {
             while let argument = rest.popFirst() {
                 switch argument {
-                case "--config": options.configPath = try value("--config needs a file")
+                case "--config":
+                    options.configPath = try value("--config needs a file")
+                    options.configGiven = true
                 case "--board": options.board = try value("--board is real or simulated", Options.Board.init)
                 case "--speed":
                     let v = try value("--speed needs a number or max")
@@ -113,7 +117,7 @@ public enum Daemon {
         }
         let config: DaemonConfiguration
         do {
-            config = try DaemonConfiguration.load(path: options.configPath)
+            config = try DaemonConfiguration.load(path: options.configPath, mustExist: options.configGiven)
         } catch {
             log.log(.error, "configuration \(options.configPath): \(error)")
             return 1

@@ -55,6 +55,14 @@ struct DaemonEndToEndTests {
         }
     }
 
+    /// A configuration of the defaults in `directory`, so a test does not run on the machine's
+    /// /etc/runway/runway.json (a `--config` that names no file is refused).
+    static func defaults(in directory: String) throws -> String {
+        let path = directory + "/defaults.json"
+        try "{}".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     static func request(_ socket: String, _ json: String) throws -> [String: Any] {
         let client = try SocketClient(path: socket)
         client.send(json + "\n")
@@ -75,7 +83,7 @@ struct DaemonEndToEndTests {
         // the daemon), and still over 500 m in the test's 5 s.
         process.arguments = [
             "--board", "simulated", "--speed", "60", "--socket", socket, "--logbook", logbook, "--config",
-            directory + "/none.json",
+            try DaemonEndToEndTests.defaults(in: directory),
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
@@ -141,6 +149,25 @@ struct DaemonEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: socket))  // removed at shutdown
     }
 
+    /// Issue 27: `--config` naming no file ran the board on the defaults without a word.
+    @Test func aConfigurationFileThatIsNotThereIsRefusedWithItsPath() throws {
+        let missing = NSTemporaryDirectory() + "runwayd-\(UUID().uuidString.prefix(8))/runway.json"
+        for arguments in [["--config", missing], ["--check-config", "--config", missing]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.executable)
+            // Were the missing file taken for the defaults, runwayd would still end at once: its
+            // logbook and socket are in a folder that does not exist either.
+            process.arguments =
+                arguments + [
+                    "--board", "simulated", "--socket", missing + ".sock", "--logbook", missing + ".sqlite",
+                ]
+            let output = try runToEnd(process)
+            #expect(output.status == 1, "\(arguments): \(output.stderr)")
+            #expect(output.stderr.contains("configuration \(missing): no such file"), "\(output.stderr)")
+            #expect(!output.stdout.contains("valid") && !output.stdout.contains("absent"), "\(output.stdout)")
+        }
+    }
+
     @Test func aConfigurationMistakeIsRefusedAtStartWithItsKey() throws {
         let config = try RunWayBinaryPath.temporary(#"{"board": {"buttons": {"end": "22a"}}}"#)
         let process = Process()
@@ -192,7 +219,7 @@ struct ControlCommandTests {
         daemon.arguments = [
             "--board", "simulated", "--speed", "100", "--socket", socket, "--logbook",
             directory + "/l.sqlite",
-            "--config", directory + "/none.json",
+            "--config", try DaemonEndToEndTests.defaults(in: directory),
         ]
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
@@ -250,7 +277,7 @@ struct DaemonShutdownTests {
             // it; 180 s leaves room, and 400 m still takes only ~7 s).
             "--board", "simulated", "--scenario", "endurance-1h", "--speed", "20", "--socket",
             directory + "/control.sock", "--logbook",
-            directory + "/logbook.sqlite", "--config", directory + "/none.json",
+            directory + "/logbook.sqlite", "--config", try DaemonEndToEndTests.defaults(in: directory),
         ]
         let log = directory + "/runwayd.log"
         if !FileManager.default.fileExists(atPath: log) {
