@@ -123,6 +123,8 @@ public final class ControlServer: Service, Sendable {
     /// A pipe that wakes the socket thread: [read end, write end], both non-blocking.
     let wake: (read: Int32, write: Int32)
     private let listening = Trigger()
+    /// Set before `listening` fires when the socket listens.
+    private let listens = Mutex(false)
 
     /// - Parameters:
     ///   - inherited: a listening socket handed over by systemd (socket activation); nil binds
@@ -189,8 +191,13 @@ public final class ControlServer: Service, Sendable {
         _ = write(wake.write, &one, 1)
     }
 
-    /// Returns once the socket listens (or `run()` failed to make it): READY waits for this.
-    public func ready() async { await listening.wait() }
+    /// Returns once the socket listens (true) or `run()` failed to make it (false): READY=1
+    /// waits for this, and is not said for a socket that was never made.
+    @discardableResult
+    public func ready() async -> Bool {
+        await listening.wait()
+        return listens.withLock { $0 }
+    }
 
     public func run() async throws {
         let listener: Int32
@@ -202,6 +209,7 @@ public final class ControlServer: Service, Sendable {
         }
         // What was bound: removed at exit only if it is still this one.
         let bound = inherited == nil ? Self.identity(path) : nil
+        listens.withLock { $0 = true }
         listening.fire()
         // At most one request per client is ever waiting here (`ControlConnections`).
         let (requests, continuation) = AsyncStream.makeStream(of: (Int, ControlRequest).self)

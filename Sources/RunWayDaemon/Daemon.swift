@@ -301,7 +301,10 @@ public enum Daemon {
         await engine.close()
         await executor.shutdown()
         log.log(.notice, "stopped (\(ending))")
-        if case .serviceFailed = ending { return 1 }
+        if case .serviceFailed(let name, let words) = ending {
+            log.log(.error, "\(name): \(words)")  // the cause, in its own words
+            return 1
+        }
         return 0
     }
 }

@@ -165,7 +165,7 @@ struct BoardServiceTests {
         let session = board.engine
         let sent = Stamped()
         let notifier = Notifier(
-            engine: session, log: DaemonLog(toJournal: false) { _ in }, readyWhen: {},
+            engine: session, log: DaemonLog(toJournal: false) { _ in }, readyWhen: { true },
             watchdogInterval: .milliseconds(100), notify: { sent.append($0) })
         let task = Task { try await notifier.run() }
         func pings(after time: Double = 0) -> Int {

@@ -53,6 +53,16 @@ struct DaemonEndToEndTests {
             let n = recv(fd, &buffer, buffer.count, 0)
             return n > 0 ? String(decoding: buffer.prefix(n), as: UTF8.self) : nil
         }
+
+        /// The notifications already sent, without waiting for more.
+        func sent() -> [String] {
+            var messages: [String] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while case let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)), n > 0 {
+                messages.append(String(decoding: buffer.prefix(n), as: UTF8.self))
+            }
+            return messages
+        }
     }
 
     /// A configuration of the defaults in `directory`, so a test does not run on the machine's
@@ -147,6 +157,32 @@ struct DaemonEndToEndTests {
         #expect(flight.splits.count >= 1)
         #expect(flight.samples.contains { $0.altitude != nil })
         #expect(!FileManager.default.fileExists(atPath: socket))  // removed at shutdown
+    }
+
+    /// Issue 27: runwayd said READY=1 before it failed on a socket folder that is not there, so
+    /// systemd took a daemon that served nothing for a started one.
+    @Test func aControlSocketThatCannotBeMadeIsNeverReady() async throws {
+        let directory = NSTemporaryDirectory() + "runwayd-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let notify = NotifySocket()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = [
+            "--board", "simulated", "--socket", directory + "/missing/control.sock", "--logbook",
+            directory + "/logbook.sqlite", "--config", try Self.defaults(in: directory),
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment.removeValue(forKey: "JOURNAL_STREAM")
+        process.environment = environment
+        let output = try await offPool { try runToEnd(process) }
+        #expect(output.status == 1, "\(output.stderr)")
+        let notifications = notify.sent()
+        #expect(!notifications.contains("READY=1"), "\(notifications)")
+        #expect(
+            output.stderr.contains("the control socket's folder \(directory)/missing does not exist"),
+            "\(output.stderr)")
     }
 
     /// Issue 27: `--config` naming no file ran the board on the defaults without a word.
