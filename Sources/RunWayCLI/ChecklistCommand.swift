@@ -155,7 +155,13 @@ enum ChecklistCommand {
                 client.stop()
                 return .fix(accuracy: fix.horizontalAccuracy)
             case .connected: connected = true
-            case .disconnected(let why, _): problem = why
+            case .disconnected(let why, _):
+                problem = why
+                // Nothing to wait for: nothing listens there, or the name does not resolve.
+                if !connected, why.isRefusal {
+                    client.stop()
+                    return .unreachable("gpsd at \(endpoint): \(why)")
+                }
             case .noFix: break
             }
         }
