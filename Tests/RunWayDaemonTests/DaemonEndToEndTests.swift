@@ -507,3 +507,45 @@ struct SecondDaemonTests {
         #expect(answered)
     }
 }
+
+/// Issue 27: a user outside the group runway got "cannot reach runwayd: Permission denied" from
+/// `runway status`, no word of the group, and the checklist said runwayd was not running.
+@Suite("runway: a control socket this user may not use")
+struct ControlSocketPermissionTests {
+    @Test func permissionDeniedSaysSoAndHowToJoinTheGroup() async throws {
+        let directory = NSTemporaryDirectory() + "rw-perm-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o755)
+        let socket = directory + "/control.sock"
+        let server = ControlServer(path: socket) { _ in ControlReply.ok([("phase", .string("preflight"))]) }
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        #expect(await server.ready())
+        // Nobody may use it; root may anyway, so the commands run as nobody when this is root.
+        chmod(socket, 0)
+        let runway = DaemonEndToEndTests.root.appendingPathComponent(".build/debug/runway").path
+        @Sendable func asUser(_ arguments: [String]) throws -> ChildOutput {
+            getuid() == 0
+                ? try runToEnd(
+                    "/usr/bin/setpriv",
+                    ["--reuid=65534", "--regid=65534", "--clear-groups", runway] + arguments)
+                : try runToEnd(runway, arguments)
+        }
+        for arguments in [
+            ["status", "--socket", socket],
+            [
+                "checklist", "--wait", "1", "--socket", socket, "--config", "/nonexistent.json", "--logbook",
+                "/nonexistent/dir/logbook.sqlite",
+            ],
+        ] {
+            let output = try await offPool { try asUser(arguments) }
+            #expect(output.status == 1, "\(arguments[0]): \(output.stdout) \(output.stderr)")
+            #expect(
+                output.stderr.contains("permission denied on runwayd's control socket \(socket)"),
+                "\(output.stderr)")
+            #expect(output.stderr.contains("sudo usermod -aG runway"), "\(output.stderr)")
+            #expect(!output.stdout.contains("not running") && !output.stderr.contains("not running"))
+        }
+    }
+}
