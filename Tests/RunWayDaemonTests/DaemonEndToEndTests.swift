@@ -286,6 +286,11 @@ struct ControlCommandTests {
         #expect(stopped.status == 0 && stopped.out.hasPrefix("landed"), "\(stopped)")
         let again = try await Self.runway(["stop", "--socket", socket])
         #expect(again.out.hasPrefix("not flying"))
+        // Back in preflight after TOUCHDOWN, as documented (issue 27: it said "TOUCHDOWN 0.00 km").
+        let after = try await Self.runway(["status", "--socket", socket])
+        #expect(after.status == 0 && after.out.hasPrefix("PREFLIGHT"), "\(after)")
+        let afterJSON = try await Self.runway(["status", "--json", "--socket", socket])
+        #expect(afterJSON.out.contains(#""phase":"preflight""#), "\(afterJSON)")
         // The saved flight is marked beside the logbook, for runway-drive.path to rebuild the
         // USB drive image.
         #expect(try String(contentsOfFile: directory + "/landed", encoding: .utf8) == "1\n")
