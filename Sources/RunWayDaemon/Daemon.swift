@@ -26,6 +26,8 @@ public enum Daemon {
         public var socketPath = "/run/runway/control.sock"
         public var logbookPath: String?
         public var checkConfig = false
+        /// `--version`: say the release and exit.
+        public var showVersion = false
         /// Parts of the real board replaced by their register-level simulation.
         public var simulate: Set<SimulatedPart> = []
 
@@ -34,7 +36,7 @@ public enum Daemon {
 
     public static let usage = """
         usage: runwayd [--config FILE] [--board real|simulated] [--scenario NAME] [--speed N|max] [--socket PATH]
-                       [--logbook FILE] [--simulate barometer] [--check-config]
+                       [--logbook FILE] [--simulate barometer] [--check-config] [--version]
           --config FILE     the configuration, which must exist (default /etc/runway/runway.json; none there: the defaults)
           --board simulated the built-in simulated board: a scenario's sensors (--scenario), buttons
                             through the control socket (runway start / pause / resume / stop)
@@ -47,6 +49,7 @@ public enum Daemon {
                             on the real board, a BMP280 simulated at register level whose
                             pressure climbs a 12 m hill every 40 s (a machine without the chip)
           --check-config    validate the configuration and exit
+          --version         the release (the Debian package's version too) and exit
         """
 
     /// Why the command line is refused (empty: help was asked for).
@@ -94,6 +97,7 @@ public enum Daemon {
                     options.simulate.insert(
                         try value("--simulate takes barometer", Options.SimulatedPart.init))
                 case "--check-config": options.checkConfig = true
+                case "--version": options.showVersion = true
                 case "--help", "-h": throw UsageError(message: "")
                 default: throw UsageError(message: "unexpected argument \"\(argument)\"")
                 }
@@ -114,6 +118,10 @@ public enum Daemon {
             if !message.isEmpty { log.log(.error, message) }
             FileHandle.standardError.write(Data((usage + "\n").utf8))
             return message.isEmpty ? 0 : 2
+        }
+        if options.showVersion {
+            print("runwayd \(RunWayRelease.version)")
+            return 0
         }
         let config: DaemonConfiguration
         do {

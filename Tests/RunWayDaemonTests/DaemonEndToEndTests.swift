@@ -554,3 +554,26 @@ struct ControlSocketPermissionTests {
         }
     }
 }
+
+/// Issue 27: `runway --version` said 0.1.0 while the Debian package said 0.0~git…: one version
+/// for runway, runwayd and the package (scripts/version.sh, which make-deb.sh takes it from).
+@Suite("One version for runway, runwayd and the package")
+struct ReleaseVersionTests {
+    @Test func runwayRunwaydAndThePackageSayTheSameVersion() throws {
+        let root = DaemonEndToEndTests.root
+        let script = try runToEnd(root.appendingPathComponent("scripts/version.sh").path, [])
+        let version = script.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(script.status == 0 && !version.isEmpty, "\(script.stderr)")
+        let runway = try runToEnd(root.appendingPathComponent(".build/debug/runway").path, ["--version"])
+        #expect(runway.stdout.hasPrefix("runway \(version) ("), "\(runway.stdout)")
+        let runwayd = try runToEnd(DaemonEndToEndTests.executable, ["--version"])
+        #expect(
+            runwayd.status == 0 && runwayd.stdout == "runwayd \(version)\n",
+            "\(runwayd.stdout) \(runwayd.stderr)")
+        // The package's Version: is that script's, and the package is refused if a binary disagrees.
+        let makeDeb = try String(
+            contentsOf: root.appendingPathComponent("scripts/make-deb.sh"), encoding: .utf8)
+        #expect(makeDeb.contains("version=$(scripts/version.sh)") && makeDeb.contains("Version: $version"))
+        #expect(makeDeb.contains(#"said=$("$scratch/release/$binary" --version)"#))
+    }
+}
