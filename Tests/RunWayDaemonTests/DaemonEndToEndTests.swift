@@ -577,3 +577,56 @@ struct ReleaseVersionTests {
         #expect(makeDeb.contains(#"said=$("$scratch/release/$binary" --version)"#))
     }
 }
+
+/// Issue 27: the simulated board's scenario began with the daemon, so a START sent late found
+/// the runner already on the way (a 5 km mission landed at 4.94 km) or, as fast as it goes, at
+/// the finish. The scenario now waits at its START for the runner's.
+@Suite("runwayd's simulated board: the scenario starts at START", .serialized)
+struct SimulatedStartTests {
+    @Test func aLateStartStillFliesTheWholeMission() async throws {
+        let directory = NSTemporaryDirectory() + "runwayd-late-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/control.sock"
+        let log = directory + "/runwayd.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
+        // As fast as the engine takes it: were the scenario running already, it would be over
+        // long before the START below.
+        daemon.arguments = [
+            "--board", "simulated", "--speed", "max", "--socket", socket, "--logbook",
+            directory + "/l.sqlite",
+            "--config", try DaemonEndToEndTests.defaults(in: directory),
+        ]
+        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try daemon.run()
+        defer {
+            kill(daemon.processIdentifier, SIGTERM)
+            daemon.waitUntilExit()
+        }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        // The GPS lock before START is flown at once; START is then late by 2 s (hours at max).
+        func gpsTime() throws -> String? {
+            (try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any])?[
+                "time"] as? String
+        }
+        for _ in 0..<200 where try gpsTime() == nil { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try gpsTime() != nil)
+        try await Task.sleep(for: .seconds(2))
+        #expect(!said().contains("the scenario's sensors have ended"), "ended before START: \(said())")
+        let started = try DaemonEndToEndTests.request(socket, #"{"command":"start"}"#)
+        #expect(started["phase"] as? String == "takeoff", "\(started)")
+        for _ in 0..<1200 where !said().contains("the scenario's sensors have ended") {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(said().contains("the scenario's sensors have ended"))
+        let landed = try DaemonEndToEndTests.request(socket, #"{"command":"stop"}"#)
+        #expect(landed["result"] as? String == "landed", "\(landed)")
+        // The demo mission's 5 km, all of it (the live engine's distance).
+        #expect((landed["distance_m"] as? Double ?? 0) > 5_000, "\(landed)")
+    }
+}
