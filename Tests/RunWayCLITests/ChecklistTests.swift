@@ -80,14 +80,16 @@ struct ChecklistTests {
         defer { try? FileManager.default.removeItem(atPath: config) }
         let began = MonotonicInstant.now.seconds
         let result = try await RunWayBinary.run([
-            "checklist", "--wait", "30", "--socket", "/nonexistent/control.sock", "--config", config,
+            "checklist", "--wait", "120", "--socket", "/nonexistent/control.sock", "--config", config,
             "--logbook", "/nonexistent/dir/logbook.sqlite",
         ])
         let took = MonotonicInstant.now.seconds - began
         #expect(result.status == 1)
         #expect(
             result.stdout.contains("nothing accepts connections at 127.0.0.1:\(port)"), "\(result.stdout)")
-        #expect(took < 15, "the checklist took \(took) s of its 30 s wait")
+        // Well under the wait, with room for a loaded machine (the whole checklist, its voice check
+        // too, once took 21 s beside the other suites).
+        #expect(took < 60, "the checklist took \(took) s of its 120 s wait")
     }
 
     /// runwayd's status object, as its reply carries it.
