@@ -15,6 +15,8 @@ final class DaemonLock: Sendable {
     enum Refusal: Error, Equatable, CustomStringConvertible {
         /// Another runwayd holds the lock (`pid` when its file says).
         case anotherDaemon(logbook: String, pid: Int32?)
+        /// The logbook's folder does not exist.
+        case folderMissing(logbook: String)
         /// The lock file cannot be made or opened (`errno`).
         case cannotLock(path: String, errno: Int32)
 
@@ -23,6 +25,9 @@ final class DaemonLock: Sendable {
             case .anotherDaemon(let logbook, let pid):
                 "another runwayd\(pid.map { " (pid \($0))" } ?? "") is already running on the logbook \(logbook): "
                     + "stop it first (systemctl stop runwayd), or give this one its own --logbook and --socket"
+            case .folderMissing(let logbook):
+                "the logbook's folder \((logbook as NSString).deletingLastPathComponent) does not exist: "
+                    + "runwayd.service has systemd make /var/lib/runway; by hand, make it or give --logbook a path in an existing folder"
             case .cannotLock(let path, let errno):
                 "cannot take the lock \(path) (\(String(cString: strerror(errno)))): "
                     + "the logbook's folder must be writable by runwayd"
@@ -33,7 +38,10 @@ final class DaemonLock: Sendable {
     init(logbook: String) throws(Refusal) {
         let path = Self.path(for: logbook)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o640)
-        guard fd >= 0 else { throw .cannotLock(path: path, errno: errno) }
+        guard fd >= 0 else {
+            if errno == ENOENT { throw .folderMissing(logbook: logbook) }
+            throw .cannotLock(path: path, errno: errno)
+        }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             let holder = Self.pid(in: fd)

@@ -451,6 +451,19 @@ struct SecondDaemonTests {
         return process.terminationStatus
     }
 
+    @Test func aLogbookFolderThatIsNotThereIsSaidAsSuch() throws {
+        let directory = NSTemporaryDirectory() + "runwayd-nofolder-\(UUID().uuidString.prefix(8))"
+        let output = try runToEnd(
+            DaemonEndToEndTests.executable,
+            [
+                "--board", "simulated", "--socket", directory + ".sock", "--logbook", directory + "/l.sqlite",
+                "--config", try RunWayBinaryPath.temporary("{}"),
+            ])
+        #expect(output.status == 1)
+        let said = output.stderr
+        #expect(said.contains("the logbook's folder \(directory) does not exist"), "\(said)")
+    }
+
     @Test func aSecondRunwaydOnTheSameSocketOrLogbookIsRefusedAndTheFirstGoesOn() async throws {
         let directory = NSTemporaryDirectory() + "runwayd-two-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
