@@ -18,17 +18,25 @@ umask 022
 export LC_ALL=C TZ=UTC
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 export SOURCE_DATE_EPOCH
-# No release tags yet: 0.0~git<commit time>.<hash> orders builds by their commits.
-version=$(git log -1 --format='0.0~git%cd.%h' --date=format:%Y%m%d%H%M%S 2>/dev/null || echo 0.0~dev)
+# One version for the package and its binaries: the release (RunWayRelease.version); the commit
+# it was built from is in the changelog.
+version=$(scripts/version.sh)
 arch=$(dpkg --print-architecture)
 scratch=.build/deb
 "$swift" build -c release --scratch-path "$scratch" --static-swift-stdlib --product runwayd
 "$swift" build -c release --scratch-path "$scratch" --static-swift-stdlib --product runway
+for binary in runway runwayd; do
+    said=$("$scratch/release/$binary" --version)
+    case "$said" in
+    "$binary $version" | "$binary $version "*) ;;
+    *) echo "make-deb.sh: $binary --version says \"$said\", the package would be $version" >&2; exit 1 ;;
+    esac
+done
 # What the package is made from: the binaries, every file install-files copies, this script and
 # the commit (version, changelog). Unchanged: the .deb already made is this one.
 key=$( {
     echo "$version $arch $SOURCE_DATE_EPOCH $(git rev-parse HEAD 2>/dev/null)"
-    sha256sum "$scratch/release/runwayd" "$scratch/release/runway" scripts/make-deb.sh Makefile README.md
+    sha256sum "$scratch/release/runwayd" "$scratch/release/runway" scripts/make-deb.sh scripts/version.sh Makefile README.md
     find systemd udev board -type f -print0 | sort -z | xargs -0 sha256sum
 } | sha256sum | cut -c1-32)
 deb="$out/runway_${version}_${arch}.deb"

@@ -34,7 +34,7 @@ enum ChecklistCommand {
                 battery: battery, storage: storage)
             list.weatherMissing = "the simulated board keeps no barograph"
             list.sensors = .unknown("the simulated board has no Bluetooth sensors")
-        } else if let status = daemonStatus(request.socket) {
+        } else if let status = try daemonStatus(request.socket) {
             source = "runwayd"
             list = fromDaemon(status, battery: battery, storage: storage)
             if list.sensors == nil {
@@ -74,12 +74,18 @@ enum ChecklistCommand {
         return list.ready ? 0 : 1
     }
 
-    /// runwayd's status, or nil when it does not answer.
-    static func daemonStatus(_ socket: String) -> ControlStatus? {
-        guard FileManager.default.fileExists(atPath: socket),
-            let client = try? ControlClient(path: socket, timeout: 2),
-            case .ok(let reply)? = try? client.request(.status)
-        else { return nil }
+    /// runwayd's status, or nil when it does not answer. A socket this user may not use is
+    /// refused with how to fix it: runwayd runs then, and the parts are its.
+    static func daemonStatus(_ socket: String) throws(CLIError) -> ControlStatus? {
+        guard FileManager.default.fileExists(atPath: socket) else { return nil }
+        let client: ControlClient
+        do {
+            client = try ControlClient(path: socket, timeout: 2)
+        } catch {
+            if case .permissionDenied = error { throw CLIError("\(error)") }
+            return nil
+        }
+        guard case .ok(let reply)? = try? client.request(.status) else { return nil }
         return reply.status
     }
 
@@ -155,7 +161,13 @@ enum ChecklistCommand {
                 client.stop()
                 return .fix(accuracy: fix.horizontalAccuracy)
             case .connected: connected = true
-            case .disconnected(let why, _): problem = why
+            case .disconnected(let why, _):
+                problem = why
+                // Nothing to wait for: nothing listens there, or the name does not resolve.
+                if !connected, why.isRefusal {
+                    client.stop()
+                    return .unreachable("gpsd at \(endpoint): \(why)")
+                }
             case .noFix: break
             }
         }

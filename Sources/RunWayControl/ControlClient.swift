@@ -7,9 +7,15 @@ public final class ControlClient {
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case cannotConnect(path: String, errno: Int32)
         case noReply(path: String)
+        /// The socket is there but this user may not use it (runwayd's socket is mode 0660, group
+        /// runway): runwayd runs, this user is not in its group.
+        case permissionDenied(path: String)
 
         public var description: String {
             switch self {
+            case .permissionDenied(let path):
+                "permission denied on runwayd's control socket \(path): it is for the group runway — "
+                    + "add yourself (sudo usermod -aG runway \"$USER\") and log in again"
             case .cannotConnect(let path, let code):
                 code == ENOENT || code == ECONNREFUSED
                     ? "runwayd is not running (no control socket at \(path)); systemctl status runwayd"
@@ -42,6 +48,7 @@ public final class ControlClient {
         guard connected == 0 else {
             let code = errno
             close(fd)
+            if code == EACCES || code == EPERM { throw .permissionDenied(path: path) }
             throw .cannotConnect(path: path, errno: code)
         }
         if timeout > 0 {

@@ -18,8 +18,13 @@ public struct ControlStatus: Sendable, Equatable {
             (field.rawValue, value.map { .string($0) } ?? .null)
         }
         let barometer = board.barometer
+        // After TOUCHDOWN the board is back in preflight, ready for the next run (README, On the
+        // board): the engine keeps the phase `touchdown` until the next START (the landing's
+        // reply and the TOUCHDOWN callout say it), but the state shown is preflight's, not
+        // "TOUCHDOWN 0.00 km".
+        let phase = pfd.phase == .touchdown ? FlightPhase.preflight : pfd.phase
         json = .object([
-            t(.time, pfd.time > 0 ? UTCTime.format(pfd.time) : nil), t(.phase, pfd.phase.rawValue),
+            t(.time, pfd.time > 0 ? UTCTime.format(pfd.time) : nil), t(.phase, phase.rawValue),
             n(.distance, pfd.distance, 1), n(.elapsed, pfd.elapsed, 1), n(.moving, pfd.movingTime, 1),
             n(.pace, pfd.pace, 1), n(.altitude, pfd.altitude, 1), n(.heading, pfd.heading, 0),
             t(.gpws, pfd.gpws.rawValue), (Field.paused.rawValue, .bool(pfd.pauseReason != nil)),

@@ -94,9 +94,18 @@ public struct DaemonConfiguration: Sendable, Equatable {
     }
 
     /// Reads `path`; a missing file is the defaults (`nil` problem), anything else wrong is one
-    /// sentence naming the key.
-    public static func load(path: String) throws(Problem) -> DaemonConfiguration {
-        guard FileManager.default.fileExists(atPath: path) else { return DaemonConfiguration() }
+    /// sentence naming the key. With `mustExist` (a file named on the command line) a missing
+    /// file is refused instead: a mistyped `--config` must not run the board on the defaults.
+    public static func load(path: String, mustExist: Bool = false) throws(Problem) -> DaemonConfiguration {
+        guard FileManager.default.fileExists(atPath: path) else {
+            guard !mustExist else {
+                throw Problem(
+                    path: "",
+                    message: "no such file: give --config an existing file, or leave --config out "
+                        + "for \(defaultPath) (the defaults when there is none)")
+            }
+            return DaemonConfiguration()
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Problem(path: "", message: "\(path) cannot be read (permission denied, or a directory)")
         }

@@ -89,7 +89,9 @@ actor BoardClock {
 /// start-up decision (continue or recover an interrupted flight) at the first fix. The client's
 /// thread starts here, in `run()`, and ends on cancellation. Two faults are sounded, once per
 /// occurrence: gpsd unreachable for `unreachableAfter` seconds (the client keeps retrying), and
-/// no fix for `noFixAfter` seconds.
+/// no fix for `noFixAfter` seconds. The first is timed from the outage's start, not from the
+/// client's reports: the client tells a failure only when its cause changes, so gpsd that stays
+/// down is one report, at its start.
 struct GPSService: Service {
     let name = "gpsd"
     let endpoint: GPSDEndpoint
@@ -129,8 +131,10 @@ struct GPSService: Service {
     private func read() async {
         let client = GPSDClient(endpoint: endpoint)
         var first = true
-        var outageSince: MonotonicInstant?
-        var saidUnreachable = false
+        let outage = GPSDOutage()
+        // Sounds the fault `unreachableAfter` seconds into an outage unless gpsd greeted first.
+        var outageWatch: Task<Void, Never>?
+        defer { outageWatch?.cancel() }
         async let reader: Void = runOnOwnThread("gpsd", { client.run() }, stop: { client.stop() })
         await withTaskCancellationHandler {
             for await event in client.events {
@@ -162,15 +166,17 @@ struct GPSService: Service {
                         await engine.handle(.tick(now))
                     }
                 case .connected:
-                    log.log(saidUnreachable ? .notice : .info, "connected to gpsd at \(endpoint)")
-                    outageSince = nil
-                    saidUnreachable = false
+                    outageWatch?.cancel()
+                    outageWatch = nil
+                    log.log(outage.ended() ? .notice : .info, "connected to gpsd at \(endpoint)")
                 case .disconnected(let error, let retry):
                     log.log(.warning, "\(error); retrying in \(Int(retry.rounded())) s")
-                    let since = outageSince ?? .now
-                    outageSince = since
-                    if !saidUnreachable, MonotonicInstant.now.seconds - since.seconds >= unreachableAfter {
-                        saidUnreachable = true
+                    guard outage.failed(error) else { continue }
+                    let (after, annunciator) = (unreachableAfter, self.annunciator)
+                    outageWatch = Task {
+                        guard (try? await Sleeper.shared.sleep(for: after)) != nil,
+                            let error = outage.takeFault()
+                        else { return }
                         annunciator.fault(.gpsdUnreachable, "\(error) — is gpsd running?")
                     }
                 }
@@ -196,6 +202,38 @@ struct GPSService: Service {
             }
         } catch {
             log.log(.error, "start-up recovery: \(error)")
+        }
+    }
+}
+
+/// One gpsd outage as `GPSService` follows it: from the first failure to gpsd's next greeting,
+/// the newest cause, and whether the fault has been sounded for it. Shared with the task that
+/// waits out `unreachableAfter`.
+final class GPSDOutage: Sendable {
+    private let state = Mutex<(error: GPSDError?, said: Bool)>((nil, false))
+
+    /// Notes a failure; true when it begins an outage.
+    func failed(_ error: GPSDError) -> Bool {
+        state.withLock { state in
+            defer { state.error = error }
+            return state.error == nil
+        }
+    }
+
+    /// The cause to sound the fault with, once per outage; nil once gpsd is back or when said.
+    func takeFault() -> GPSDError? {
+        state.withLock { state in
+            guard let error = state.error, !state.said else { return nil }
+            state.said = true
+            return error
+        }
+    }
+
+    /// gpsd greeted: the outage is over. True when its fault had been sounded.
+    func ended() -> Bool {
+        state.withLock { state in
+            defer { state = (nil, false) }
+            return state.said
         }
     }
 }

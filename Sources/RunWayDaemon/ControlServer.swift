@@ -123,6 +123,8 @@ public final class ControlServer: Service, Sendable {
     /// A pipe that wakes the socket thread: [read end, write end], both non-blocking.
     let wake: (read: Int32, write: Int32)
     private let listening = Trigger()
+    /// Set before `listening` fires when the socket listens.
+    private let listens = Mutex(false)
 
     /// - Parameters:
     ///   - inherited: a listening socket handed over by systemd (socket activation); nil binds
@@ -189,17 +191,25 @@ public final class ControlServer: Service, Sendable {
         _ = write(wake.write, &one, 1)
     }
 
-    /// Returns once the socket listens (or `run()` failed to make it): READY waits for this.
-    public func ready() async { await listening.wait() }
+    /// Returns once the socket listens (true) or `run()` failed to make it (false): READY=1
+    /// waits for this, and is not said for a socket that was never made.
+    @discardableResult
+    public func ready() async -> Bool {
+        await listening.wait()
+        return listens.withLock { $0 }
+    }
 
     public func run() async throws {
         let listener: Int32
         do {
-            listener = try inherited ?? bind()
+            if let inherited { listener = inherited } else { listener = try bind() }
         } catch {
             listening.fire()
             throw error
         }
+        // What was bound: removed at exit only if it is still this one.
+        let bound = inherited == nil ? Self.identity(path) : nil
+        listens.withLock { $0 = true }
         listening.fire()
         // At most one request per client is ever waiting here (`ControlConnections`).
         let (requests, continuation) = AsyncStream.makeStream(of: (Int, ControlRequest).self)
@@ -232,23 +242,33 @@ public final class ControlServer: Service, Sendable {
             signal()
         }
         await stopped.wait()
-        if inherited == nil { unlink(path) }
+        if let bound, Self.identity(path) == bound { unlink(path) }
+    }
+
+    /// The file at `path` (device and inode), nil when there is none.
+    private static func identity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     /// Binds and listens under a temporary name beside `path`, then renames it into place: the
-    /// socket appears only once it accepts, so a client that sees it is never refused.
-    private func bind() throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    /// socket appears only once it accepts, so a client that sees it is never refused. A socket
+    /// at `path` that answers is another runwayd's and is left alone (replacing it would leave
+    /// that runwayd unreachable, and removing it at exit would say "not running" while it
+    /// records); one that does not answer was left by a runwayd that died, and is replaced.
+    private func bind() throws(ControlSocketError) -> Int32 {
+        try Self.refuseIfServed(path)
         let temporary = path + "~"
-        unlink(temporary)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(temporary.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw POSIXError(.ENAMETOOLONG)
+            throw .pathTooLong(path: path)
         }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .cannotListen(path: path, errno: errno) }
+        unlink(temporary)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
         }
@@ -259,12 +279,75 @@ public final class ControlServer: Service, Sendable {
             }
         }
         umask(old)
-        guard bound == 0, listen(fd, 16) == 0, rename(temporary, path) == 0 else {
+        guard bound == 0, listen(fd, 16) == 0 else {
             let code = errno
             close(fd)
             unlink(temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            throw code == ENOENT ? .folderMissing(path: path) : .cannotListen(path: path, errno: code)
+        }
+        // Checked again just before the rename: another runwayd may have bound it meanwhile.
+        do throws(ControlSocketError) {
+            try Self.refuseIfServed(path)
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            close(fd)
+            unlink(temporary)
+            throw .cannotListen(path: path, errno: code)
         }
         return fd
+    }
+
+    /// Throws when a socket at `path` accepts a connection: another runwayd serves it.
+    public static func refuseIfServed(_ path: String) throws(ControlSocketError) {
+        if answers(path) { throw .alreadyServed(path: path) }
+    }
+
+    /// True when something accepts a connection on the Unix socket at `path`.
+    static func answers(_ path: String) -> Bool {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+}
+
+/// Why runwayd cannot serve its control socket.
+public enum ControlSocketError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A socket at the path answers: another runwayd serves it.
+    case alreadyServed(path: String)
+    /// The socket's folder does not exist.
+    case folderMissing(path: String)
+    /// The path does not fit a Unix socket's address (107 bytes, with the temporary name's `~`).
+    case pathTooLong(path: String)
+    /// Making, binding or renaming the socket failed (`errno`).
+    case cannotListen(path: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .alreadyServed(let path):
+            "another runwayd answers on the control socket \(path): stop it first (systemctl stop runwayd), "
+                + "or give this one its own --socket and --logbook"
+        case .folderMissing(let path):
+            "the control socket's folder \((path as NSString).deletingLastPathComponent) does not exist: "
+                + "runwayd.service has systemd make /run/runway; by hand, make it or give --socket a path in an existing folder"
+        case .pathTooLong(let path):
+            "the control socket's path \(path) is too long for a Unix socket: give --socket a shorter one"
+        case .cannotListen(let path, let errno):
+            "cannot listen on the control socket \(path): \(String(cString: strerror(errno))) (errno \(errno))"
+        }
     }
 }

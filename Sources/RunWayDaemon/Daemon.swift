@@ -17,6 +17,8 @@ public enum Daemon {
         public enum Board: String, Sendable { case real, simulated }
         public enum SimulatedPart: String, Sendable, CaseIterable { case barometer }
         public var configPath = DaemonConfiguration.defaultPath
+        /// `--config` was given: its file must exist (the default's may not: the defaults apply).
+        public var configGiven = false
         public var board = Board.real
         public var speed: Double? = 1
         /// The simulated board's scenario (`Scenario.named`).
@@ -24,6 +26,8 @@ public enum Daemon {
         public var socketPath = "/run/runway/control.sock"
         public var logbookPath: String?
         public var checkConfig = false
+        /// `--version`: say the release and exit.
+        public var showVersion = false
         /// Parts of the real board replaced by their register-level simulation.
         public var simulate: Set<SimulatedPart> = []
 
@@ -32,8 +36,8 @@ public enum Daemon {
 
     public static let usage = """
         usage: runwayd [--config FILE] [--board real|simulated] [--scenario NAME] [--speed N|max] [--socket PATH]
-                       [--logbook FILE] [--simulate barometer] [--check-config]
-          --config FILE     the configuration (default /etc/runway/runway.json; none: the defaults)
+                       [--logbook FILE] [--simulate barometer] [--check-config] [--version]
+          --config FILE     the configuration, which must exist (default /etc/runway/runway.json; none there: the defaults)
           --board simulated the built-in simulated board: a scenario's sensors (--scenario), buttons
                             through the control socket (runway start / pause / resume / stop)
           --scenario NAME   the simulated board's scenario: \(Scenario.named.map(\.name).joined(separator: ", "))
@@ -45,6 +49,7 @@ public enum Daemon {
                             on the real board, a BMP280 simulated at register level whose
                             pressure climbs a 12 m hill every 40 s (a machine without the chip)
           --check-config    validate the configuration and exit
+          --version         the release (the Debian package's version too) and exit
         """
 
     /// Why the command line is refused (empty: help was asked for).
@@ -64,7 +69,9 @@ public enum Daemon {
         do throws(UsageError) {
             while let argument = rest.popFirst() {
                 switch argument {
-                case "--config": options.configPath = try value("--config needs a file")
+                case "--config":
+                    options.configPath = try value("--config needs a file")
+                    options.configGiven = true
                 case "--board": options.board = try value("--board is real or simulated", Options.Board.init)
                 case "--speed":
                     let v = try value("--speed needs a number or max")
@@ -90,6 +97,7 @@ public enum Daemon {
                     options.simulate.insert(
                         try value("--simulate takes barometer", Options.SimulatedPart.init))
                 case "--check-config": options.checkConfig = true
+                case "--version": options.showVersion = true
                 case "--help", "-h": throw UsageError(message: "")
                 default: throw UsageError(message: "unexpected argument \"\(argument)\"")
                 }
@@ -111,9 +119,13 @@ public enum Daemon {
             FileHandle.standardError.write(Data((usage + "\n").utf8))
             return message.isEmpty ? 0 : 2
         }
+        if options.showVersion {
+            print("runwayd \(RunWayRelease.version)")
+            return 0
+        }
         let config: DaemonConfiguration
         do {
-            config = try DaemonConfiguration.load(path: options.configPath)
+            config = try DaemonConfiguration.load(path: options.configPath, mustExist: options.configGiven)
         } catch {
             log.log(.error, "configuration \(options.configPath): \(error)")
             return 1
@@ -137,6 +149,26 @@ public enum Daemon {
         sensorRadio: (@Sendable () throws -> any SensorRadio)? = Daemon.sensorRadio
     ) async -> Int32 {
         let logbookPath = options.logbookPath ?? config.logbook
+        // One runwayd per logbook and per socket, refused before anything is opened: a second
+        // one would close the first's flight in the air, take its socket and remove it at exit.
+        let daemonLock: DaemonLock
+        do throws(DaemonLock.Refusal) {
+            daemonLock = try DaemonLock(logbook: logbookPath)
+        } catch {
+            log.log(.error, "\(error)")
+            return 1
+        }
+        defer { withExtendedLifetime(daemonLock) {} }
+        // systemd's socket, when it holds one for runwayd (read once: the call clears it).
+        let inherited = Systemd.inheritedSockets().first
+        if inherited == nil {
+            do throws(ControlSocketError) {
+                try ControlServer.refuseIfServed(options.socketPath)
+            } catch {
+                log.log(.error, "\(error)")
+                return 1
+            }
+        }
         let logbook: Logbook
         // Held for the process's life: `runway` commands then leave a flight in the air alone.
         let recorderLock = RecorderLock(logbook: logbookPath)
@@ -224,7 +256,6 @@ public enum Daemon {
             control.sensorsAbsent = .noRadio
         }
         let answering = control
-        let inherited = Systemd.inheritedSockets().first
         let server = ControlServer(
             path: options.socketPath, inherited: inherited, zones: config.heartRateZones,
             log: { log.log(.warning, $0) },
@@ -282,7 +313,10 @@ public enum Daemon {
         await engine.close()
         await executor.shutdown()
         log.log(.notice, "stopped (\(ending))")
-        if case .serviceFailed = ending { return 1 }
+        if case .serviceFailed(let name, let words) = ending {
+            log.log(.error, "\(name): \(words)")  // the cause, in its own words
+            return 1
+        }
         return 0
     }
 }

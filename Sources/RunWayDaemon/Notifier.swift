@@ -1,6 +1,7 @@
 import Foundation
 import RunWayControl
 import RunWayCore
+import RunWaySystem
 import Synchronization
 
 /// Forwards the engine's callouts, and its state at most once a second, to subscribers.
@@ -40,8 +41,9 @@ struct Notifier: Service {
     let name = "systemd notifier"
     let engine: FlightEngine
     let log: DaemonLog
-    /// Returns when the daemon can serve: READY=1 means the control socket answers.
-    let readyWhen: @Sendable () async -> Void
+    /// Returns when the daemon can serve (true) or cannot (false: the control socket could not
+    /// be made): READY=1 means the control socket answers.
+    let readyWhen: @Sendable () async -> Bool
     /// Half of systemd's `WatchdogSec=` (nil: no watchdog).
     var watchdogInterval = Systemd.watchdogInterval
     var notify: @Sendable (String) -> Void = { _ = Systemd.notify($0) }
@@ -50,7 +52,12 @@ struct Notifier: Service {
     var status = StatusReporter()
 
     func run() async throws {
-        await readyWhen()
+        guard await readyWhen() else {
+            // The socket's service failed, which ends the daemon: systemd must not hear READY=1
+            // for a daemon that serves nothing. Wait to be cancelled with the rest.
+            await Trigger().wait()
+            throw CancellationError()
+        }
         try Task.checkCancellation()
         notify("READY=1")
         log.log(.notice, "ready")

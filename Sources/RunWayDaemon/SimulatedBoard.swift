@@ -3,8 +3,11 @@ import RunWaySimulator
 
 /// The simulated board as a service: a built-in scenario's sensors (GPS, barometer, heart rate)
 /// flown into the engine at `speed` simulated seconds per real second (nil: as fast as the
-/// engine takes them). The buttons are the control socket's commands; when the scenario's
-/// sensors end, the board keeps the engine's time going with a tick a simulated second.
+/// engine takes them). The buttons are the control socket's commands; the scenario's GPS lock
+/// (its seconds before START) is flown at once, and the scenario then waits at its own START for
+/// the runner's (the socket's) — so a late START flies the whole run, not what is left of it.
+/// When the scenario's sensors end, the board keeps the engine's time going with a tick a
+/// simulated second.
 public struct SimulatedBoard: Service {
     public let name = "simulated board"
     public let scenario: Scenario
@@ -22,13 +25,16 @@ public struct SimulatedBoard: Service {
         self.onSensorsEnded = onSensorsEnded
     }
 
+    /// How often the board looks for the runner's START while it waits at the scenario's.
+    static let startPoll = Duration.milliseconds(50)
+
     public func run() async throws {
         var runner = ScenarioRunner(scenario)
         // Ground truth is for scoring the engine; the board keeps none (it would grow all run).
         runner.recordsDistance = false
         runner.speedLogSeconds = 0
         let clock = ContinuousClock()
-        let wallStart = clock.now
+        var wallStart = clock.now
         var first: Double?
         var last = scenario.startPress
         func pace(_ time: Double) async throws {
@@ -41,6 +47,14 @@ public struct SimulatedBoard: Service {
         while let event = runner.next() {
             guard case .input(let input) = event else { continue }
             switch input {
+            case .start:
+                // The scenario's START press: its run begins once the runner has pressed START
+                // (the engine has left preflight), however late; the pacing resumes from here.
+                let waitFrom = clock.now
+                while await engine.phase == .preflight {
+                    try await clock.sleep(for: Self.startPoll)
+                }
+                wallStart += waitFrom.duration(to: clock.now)
             case .fix, .pressure, .body:
                 try await pace(input.time)
                 await engine.handle(input)

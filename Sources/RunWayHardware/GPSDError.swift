@@ -26,6 +26,15 @@ public enum GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// gpsd is not there to be reached at all (the name does not resolve, or nothing accepts
+    /// the connection): retrying within seconds will not change it.
+    public var isRefusal: Bool {
+        switch self {
+        case .nameDoesNotResolve, .connectionRefused: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .nameDoesNotResolve(let host):

@@ -55,20 +55,28 @@ extension Logbook {
         }
         let journal = journalRecords(besideLogbook: path)
         var result: [SalvagedFlight] = []
+        // Old id → new, so a reprocessed flight replaces its original's copy (ids ascend: the
+        // original comes first) and stands for it in the totals, as it did in the damaged logbook.
+        var newIDs: [Int64: Int64] = [:]
         for (n, row) in rows.enumerated() {
             progress?(Double(n) / Double(rows.count))
             guard let id = FlightRow.id(row) else { continue }
-            result.append(
-                salvageFlight(id, row: row, from: damaged, journal: journal, configuration: configuration))
+            let original = FlightRow.replaces(LogbookRow(row, path: path, flight: id))
+            let salvaged = salvageFlight(
+                id, row: row, replacing: original.flatMap { newIDs[$0] }, from: damaged, journal: journal,
+                configuration: configuration)
+            if let newID = salvaged.newID { newIDs[id] = newID }
+            result.append(salvaged)
         }
         return (result, note)
     }
 
     /// One flight of the damaged logbook: flown again from its raw log if that reads, else its
-    /// stored derived data copied; what became of it.
+    /// stored derived data copied; what became of it. `replacing`: the new id of the flight
+    /// this one was reprocessed from, when that was salvaged.
     private func salvageFlight(
-        _ id: Int64, row: Row, from damaged: Logbook, journal: [FlightJournal.Record],
-        configuration: EngineConfiguration
+        _ id: Int64, row: Row, replacing original: Int64?, from damaged: Logbook,
+        journal: [FlightJournal.Record], configuration: EngineConfiguration
     ) -> SalvagedFlight {
         let r = LogbookRow(row, path: damaged.path, flight: id, kind: FlightRow.kind, log: damaged.damageLog)
         let batches = damaged.readableBatches(flight: id, journal: journal)
@@ -92,6 +100,7 @@ extension Logbook {
             if !batches.rows.isEmpty, let flight = Self.landed(&computer, inputs: inputs) {
                 salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
                     let copy = try begin(startTime: start, mission: mission, source: source)
+                    try markReplacing(original, by: copy)
                     for var batch in batches.rows {
                         batch.flight = copy
                         try database.query(RawLogRow.statements.insert, RawLogRow(record: batch).values)
@@ -107,6 +116,7 @@ extension Logbook {
             } else if let logged = try damaged.flight(id: id, readingRawLog: false), status != .flying {
                 salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
                     let copy = try begin(startTime: start, mission: mission, source: source)
+                    try markReplacing(original, by: copy)
                     try finish(flight: copy, with: logged.flight, status: status)
                     return copy
                 }
@@ -119,6 +129,13 @@ extension Logbook {
             salvaged.outcome = .unreadable(Self.reason(error))
         }
         return salvaged
+    }
+
+    /// Records that `copy` was reprocessed from `original` (nothing when that is nil).
+    private func markReplacing(_ original: Int64?, by copy: Int64) throws(StoreError) {
+        guard let original else { return }
+        try database.query(
+            "UPDATE flights SET replaces = ? WHERE id = ?", [.integer(original), .integer(copy)])
     }
 
     /// Why a part of a damaged file could not be read, in a few words.

@@ -112,6 +112,8 @@ struct DaemonBench {
         try? FileManager.default.removeItem(atPath: directory)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: directory + "/runwayd.log", contents: nil)
+        // The defaults, not the machine's /etc/runway/runway.json (a named --config must exist).
+        try? "{}".write(toFile: directory + "/defaults.json", atomically: true, encoding: .utf8)
         print("")
         print("== runwayd as a process (release build; \(runwayd)) ==")
         idle()
@@ -209,7 +211,7 @@ struct DaemonBench {
         guard
             let daemon = try? launch([
                 "--board", "simulated", "--scenario", "endurance-1h", "--speed", "1", "--socket", socket,
-                "--logbook", directory + "/run.sqlite", "--config", directory + "/none.json",
+                "--logbook", directory + "/run.sqlite", "--config", directory + "/defaults.json",
             ])
         else { return }
         defer { stop(daemon) }
@@ -235,7 +237,7 @@ struct DaemonBench {
             let daemon = try? launch([
                 "--board", "simulated", "--scenario", "endurance-24h-10hz", "--speed", "max", "--socket",
                 socket,
-                "--logbook", directory + "/day.sqlite", "--config", directory + "/none.json",
+                "--logbook", directory + "/day.sqlite", "--config", directory + "/defaults.json",
             ])
         else { return }
         defer { stop(daemon) }

@@ -2,6 +2,7 @@ import Foundation
 import RunWayControl
 import RunWayCore
 import RunWayHardware
+import RunWayTestSupport
 import Testing
 
 @testable import RunWayCLI
@@ -69,6 +70,26 @@ struct ChecklistTests {
         #expect(result.stdout.contains("(the board's parts; runwayd is not running)"))
         #expect(result.stdout.contains("GPS SIGNAL  NOT OK  NO SIGNAL"), "\(result.stdout)")
         #expect(result.stdout.contains("STORAGE     NOT OK  /nonexistent/dir cannot be read"))
+    }
+
+    /// Issue 27: gpsd refusing the connection at once still cost the whole wait (15 s).
+    @Test func gpsdRefusingTheConnectionIsSaidAtOnce() async throws {
+        let port = try GPSFake.freePort()  // nothing listens there
+        let config = NSTemporaryDirectory() + "runway-checklist-\(UUID().uuidString.prefix(8)).json"
+        try #"{"gpsd": "127.0.0.1:\#(port)"}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let began = MonotonicInstant.now.seconds
+        let result = try await RunWayBinary.run([
+            "checklist", "--wait", "120", "--socket", "/nonexistent/control.sock", "--config", config,
+            "--logbook", "/nonexistent/dir/logbook.sqlite",
+        ])
+        let took = MonotonicInstant.now.seconds - began
+        #expect(result.status == 1)
+        #expect(
+            result.stdout.contains("nothing accepts connections at 127.0.0.1:\(port)"), "\(result.stdout)")
+        // Well under the wait, with room for a loaded machine (the whole checklist, its voice check
+        // too, once took 21 s beside the other suites).
+        #expect(took < 60, "the checklist took \(took) s of its 120 s wait")
     }
 
     /// runwayd's status object, as its reply carries it.

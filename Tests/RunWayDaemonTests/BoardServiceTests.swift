@@ -1,6 +1,7 @@
 import Foundation
 import RunWayCore
 import RunWayHardware
+import RunWayTestSupport
 import Testing
 
 @testable import RunWayDaemon
@@ -164,7 +165,7 @@ struct BoardServiceTests {
         let session = board.engine
         let sent = Stamped()
         let notifier = Notifier(
-            engine: session, log: DaemonLog(toJournal: false) { _ in }, readyWhen: {},
+            engine: session, log: DaemonLog(toJournal: false) { _ in }, readyWhen: { true },
             watchdogInterval: .milliseconds(100), notify: { sent.append($0) })
         let task = Task { try await notifier.run() }
         func pings(after time: Double = 0) -> Int {
@@ -182,6 +183,36 @@ struct BoardServiceTests {
         #expect(pings(after: ended) >= 3, "fed again after the stall")
         task.cancel()
         _ = try? await task.value
+        await board.close()
+    }
+}
+
+/// Fault 1 (issue 27): gpsd that stays down is one report from the client (it tells a cause
+/// once), and the fault sounded only when a later report came, so it never did.
+@Suite("runwayd's gpsd service: fault 1")
+struct GPSDFaultTests {
+    @Test func gpsdThatStaysUnreachableSoundsFaultOneOnceAfterItsTime() async throws {
+        let logged = Lines()
+        let log = DaemonLog(toJournal: false) { logged.append($0) }
+        let board = TestEngine()
+        // Nothing listens on a free port: every attempt is refused at once, the same cause.
+        let service = GPSService(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: try GPSFake.freePort()), engine: board.engine,
+            clock: BoardClock(), annunciator: Annunciator(driver: BuzzerDriver(), log: log), log: log,
+            unreachableAfter: 1.5)
+        let began = MonotonicInstant.now.seconds
+        let task = Task { try await service.run() }
+        func faults() -> [String] { logged.all.filter { $0.contains("gpsd unreachable:") } }
+        try await BoardServiceTests.wait(upTo: 30) { !faults().isEmpty }
+        let heard = MonotonicInstant.now.seconds - began
+        #expect(faults().count == 1, "\(logged.all)")
+        #expect(heard >= 1.5, "sounded \(heard) s into the outage")
+        #expect(faults().first?.contains("is gpsd running?") == true)
+        // Once per occurrence: the client's retries (1, 2, 4 s) do not sound it again.
+        try await Task.sleep(for: .seconds(4))
+        #expect(faults().count == 1, "\(faults())")
+        task.cancel()
+        try await task.value
         await board.close()
     }
 }

@@ -50,10 +50,11 @@ struct DaemonBatteryTests {
         try await Task.sleep(for: .milliseconds(600))
         #expect(try status()["phase"] as? String == "cruise")  // low: said, the run goes on
         try battery(4)
-        for _ in 0..<100 where try status()["phase"] as? String != "touchdown" {
+        // Landed: the status is back in preflight (the board's state after TOUCHDOWN).
+        for _ in 0..<100 where try status()["phase"] as? String != "preflight" {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(try status()["phase"] as? String == "touchdown")
+        #expect(try status()["phase"] as? String == "preflight")
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""

@@ -53,6 +53,24 @@ struct DaemonEndToEndTests {
             let n = recv(fd, &buffer, buffer.count, 0)
             return n > 0 ? String(decoding: buffer.prefix(n), as: UTF8.self) : nil
         }
+
+        /// The notifications already sent, without waiting for more.
+        func sent() -> [String] {
+            var messages: [String] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while case let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)), n > 0 {
+                messages.append(String(decoding: buffer.prefix(n), as: UTF8.self))
+            }
+            return messages
+        }
+    }
+
+    /// A configuration of the defaults in `directory`, so a test does not run on the machine's
+    /// /etc/runway/runway.json (a `--config` that names no file is refused).
+    static func defaults(in directory: String) throws -> String {
+        let path = directory + "/defaults.json"
+        try "{}".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     static func request(_ socket: String, _ json: String) throws -> [String: Any] {
@@ -75,7 +93,7 @@ struct DaemonEndToEndTests {
         // the daemon), and still over 500 m in the test's 5 s.
         process.arguments = [
             "--board", "simulated", "--speed", "60", "--socket", socket, "--logbook", logbook, "--config",
-            directory + "/none.json",
+            try DaemonEndToEndTests.defaults(in: directory),
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
@@ -155,6 +173,51 @@ struct DaemonEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: socket))  // removed at shutdown
     }
 
+    /// Issue 27: runwayd said READY=1 before it failed on a socket folder that is not there, so
+    /// systemd took a daemon that served nothing for a started one.
+    @Test func aControlSocketThatCannotBeMadeIsNeverReady() async throws {
+        let directory = NSTemporaryDirectory() + "runwayd-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let notify = NotifySocket()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = [
+            "--board", "simulated", "--socket", directory + "/missing/control.sock", "--logbook",
+            directory + "/logbook.sqlite", "--config", try Self.defaults(in: directory),
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment.removeValue(forKey: "JOURNAL_STREAM")
+        process.environment = environment
+        let output = try await offPool { try runToEnd(process) }
+        #expect(output.status == 1, "\(output.stderr)")
+        let notifications = notify.sent()
+        #expect(!notifications.contains("READY=1"), "\(notifications)")
+        #expect(
+            output.stderr.contains("the control socket's folder \(directory)/missing does not exist"),
+            "\(output.stderr)")
+    }
+
+    /// Issue 27: `--config` naming no file ran the board on the defaults without a word.
+    @Test func aConfigurationFileThatIsNotThereIsRefusedWithItsPath() throws {
+        let missing = NSTemporaryDirectory() + "runwayd-\(UUID().uuidString.prefix(8))/runway.json"
+        for arguments in [["--config", missing], ["--check-config", "--config", missing]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.executable)
+            // Were the missing file taken for the defaults, runwayd would still end at once: its
+            // logbook and socket are in a folder that does not exist either.
+            process.arguments =
+                arguments + [
+                    "--board", "simulated", "--socket", missing + ".sock", "--logbook", missing + ".sqlite",
+                ]
+            let output = try runToEnd(process)
+            #expect(output.status == 1, "\(arguments): \(output.stderr)")
+            #expect(output.stderr.contains("configuration \(missing): no such file"), "\(output.stderr)")
+            #expect(!output.stdout.contains("valid") && !output.stdout.contains("absent"), "\(output.stdout)")
+        }
+    }
+
     @Test func aConfigurationMistakeIsRefusedAtStartWithItsKey() throws {
         let config = try RunWayBinaryPath.temporary(#"{"board": {"buttons": {"end": "22a"}}}"#)
         let process = Process()
@@ -206,7 +269,7 @@ struct ControlCommandTests {
         daemon.arguments = [
             "--board", "simulated", "--speed", "100", "--socket", socket, "--logbook",
             directory + "/l.sqlite",
-            "--config", directory + "/none.json",
+            "--config", try DaemonEndToEndTests.defaults(in: directory),
         ]
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
@@ -237,6 +300,11 @@ struct ControlCommandTests {
         #expect(stopped.status == 0 && stopped.out.hasPrefix("landed"), "\(stopped)")
         let again = try await Self.runway(["stop", "--socket", socket])
         #expect(again.out.hasPrefix("not flying"))
+        // Back in preflight after TOUCHDOWN, as documented (issue 27: it said "TOUCHDOWN 0.00 km").
+        let after = try await Self.runway(["status", "--socket", socket])
+        #expect(after.status == 0 && after.out.hasPrefix("PREFLIGHT"), "\(after)")
+        let afterJSON = try await Self.runway(["status", "--json", "--socket", socket])
+        #expect(afterJSON.out.contains(#""phase":"preflight""#), "\(afterJSON)")
         // The saved flight is marked beside the logbook, for runway-drive.path to rebuild the
         // USB drive image.
         #expect(try String(contentsOfFile: directory + "/landed", encoding: .utf8) == "1\n")
@@ -264,7 +332,7 @@ struct DaemonShutdownTests {
             // it; 180 s leaves room, and 400 m still takes only ~7 s).
             "--board", "simulated", "--scenario", "endurance-1h", "--speed", "20", "--socket",
             directory + "/control.sock", "--logbook",
-            directory + "/logbook.sqlite", "--config", directory + "/none.json",
+            directory + "/logbook.sqlite", "--config", try DaemonEndToEndTests.defaults(in: directory),
         ]
         let log = directory + "/runwayd.log"
         if !FileManager.default.fileExists(atPath: log) {
@@ -365,5 +433,227 @@ struct StopWithoutTimeTests {
         // What runway said, so a failure on a loaded machine says why.
         #expect(status == 0, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
         #expect(seen.all == [.stop(sentAt: nil)])
+    }
+}
+
+/// A second runwayd (issue 27): it took over the first one's control socket and removed it at
+/// exit (`runway status` then said "not running" while a run recorded), and could open the same
+/// logbook. It is refused at start with a sentence saying why, and the first is left as it was.
+@Suite("runwayd: a second one is refused", .serialized)
+struct SecondDaemonTests {
+    static func launch(_ arguments: [String], errors: String) throws -> Process {
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
+        process.arguments = ["--board", "simulated", "--speed", "20"] + arguments
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        try process.run()
+        return process
+    }
+
+    /// The exit status of `process` once it has ended by itself, or nil (and it is killed) when
+    /// it still runs after `seconds`.
+    static func exitStatus(_ process: Process, within seconds: Double = 30) async throws -> Int32? {
+        for _ in 0..<Int(seconds * 20) where process.isRunning {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    @Test func aLogbookFolderThatIsNotThereIsSaidAsSuch() throws {
+        let directory = NSTemporaryDirectory() + "runwayd-nofolder-\(UUID().uuidString.prefix(8))"
+        let output = try runToEnd(
+            DaemonEndToEndTests.executable,
+            [
+                "--board", "simulated", "--socket", directory + ".sock", "--logbook", directory + "/l.sqlite",
+                "--config", try RunWayBinaryPath.temporary("{}"),
+            ])
+        #expect(output.status == 1)
+        let said = output.stderr
+        #expect(said.contains("the logbook's folder \(directory) does not exist"), "\(said)")
+    }
+
+    @Test func aSecondRunwaydOnTheSameSocketOrLogbookIsRefusedAndTheFirstGoesOn() async throws {
+        let directory = NSTemporaryDirectory() + "runwayd-two-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (socket, logbook) = (directory + "/control.sock", directory + "/logbook.sqlite")
+        let config = directory + "/runway.json"
+        try "{}".write(toFile: config, atomically: true, encoding: .utf8)
+        let first = try Self.launch(
+            ["--socket", socket, "--logbook", logbook, "--config", config], errors: directory + "/first.log")
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["ok"] as? Bool == true)
+        let cases: [(name: String, arguments: [String], says: String)] = [
+            (
+                "same socket and logbook", ["--socket", socket, "--logbook", logbook],
+                "is already running on the logbook \(logbook)"
+            ),
+            (
+                "same logbook, another socket",
+                ["--socket", directory + "/other.sock", "--logbook", logbook],
+                "is already running on the logbook \(logbook)"
+            ),
+            (
+                "same socket, another logbook",
+                ["--socket", socket, "--logbook", directory + "/other.sqlite"],
+                "another runwayd answers on the control socket \(socket)"
+            ),
+        ]
+        for (n, attempt) in cases.enumerated() {
+            let errors = directory + "/second-\(n).log"
+            let second = try Self.launch(attempt.arguments + ["--config", config], errors: errors)
+            let status = try await Self.exitStatus(second)
+            let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            #expect(status == 1, "\(attempt.name): \(status.map { "exit \($0)" } ?? "still running") \(said)")
+            #expect(said.contains(attempt.says), "\(attempt.name): \(said)")
+            // The first is untouched: its socket is there and answers.
+            #expect(FileManager.default.fileExists(atPath: socket), "\(attempt.name)")
+            let reply = try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)
+            #expect(reply["ok"] as? Bool == true, "\(attempt.name)")
+        }
+        // Nothing of the refused ones is left beside the first's.
+        #expect(!FileManager.default.fileExists(atPath: directory + "/other.sock"))
+        // A socket left by a runwayd that died (SIGKILL: nothing removed it) answers nobody and
+        // is replaced by the next; the lock died with it.
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: socket))
+        let third = try Self.launch(
+            ["--socket", socket, "--logbook", logbook, "--config", config], errors: directory + "/third.log")
+        defer { if third.isRunning { kill(third.processIdentifier, SIGKILL) } }
+        var answered = false
+        for _ in 0..<500 where !answered {
+            try await Task.sleep(for: .milliseconds(20))
+            answered =
+                (try? DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["ok"] as? Bool) == true
+        }
+        #expect(answered)
+    }
+}
+
+/// Issue 27: a user outside the group runway got "cannot reach runwayd: Permission denied" from
+/// `runway status`, no word of the group, and the checklist said runwayd was not running.
+@Suite("runway: a control socket this user may not use")
+struct ControlSocketPermissionTests {
+    @Test func permissionDeniedSaysSoAndHowToJoinTheGroup() async throws {
+        let directory = NSTemporaryDirectory() + "rw-perm-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o755)
+        let socket = directory + "/control.sock"
+        let server = ControlServer(path: socket) { _ in ControlReply.ok([("phase", .string("preflight"))]) }
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        #expect(await server.ready())
+        // Nobody may use it; root may anyway, so the commands run as nobody when this is root.
+        chmod(socket, 0)
+        let runway = DaemonEndToEndTests.root.appendingPathComponent(".build/debug/runway").path
+        @Sendable func asUser(_ arguments: [String]) throws -> ChildOutput {
+            getuid() == 0
+                ? try runToEnd(
+                    "/usr/bin/setpriv",
+                    ["--reuid=65534", "--regid=65534", "--clear-groups", runway] + arguments)
+                : try runToEnd(runway, arguments)
+        }
+        for arguments in [
+            ["status", "--socket", socket],
+            [
+                "checklist", "--wait", "1", "--socket", socket, "--config", "/nonexistent.json", "--logbook",
+                "/nonexistent/dir/logbook.sqlite",
+            ],
+        ] {
+            let output = try await offPool { try asUser(arguments) }
+            #expect(output.status == 1, "\(arguments[0]): \(output.stdout) \(output.stderr)")
+            #expect(
+                output.stderr.contains("permission denied on runwayd's control socket \(socket)"),
+                "\(output.stderr)")
+            #expect(output.stderr.contains("sudo usermod -aG runway"), "\(output.stderr)")
+            #expect(!output.stdout.contains("not running") && !output.stderr.contains("not running"))
+        }
+    }
+}
+
+/// Issue 27: `runway --version` said 0.1.0 while the Debian package said 0.0~git…: one version
+/// for runway, runwayd and the package (scripts/version.sh, which make-deb.sh takes it from).
+@Suite("One version for runway, runwayd and the package")
+struct ReleaseVersionTests {
+    @Test func runwayRunwaydAndThePackageSayTheSameVersion() throws {
+        let root = DaemonEndToEndTests.root
+        let script = try runToEnd(root.appendingPathComponent("scripts/version.sh").path, [])
+        let version = script.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(script.status == 0 && !version.isEmpty, "\(script.stderr)")
+        let runway = try runToEnd(root.appendingPathComponent(".build/debug/runway").path, ["--version"])
+        #expect(runway.stdout.hasPrefix("runway \(version) ("), "\(runway.stdout)")
+        let runwayd = try runToEnd(DaemonEndToEndTests.executable, ["--version"])
+        #expect(
+            runwayd.status == 0 && runwayd.stdout == "runwayd \(version)\n",
+            "\(runwayd.stdout) \(runwayd.stderr)")
+        // The package's Version: is that script's, and the package is refused if a binary disagrees.
+        let makeDeb = try String(
+            contentsOf: root.appendingPathComponent("scripts/make-deb.sh"), encoding: .utf8)
+        #expect(makeDeb.contains("version=$(scripts/version.sh)") && makeDeb.contains("Version: $version"))
+        #expect(makeDeb.contains(#"said=$("$scratch/release/$binary" --version)"#))
+    }
+}
+
+/// Issue 27: the simulated board's scenario began with the daemon, so a START sent late found
+/// the runner already on the way (a 5 km mission landed at 4.94 km) or, as fast as it goes, at
+/// the finish. The scenario now waits at its START for the runner's.
+@Suite("runwayd's simulated board: the scenario starts at START", .serialized)
+struct SimulatedStartTests {
+    @Test func aLateStartStillFliesTheWholeMission() async throws {
+        let directory = NSTemporaryDirectory() + "runwayd-late-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/control.sock"
+        let log = directory + "/runwayd.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
+        // As fast as the engine takes it: were the scenario running already, it would be over
+        // long before the START below.
+        daemon.arguments = [
+            "--board", "simulated", "--speed", "max", "--socket", socket, "--logbook",
+            directory + "/l.sqlite",
+            "--config", try DaemonEndToEndTests.defaults(in: directory),
+        ]
+        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try daemon.run()
+        defer {
+            kill(daemon.processIdentifier, SIGTERM)
+            daemon.waitUntilExit()
+        }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        // The GPS lock before START is flown at once; START is then late by 2 s (hours at max).
+        func gpsTime() throws -> String? {
+            (try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any])?[
+                "time"] as? String
+        }
+        for _ in 0..<200 where try gpsTime() == nil { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try gpsTime() != nil)
+        try await Task.sleep(for: .seconds(2))
+        #expect(!said().contains("the scenario's sensors have ended"), "ended before START: \(said())")
+        let started = try DaemonEndToEndTests.request(socket, #"{"command":"start"}"#)
+        #expect(started["phase"] as? String == "takeoff", "\(started)")
+        for _ in 0..<1200 where !said().contains("the scenario's sensors have ended") {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(said().contains("the scenario's sensors have ended"))
+        let landed = try DaemonEndToEndTests.request(socket, #"{"command":"stop"}"#)
+        #expect(landed["result"] as? String == "landed", "\(landed)")
+        // The demo mission's 5 km, all of it (the live engine's distance).
+        #expect((landed["distance_m"] as? Double ?? 0) > 5_000, "\(landed)")
     }
 }

@@ -116,6 +116,40 @@ struct SalvageTests {
         #expect(flights.contains { $0.newID == nil || $0.outcome != .flownAgain(batches: 0, complete: true) })
     }
 
+    /// Issue 27: 10.4 km in 2 runs became 15.5 km in 3 — the reprocessed copy and its original
+    /// both counted in the salvaged logbook. The copy stands for its original there too.
+    @Test func aReprocessedFlightStillStandsForItsOriginal() throws {
+        let (path, landed) = try logbook(flights: 2)
+        let reprocessed = try #require(try Logbook(path: path).reprocess(flight: 1))
+        do {
+            let before = try Logbook(path: path, access: .readOnly).entries()
+            #expect(before.count == 2 && before.contains { $0.id == reprocessed && $0.replaces == 1 })
+        }
+        try damage("samples", in: path)
+        let (logbook, flights, _) = try salvage(path)
+        #expect(flights.count == 3 && flights.allSatisfy { $0.newID != nil })
+        let entries = try logbook.entries()
+        #expect(entries.count == 2, "\(entries.map { ($0.id, $0.distance, $0.replaces) })")
+        let total = entries.reduce(0) { $0 + $1.distance }
+        #expect(abs(total - landed.reduce(0) { $0 + $1.distance }) < 1, "\(total) m")
+        // The copy of the reprocessed flight replaces the copy of its original, which stays
+        // reachable by its id (`--all`).
+        let original = try #require(flights.first { $0.originalID == 1 }?.newID)
+        let copy = try #require(flights.first { $0.originalID == reprocessed }?.newID)
+        #expect(entries.contains { $0.id == copy && $0.replaces == original })
+        #expect(
+            try logbook.entries(includingSuperseded: true).contains {
+                $0.id == original && $0.supersededBy == copy
+            })
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let month = calendar.dateComponents(
+            [.year, .month], from: Date(timeIntervalSince1970: try #require(entries.first).startTime))
+        let days = try logbook.calendar(year: try #require(month.year), month: try #require(month.month))
+        #expect(days.reduce(0) { $0 + $1.runCount } == 2, "\(days)")
+        #expect(abs(days.reduce(0) { $0 + $1.distance } - total) < 1, "\(days)")
+    }
+
     @Test func aFileThatIsNotALogbookIsRefused() throws {
         let path = temporaryLogbookPath()
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))

@@ -159,7 +159,7 @@ struct FlightRow {
     }()
     /// What a salvage takes from each flight before flying it again: start, mission and source.
     static let salvageSQL = SQL.select(
-        Column.names([.id, .status, .startTime] + Column.mission + [.source]),
+        Column.names([.id, .status, .startTime] + Column.mission + [.source, .replaces]),
         from: table, "ORDER BY \(Column.id)")
     /// A landed flight that took off at the bound time, to the millisecond.
     static let sameRunSQL = SQL.select(
