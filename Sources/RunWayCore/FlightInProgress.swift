@@ -51,8 +51,8 @@ struct FlightInProgress: Sendable {
     /// Set when a standstill lands the flight: the last movement and how long it stood.
     var landingDue: (at: Double, seconds: Double)?
 
-    /// The flight's distance at `time`: the odometer's, or the smoothed track's.
-    func distance(at time: Double) -> Double { profile?.distance(at: time) ?? odometer.distance }
+    /// The flight's distance at `time`: the odometer's as shown, or the smoothed track's.
+    func distance(at time: Double) -> Double { profile?.distance(at: time) ?? odometer.shown }
 
     /// The barometer once it has given an altitude; the GPS until then; nothing without either
     /// (SPEC: missing, never 0).

@@ -47,6 +47,34 @@ struct OdometerTests {
         // Multipath moved the fix 30 m sideways: the chord is 42 m, the runner ran 12.
         #expect(odometer.count(chord: 42) == 12)
     }
+
+    /// While wander holds a running runner inside the 5 m anchor, the distance shown goes on with
+    /// the speed integral not yet spent; it never goes back, and nothing is shown across a signal
+    /// gap until the step after it counts. Before, it moved only at counted steps (in chunks of
+    /// two fixes at 4 m/s: a 400 m interval ended at 408 m).
+    @Test func theDistanceShownGoesOnWithSpeedBetweenCountedSteps() {
+        var odometer = Odometer()
+        odometer.integrate(time: 0, speed: 3)
+        odometer.integrate(time: 1, speed: 3)
+        odometer.integrate(time: 2, speed: 3)
+        #expect(odometer.distance == 0)
+        #expect(odometer.shown == 6)
+        odometer.count(chord: 6.5)
+        #expect(odometer.distance == 6 && odometer.shown == 6)
+        odometer.integrate(time: 3, speed: 3)
+        #expect(odometer.shown == 9)
+        // A manual pause forgets the integral; what was shown stays.
+        odometer.discardPending()
+        #expect(odometer.distance == 6 && odometer.shown == 9)
+        // An outage: nothing shown across it until the step after it counts.
+        odometer.integrate(time: 33, speed: 3)
+        #expect(odometer.shown == 9)
+        odometer.count(chord: 88)
+        #expect(odometer.distance == 94 && odometer.shown == 94)
+        // A vehicle's rewind takes the shown distance back with it.
+        odometer.rewind(to: 50)
+        #expect(odometer.shown == 50)
+    }
 }
 
 @Suite("Distance: positions overrule a speed that persistently disagrees")
