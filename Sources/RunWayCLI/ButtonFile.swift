@@ -5,7 +5,7 @@ import RunWayCore
 /// `start`, `pause` (the PAUSE button: it toggles), `resume` or `end` (END held). As the other
 /// timed files, a header is optional and a bad row is said with its line number and skipped.
 public final class ButtonFile {
-    public static let buttons = ["start", "pause", "resume", "end"]
+    public static let buttons = ["start", "pause", "resume", "end", "lap"]
 
     public var name: String { rows.name }
     public var diagnostics: DiagnosticLog { rows.diagnostics }
@@ -28,6 +28,7 @@ public final class ButtonFile {
         case "pause": .sample(.togglePause(at: time))
         case "resume": .sample(.resume(at: time))
         case "end": .sample(.end(at: time, sentAt: nil))
+        case "lap": .sample(.lap(at: time))
         case "": .nothing
         default:
             .refused(

@@ -38,15 +38,15 @@ public enum ControlCommands {
 
     /// START (with a mission, else the configured one), PAUSE, RESUME or END (`stop`); says what
     /// happened.
-    public static func command(_ name: String, mission: Mission?, socket: String, console: Console)
-        throws(CLIError)
-        -> Int32
-    {
+    public static func command(
+        _ name: String, mission: Mission?, workout: String? = nil, socket: String, console: Console
+    ) throws(CLIError) -> Int32 {
         let request: ControlRequest
         switch name {
-        case "start": request = .start(mission: mission)
+        case "start": request = .start(mission: mission, workout: workout)
         case "pause": request = .pause
         case "resume": request = .resume
+        case "lap": request = .lap
         case "stop": request = .stop(sentAt: nil)
         default: throw CLIError("\(name) is not a runwayd command")
         }

@@ -96,7 +96,7 @@ public enum FlightReport {
                     })
             ),
             ("landed_by", .string(flight.landing.rawValue)),
-        ]
+        ] + lapsJSON(flight)
     }
 
     /// An FDR sample's readings as `runway show --json` and `runway replay --json` both name them;
@@ -224,6 +224,7 @@ public enum FlightReport {
             lines.append(
                 "  The last \(Int(flight.droppedTail.rounded())) m were under 100 m and made no split.")
         }
+        lines += lapLines(flight, units: units)
         lines += timeInZoneLines(flight)
         if !flight.alerts.isEmpty {
             lines.append("")

@@ -29,7 +29,7 @@ public enum FlyCommand {
     /// prints the result; with `saveTo`, stores it in that logbook.
     public static func run(
         gps gpsPath: String, pressure pressurePath: String?, body bodyPath: String? = nil,
-        buttons buttonsPath: String? = nil, mission: Mission?,
+        buttons buttonsPath: String? = nil, mission: Mission?, workout: Workout? = nil,
         configuration: EngineConfiguration = EngineConfiguration(), json: Bool,
         saveTo logbookPath: String?, zone: LocalZone = .utc, audio: String? = nil,
         language: VoiceLanguage = .english, console: Console
@@ -47,7 +47,7 @@ public enum FlyCommand {
         let line = ProgressLine("flying \(gps.name)", console: console)
         let listener = audio.map { _ in FlightAudioWriter() }
         let result = try fly(
-            gps: gps, pressure: pressure, body: body, presses: presses, mission: mission,
+            gps: gps, pressure: pressure, body: body, presses: presses, mission: mission, workout: workout,
             configuration: configuration, keepInputs: logbookPath != nil,
             observers: listener.map { [$0] } ?? [], progress: line.update)
         line.finish()
@@ -148,7 +148,7 @@ public enum FlyCommand {
     /// Flies the trace files. Start is the first usable fix (mode ≥ 2), end the last.
     public static func fly(
         gps: GPSTraceFile, pressure: PressureFile?, body: BodyFile? = nil, presses: [EngineInput] = [],
-        mission: Mission?,
+        mission: Mission?, workout: Workout? = nil,
         configuration: EngineConfiguration = EngineConfiguration(), keepInputs: Bool = false,
         observers: sending [any FlightObserver] = [], progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
@@ -163,7 +163,7 @@ public enum FlyCommand {
             nextPressure: { () throws(CLIError) in
                 try pressure?.next()
             }, nextBody: { () throws(CLIError) in try body?.next() }, presses: presses, mission: mission,
-            configuration: configuration, keepInputs: keepInputs, name: gps.name,
+            workout: workout, configuration: configuration, keepInputs: keepInputs, name: gps.name,
             observers: observers, progress: progress)
         result.fixCount = gps.fixCount
         return result
@@ -195,7 +195,7 @@ public enum FlyCommand {
         start: Double, end: Double, nextReport: () -> Fix?,
         nextPressure: () throws(CLIError) -> PressureSample?,
         nextBody: () throws(CLIError) -> BodySample? = { nil }, presses: [EngineInput] = [],
-        mission: Mission?,
+        mission: Mission?, workout: Workout? = nil,
         configuration: EngineConfiguration, keepInputs: Bool, name: String,
         observers: sending [any FlightObserver] = [], progress: ((Double) -> Void)? = nil
     ) throws(CLIError) -> Result {
@@ -237,7 +237,7 @@ public enum FlyCommand {
                 take(engine.handle(input))
                 inputs.append(input)
             }
-            take(engine.handle(.start(at: start, mission: mission, countdown: false)))
+            take(engine.handle(.start(at: start, mission: mission, countdown: false, workout: workout)))
             _ = ticker.ticks(before: start)
             var (before, after, flown) = (0, 0, 0)
             var (bodyFlown, bodyOutside) = (0, 0)

@@ -4,7 +4,7 @@ public enum RunWayCommand {
     static let commands: [any Subcommand.Type] = [
         Demo.self, Fly.self, Replay.self, Calendar.self, Week.self,
         LogbookList.self, Export.self, Drive.self, Delete.self, Salvage.self, Reprocess.self, Trim.self,
-        Status.self, Start.self, Pause.self, Resume.self, Stop.self, ExportFinished.self,
+        Status.self, Start.self, Pause.self, Resume.self, Lap.self, Stop.self, ExportFinished.self,
         SensorsScan.self, SensorsPair.self, SensorsForget.self, SensorsList.self,
         GPS.self, Checklist.self, Baro.self, Buttons.self, Buzz.self, Say.self, Simulate.self,
         Help.self, Version.self,

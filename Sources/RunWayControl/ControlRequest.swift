@@ -21,9 +21,13 @@ import RunWayCore
 /// it is a newer client's field, and ignored.
 public enum ControlRequest: Sendable, Equatable {
     case status
-    case start(mission: Mission?)
+    /// `workout`: a configured run's name or a workout's text, as the runner gave it; runwayd
+    /// resolves it (only it knows the configured runs) and refuses what is neither.
+    case start(mission: Mission?, workout: String? = nil)
     case pause
     case resume
+    /// The runner's lap (END pressed briefly in flight).
+    case lap
     case stop(sentAt: Double?)
     case subscribe
     /// An export to a USB stick ended (and the stick was unmounted): sound done or failed.
@@ -57,7 +61,7 @@ public enum ControlRequest: Sendable, Equatable {
 
     /// Every command, as the refusal of an unknown one lists them.
     static let commandNames =
-        "status, start, pause, resume, stop, subscribe, export-finished, sensors-scan, sensors-pair, sensors-forget, sensors-list"
+        "status, start, pause, resume, lap, stop, subscribe, export-finished, sensors-scan, sensors-pair, sensors-forget, sensors-list"
 
     /// A line longer than this is refused and the client dropped: no client can make the
     /// daemon hold more.
@@ -90,7 +94,7 @@ public enum ControlRequest: Sendable, Equatable {
         }
         let allowed: Set<String> =
             switch command {
-            case "start": ["command", "mission", "protocol_version"]
+            case "start": ["command", "mission", "workout", "protocol_version"]
             case "stop": ["command", "sent_at", "protocol_version"]
             case "export-finished": ["command", "ok", "protocol_version"]
             case "sensors-scan": ["command", "seconds", "protocol_version"]
@@ -105,6 +109,7 @@ public enum ControlRequest: Sendable, Equatable {
         case "status": return .status
         case "pause": return .pause
         case "resume": return .resume
+        case "lap": return .lap
         case "subscribe": return .subscribe
         case "sensors-list": return .sensorsList
         case "sensors-scan":
@@ -121,7 +126,13 @@ public enum ControlRequest: Sendable, Equatable {
             let sensor = try Self.sensor(root["sensor"], for: command)
             return command == "sensors-pair" ? .sensorsPair(sensor: sensor) : .sensorsForget(sensor: sensor)
         case "start":
-            guard let mission = root["mission"], !mission.isNull else { return .start(mission: nil) }
+            let workout = try Self.workout(root["workout"])
+            guard let mission = root["mission"], !mission.isNull else {
+                return .start(mission: nil, workout: workout)
+            }
+            guard workout == nil else {
+                throw Refusal(message: "start takes a mission or a workout, not both")
+            }
             do {
                 return .start(mission: try Reader(value: mission, path: "mission").mission(zones: zones))
             } catch {
@@ -165,6 +176,21 @@ public enum ControlRequest: Sendable, Equatable {
         return text
     }
 
+    /// A workout's name or text: 1–4000 bytes (`Workout`'s longest text) without control
+    /// characters; what it says is runwayd's to check.
+    private static func workout(_ value: JSONValue?) throws(Refusal) -> String? {
+        guard let value, !value.isNull else { return nil }
+        guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= 4000,
+            !text.unicodeScalars.contains(where: \.isUnsafeForDisplay)
+        else {
+            throw Refusal(
+                message:
+                    "workout: expected a run's name or a workout (\"wu 1km; 6x(work 400m @3:50, recover 200m)\") of 1–4000 bytes, got \(Reader.describe(value))"
+            )
+        }
+        return text
+    }
+
     /// The line `runway` sends (no newline), with the fields in the order of the goldens.
     public var line: String { json.rendered() }
 
@@ -173,11 +199,13 @@ public enum ControlRequest: Sendable, Equatable {
         case .status: Self.command("status")
         case .pause: Self.command("pause")
         case .resume: Self.command("resume")
+        case .lap: Self.command("lap")
         case .subscribe: Self.command("subscribe")
-        case .start(let mission):
+        case .start(let mission, let workout):
             Self.command(
                 "start",
-                mission.map { [("mission", Self.json($0))] } ?? [])
+                (mission.map { [("mission", Self.json($0))] } ?? [])
+                    + (workout.map { [("workout", JSONValue.string($0))] } ?? []))
         case .stop(let sentAt):
             Self.command("stop", sentAt.map { [("sent_at", .string(UTCTime.format($0)))] } ?? [])
         case .exportFinished(let ok): Self.command("export-finished", [("ok", .bool(ok))])

@@ -3,12 +3,15 @@ import RunWayCore
 /// A run a runner can choose at the buttons (issue 27): a name and what START flies.
 public struct ConfiguredRun: Sendable, Equatable {
     public var name: String
-    /// nil: a free run.
+    /// nil: a free run (or a workout).
     public var mission: Mission?
+    /// The workout START flies; with one, `mission` is nil.
+    public var workout: Workout?
 
-    public init(name: String, mission: Mission?) {
+    public init(name: String, mission: Mission?, workout: Workout? = nil) {
         self.name = name
         self.mission = mission
+        self.workout = workout
     }
 
     public static let freeRun = ConfiguredRun(name: "free run", mission: nil)
@@ -42,8 +45,8 @@ public struct RunChoice: Sendable, Equatable {
 }
 
 extension Reader {
-    /// `runs`: `[{"name": "tempo", "mission": {...}}, …]`, at most 20, names 1–40 characters,
-    /// each a different name.
+    /// `runs`: `[{"name": "tempo", "mission": {...}}, {"name": "6x400", "workout": "wu 1km; …"}, …]`,
+    /// at most 20, names 1–40 characters, each a different name, each a mission or a workout.
     func runs(zones: HeartRateZones) throws(Problem) -> [ConfiguredRun] {
         guard case .array(let items) = value else {
             throw fail("a list of runs, each {\"name\", \"mission\"}")
@@ -54,7 +57,7 @@ extension Reader {
         var runs: [ConfiguredRun] = []
         for (index, item) in items.enumerated() {
             let entry = child("\(index)", item)
-            let keys = try entry.object(known: ["name", "mission"])
+            let keys = try entry.object(known: ["name", "mission", "workout"])
             guard let nameValue = keys["name"] else {
                 throw Problem(path: entry.path, message: "a run needs a name")
             }
@@ -68,7 +71,19 @@ extension Reader {
             let mission = try keys["mission"].flatMap { m throws(Problem) in
                 m.isNull ? nil : try m.mission(zones: zones)
             }
-            runs.append(ConfiguredRun(name: name, mission: mission))
+            let workout = try keys["workout"].flatMap { w throws(Problem) -> Workout? in
+                guard !w.isNull else { return nil }
+                let text = try w.string("a workout's text, as `runway start --workout` takes it")
+                do throws(Workout.Invalid) {
+                    return try Workout(parsing: text, zones: zones)
+                } catch {
+                    throw Problem(path: w.path, message: "\(error)")
+                }
+            }
+            if mission != nil, workout != nil {
+                throw Problem(path: entry.path, message: "a run has a mission or a workout, not both")
+            }
+            runs.append(ConfiguredRun(name: name, mission: mission, workout: workout))
         }
         return runs
     }

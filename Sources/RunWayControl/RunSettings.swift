@@ -2,7 +2,7 @@ import RunWayCore
 
 /// The run's own settings (`run` in runway.json, issue 27), every key optional:
 /// `{"units": "km", "split_length_m": null, "auto_pause": true, "auto_resume_after_s": null,
-/// "standstill_remind_after_s": 300, "standstill_land_after_s": 1800}`.
+/// "standstill_remind_after_s": 300, "standstill_land_after_s": 1800, "manual_lap": true}`.
 public struct RunSettings: Sendable, Equatable {
     /// Auto-pause (no movement for 8 s pauses the flight); off: only the button pauses (a signal
     /// loss still does: no fix is no distance).
@@ -18,6 +18,9 @@ public struct RunSettings: Sendable, Equatable {
     /// last movement (nil: never).
     public var standstillRemindAfter = StandstillWatch.Configuration().remindAfter
     public var standstillLandAfter: Double? = StandstillWatch.Configuration().landAfter
+    /// END pressed briefly in flight is the lap (a workout's step ends there); off: it only
+    /// says to hold END to finish.
+    public var manualLap = true
 
     public init() {}
 
@@ -38,8 +41,9 @@ extension Reader {
         var run = RunSettings()
         let entries = try object(known: [
             "units", "split_length_m", "auto_pause", "auto_resume_after_s", "standstill_remind_after_s",
-            "standstill_land_after_s",
+            "standstill_land_after_s", "manual_lap",
         ])
+        if let lap = entries["manual_lap"] { run.manualLap = try lap.bool("true or false") }
         if let units = entries["units"] {
             let text = try units.string("\"km\" or \"mi\"")
             guard let unit = DistanceUnit(rawValue: text) else { throw units.fail("\"km\" or \"mi\"") }

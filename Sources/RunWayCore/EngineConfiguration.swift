@@ -59,12 +59,16 @@ public enum EngineInput: Sendable, Equatable {
     case body(BodySample)
     /// Time passes with nothing to report (the daemon's clock, mapped to GPS time).
     case tick(Double)
-    /// START: with `countdown`, 3-2-1 then ROTATE; without, ROTATE at once (replays).
-    case start(at: Double, mission: Mission?, countdown: Bool)
+    /// START: with `countdown`, 3-2-1 then ROTATE; without, ROTATE at once (replays). A
+    /// `workout` is flown step by step; with one, `mission` is nil (the two are one plan).
+    case start(at: Double, mission: Mission?, countdown: Bool, workout: Workout? = nil)
     case pause(at: Double)
     case resume(at: Double)
     /// The pause/resume button.
     case togglePause(at: Double)
+    /// The runner's lap (END pressed briefly in flight, `runway lap`): a workout's step ends
+    /// there and the next begins; a free run's lap ends and the next begins.
+    case lap(at: Double)
     /// The barometer stopped giving readings: the flight goes on without altitude until
     /// pressure samples return.
     case barometerLost(at: Double)
@@ -88,8 +92,8 @@ public enum EngineInput: Sendable, Equatable {
         case .pressure(let sample): sample.time
         case .body(let sample): sample.time
         case .tick(let time): time
-        case .start(let time, _, _), .pause(let time), .resume(let time), .togglePause(let time),
-            .barometerLost(let time), .end(let time, _):
+        case .start(let time, _, _, _), .pause(let time), .resume(let time), .togglePause(let time),
+            .lap(let time), .barometerLost(let time), .end(let time, _):
             time
         }
     }

@@ -59,6 +59,13 @@ public struct Flight: Sendable, Equatable {
     public var smoothingNote: String?
     /// Who landed it: the runner (END), or a forgotten stop (`StandstillWatch`).
     public var landing: FlightLanding = .runner
+    /// The workout flown (issue 27); nil for a free or mission flight.
+    public var workout: Workout?
+    /// One lap per workout step run, then one for the run after the last step; none without
+    /// a workout. Their distances add up to `distance`.
+    public var laps: [FlightLap] = []
+    /// What the board decided for the runner, in time order (`FlightDecision`).
+    public var decisions: [FlightDecision] = []
 
     public init(
         mission: Mission?, startTime: Double, endTime: Double, distance: Double, elapsed: Double,

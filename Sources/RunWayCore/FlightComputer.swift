@@ -11,6 +11,7 @@ public struct FlightComputer: Sendable {
     private var idleHeading: Double?
     private var countdown: TakeoffCountdown?
     private var pendingMission: Mission?
+    private var pendingWorkout: Workout?
     private var flight: FlightInProgress?
     /// An input dated far ahead of the engine's time, held until the next input says whether it
     /// is a glitch or a real jump (`EngineConfiguration.maximumFixLead`).
@@ -37,6 +38,8 @@ public struct FlightComputer: Sendable {
 
     /// The current flight's mission targets, if it is a Mission Flight.
     public var mission: Mission? { flight?.mission }
+    /// The current flight's workout and where it is, if it flies one.
+    public var workout: WorkoutTracker? { flight?.workout }
 
     /// The live readout now.
     public var pfd: PFD {
@@ -92,18 +95,20 @@ public struct FlightComputer: Sendable {
                 flight?.barometerAvailable = false
                 out.append(.callout(TimedCallout(.error("BAROMETER LOST"), at: now)))
             }
-        case .start(let time, let mission, let countdown):
+        case .start(let time, let mission, let countdown, let workout):
             // START on a paused flight resumes it (issue 27: a bump on PAUSE, and START did not
             // undo it).
             if flight?.pause.isPaused == true {
                 resume(&out)
             } else {
-                start(at: time, mission: mission, countdown: countdown, &out)
+                start(at: time, mission: mission, workout: workout, countdown: countdown, &out)
             }
         case .pause: pause(&out)
         case .resume: resume(&out)
         case .togglePause:
             if flight?.pause.isPaused == true { resume(&out) } else { pause(&out) }
+        case .lap(let time):
+            if phase == .cruise || phase == .approach { flight?.lap(at: time, &out) }
         case .end(_, let sentAt):
             let (result, outputs) = end(sentAt: sentAt)
             out += outputs.filter { if case .state = $0 { false } else { true } }
@@ -126,6 +131,7 @@ public struct FlightComputer: Sendable {
     /// A forgotten stop (`StandstillWatch`): the flight lands at its last movement, said so.
     private mutating func landStanding(_ due: (at: Double, seconds: Double), _ out: inout [EngineOutput]) {
         guard var current = flight else { return }
+        current.decide(.standstillLanding, at: now, value: (due.seconds / 60).rounded(.down))
         out.append(
             .callout(TimedCallout(.standstill(minutes: Int(due.seconds / 60), landing: true), at: now)))
         var landed = current.land(at: due.at, &out)
@@ -186,9 +192,11 @@ public struct FlightComputer: Sendable {
     // MARK: - Commands
 
     private mutating func start(
-        at time: Double, mission: Mission?, countdown withCountdown: Bool, _ out: inout [EngineOutput]
+        at time: Double, mission: Mission?, workout: Workout?, countdown withCountdown: Bool,
+        _ out: inout [EngineOutput]
     ) {
         guard phase == .preflight || phase == .touchdown else { return }
+        pendingWorkout = workout
         if withCountdown && configuration.countdownFrom > 0 {
             phase = .takeoff
             pendingMission = mission
@@ -214,17 +222,24 @@ public struct FlightComputer: Sendable {
         phase = .cruise
         landedByItself = nil
         flight = FlightInProgress(
-            rotateAt: time, pressedAt: pressedAt, mission: pendingMission, configuration: configuration)
+            rotateAt: time, pressedAt: pressedAt, mission: pendingWorkout == nil ? pendingMission : nil,
+            workout: pendingWorkout, configuration: configuration)
         flight?.profile = distanceProfile
-        out.append(.began(rotate: time, pressedAt: pressedAt, mission: pendingMission))
+        out.append(
+            .began(
+                rotate: time, pressedAt: pressedAt, mission: pendingWorkout == nil ? pendingMission : nil,
+                workout: pendingWorkout))
         pendingMission = nil
+        pendingWorkout = nil
         out.append(.callout(TimedCallout(.rotate, at: time)))
+        flight?.beginWorkout(at: time, &out)
         flight?.advance(to: max(now, time), &out)
     }
 
     private mutating func abandonTakeoff() {
         countdown = nil
         pendingMission = nil
+        pendingWorkout = nil
         phase = .preflight
     }
 

@@ -20,6 +20,10 @@ struct FlightInProgress: Sendable {
     var paceAlerts: PaceAlertMonitor?
     var heartRateAlerts: HeartRateAlertMonitor?
     var minimums: MinimumsMonitor?
+    /// The workout being flown, step by step (issue 27); its step's bands are the alerts'.
+    var workout: WorkoutTracker?
+    /// What the board decided for the runner (`FlightDecision`).
+    var decisions: [FlightDecision] = []
     /// The mission's goal was reached: MISSION COMPLETE said, band alerts off.
     var missionComplete = false
     /// The smoother's re-seeds the pace verdict has seen.
@@ -46,6 +50,8 @@ struct FlightInProgress: Sendable {
     var slips: SlipWatch
     var vehicle: VehicleWatch
     var standstill: StandstillWatch
+    /// The last fix that moved while a vehicle paused the flight (its standstill counts from it).
+    var vehicleMovedAt: Double?
     /// The odometer's distance when the open vehicle streak began: taken back if it is one.
     var distanceBeforeVehicle: Double?
     /// Set when a standstill lands the flight: the last movement and how long it stood.
@@ -71,7 +77,10 @@ struct FlightInProgress: Sendable {
         }
     }
 
-    init(rotateAt: Double, pressedAt: Double, mission: Mission?, configuration: EngineConfiguration) {
+    init(
+        rotateAt: Double, pressedAt: Double, mission: Mission?, workout: Workout? = nil,
+        configuration: EngineConfiguration
+    ) {
         self.rotateAt = rotateAt
         self.pressedAt = pressedAt
         self.mission = mission
@@ -102,6 +111,7 @@ struct FlightInProgress: Sendable {
             }
             minimums = MinimumsMonitor(goal: mission.goal)
         }
+        self.workout = workout.map { WorkoutTracker(workout: $0) }
     }
 
     var pace: Double? { pause.isPaused ? nil : Pace.secondsPerKilometre(speed: smoother.speed) }
@@ -220,6 +230,7 @@ struct FlightInProgress: Sendable {
                 fallbackSpeed = step / (fix.time - anchor.time)
             }
         }
+        odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
         odometer.integrate(time: fix.time, speed: fix.speed)
         watchRunner(at: fix.time, speed: reportedSpeed, &out)
         if let height = fix.altitude, fix.time >= rotateAt,
@@ -284,6 +295,7 @@ struct FlightInProgress: Sendable {
         heartRate.add(sample.heartRate)
         cadence.add(sample.cadence)
         splits.add(sample)
+        workout?.add(sample)
         // The latest is the newest by time: a reading older than the one shown (out of order)
         // counts in the averages and the maximum, but does not become the heart rate now.
         if let hr = sample.heartRate {
@@ -334,8 +346,11 @@ struct FlightInProgress: Sendable {
     // MARK: Mission
 
     mutating func updateMission(at time: Double, _ out: inout [EngineOutput]) {
-        guard let mission, let progress = goalProgress(at: time) else { return }
-        if !missionComplete, progress >= (mission.targetDistance ?? mission.targetDuration ?? .infinity) {
+        updateWorkout(at: time, &out)
+        guard mission != nil || workout != nil else { return }
+        if let mission, let progress = goalProgress(at: time), !missionComplete,
+            progress >= (mission.targetDistance ?? mission.targetDuration ?? .infinity)
+        {
             // The goal reached: band alerts stop for good, and the flight goes on as a free
             // flight until END.
             missionComplete = true
@@ -350,14 +365,15 @@ struct FlightInProgress: Sendable {
             // Heart rate first: a pace callout that begins at the same time is then held back.
             let heartRate = latest(latestBody.heartRate, at: time)
             let movingTime = pause.movingTime(at: time)
-            if let changes = heartRateAlerts?.update(heartRate: heartRate, movingTime: movingTime, at: time) {
+            let stepMoving = stepMovingTime(movingTime)
+            if let changes = heartRateAlerts?.update(heartRate: heartRate, movingTime: stepMoving, at: time) {
                 recordAlertChanges(changes, at: time, &out)
             }
             if let changes = paceAlerts?.update(speed: smoother.speed, at: time, changed: changed) {
                 recordAlertChanges(changes, at: time, &out)
             }
         }
-        if minimums?.shouldSound(progress) == true {
+        if let progress = goalProgress(at: time), minimums?.shouldSound(progress) == true {
             out.append(.callout(TimedCallout(.minimums, at: time)))
         }
         phase = isInApproach(at: time) ? .approach : .cruise
@@ -433,6 +449,11 @@ struct FlightInProgress: Sendable {
                     source: $0, loss: elevation.loss, minimum: elevation.minimum, maximum: elevation.maximum)
             })
         flight.maxHeartRate = maxHeartRate
+        // A free run's laps (pressed) have a tracker of no steps: the flight has no workout.
+        flight.workout = workout.flatMap { $0.workout.steps.isEmpty ? nil : $0.workout }
+        flight.laps = workout?.finish(at: progress(at: time)) ?? []
+        // Landed at a forgotten stop's last movement: its reminders came after it, and are kept.
+        flight.decisions = decisions
         flight.heartRateZones = configuration.heartRateZones
         flight.timeInZone = zoneTime.seconds(through: time, moving: pause.movingSegments)
         return flight

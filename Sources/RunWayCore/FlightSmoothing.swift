@@ -37,7 +37,8 @@ public enum FlightSmoothing {
         var computer = FlightComputer(configuration: configuration)
         computer.distanceProfile = profile
         var ticker = ReplayTicker()
-        _ = computer.handle(.start(at: flight.startTime, mission: flight.mission, countdown: false))
+        _ = computer.handle(
+            .start(at: flight.startTime, mission: flight.mission, countdown: false, workout: flight.workout))
         _ = ticker.ticks(before: flight.startTime)
         for input in inputs {
             if case .end = input { break }

@@ -84,6 +84,10 @@ public struct Odometer: Sendable {
     /// 5 m anchor (a 400 m interval ended at 408 m), and under trees the wander held a running
     /// runner in the anchor for seconds (the display trailed by up to 16 m).
     public private(set) var shown: Double = 0
+    /// Set while the button or a vehicle pauses the flight: the integral still runs (the
+    /// receiver's speeds are the evidence that ends a vehicle's pause) but is not shown — a
+    /// drive of ten minutes showed 60 m of it.
+    public var hidesPending = false
     private var last: (time: Double, speed: Double?)?
     /// False while the receiver's speed disagrees with its positions (see above).
     public private(set) var speedIsTrusted = true
@@ -126,7 +130,7 @@ public struct Odometer: Sendable {
     }
 
     private mutating func show() {
-        shown = max(shown, distance + (speedIsTrusted && pendingValid ? pending : 0))
+        shown = max(shown, distance + (speedIsTrusted && pendingValid && !hidesPending ? pending : 0))
     }
 
     /// Spends the pending integral (or the chord) for a counted step that took `duration`

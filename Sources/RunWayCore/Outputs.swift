@@ -20,6 +20,12 @@ public enum Callout: Sendable, Equatable {
     case stillPaused
     /// A long standstill (`StandstillWatch`): the reminder, or (`landing`) the flight landed.
     case standstill(minutes: Int, landing: Bool)
+    /// A workout's step began (`index` from 0, of `count`): its kind, length and target.
+    case workoutStep(index: Int, of: Int, Workout.Step)
+    /// The workout's last step ended: the flight goes on free until END.
+    case workoutComplete
+    /// The runner's lap (`number` from 1) ended: its moving time and pace.
+    case lap(number: Int, time: Double, pace: Double?)
 
     /// SINK RATE, OVERSPEED, HR HIGH, HR LOW, MINIMUMS and signal lost pre-empt a split or
     /// countdown beep.
@@ -50,6 +56,11 @@ public enum Callout: Sendable, Equatable {
         case .stillPaused: "STILL PAUSED"
         case .standstill(let minutes, let landing):
             landing ? "LANDED AFTER \(minutes) MIN STANDING" : "STANDING \(minutes) MIN"
+        case .workoutStep(let index, let count, let step):
+            "STEP \(index + 1)/\(count) \(WorkoutText.spec(step).uppercased())"
+        case .workoutComplete: "WORKOUT COMPLETE"
+        case .lap(let number, let time, let pace):
+            "LAP \(number) \(UTCTime.duration(time)) \(Pace.format(pace))"
         }
     }
 }
@@ -116,7 +127,7 @@ public enum EngineOutput: Sendable, Equatable {
     case state(PFD)
     /// A flight began: ROTATE at `rotate`, START pressed at `pressedAt`, with its mission. A
     /// recorder opens the flight's row here.
-    case began(rotate: Double, pressedAt: Double, mission: Mission?)
+    case began(rotate: Double, pressedAt: Double, mission: Mission?, workout: Workout? = nil)
     /// What an END did (`EngineInput.end`); a landed flight comes whole in `.landed`.
     case ended(EndResult)
 }

@@ -46,6 +46,11 @@ public struct PaceAlertMonitor: Sendable {
         /// After a start, a stop or a pause the verdict waits this long (s) for the runner to get
         /// up to speed: the stops scenario heard SINK RATE while accelerating away from lights.
         public var settleSeconds = 10.0
+        /// Arms this long after the first reading even if the band was never reached; nil: only
+        /// by reaching it. A workout's step sets it: a runner who never gets up to an interval's
+        /// pace must hear so, and 30 s is two of the verdict's time constants (86 % of the way
+        /// from the recovery's pace), so the change of pace itself is not judged.
+        public var armAfterSeconds: Double?
 
         public init() {}
     }
@@ -65,6 +70,8 @@ public struct PaceAlertMonitor: Sendable {
     /// When the runner last got going (above `standingSpeed`).
     private var movingSince: Double?
     private var lastUpdate: Double?
+    /// The first reading's time (`armAfterSeconds` counts from it).
+    private var firstUpdate: Double?
 
     public init(band: Mission.PaceBand, configuration: Configuration = Configuration()) {
         self.band = band
@@ -90,6 +97,7 @@ public struct PaceAlertMonitor: Sendable {
     /// a runner who really slows is judged in seconds, while noise never re-seeds.
     public mutating func update(speed: Double?, at time: Double, changed: Bool = false) -> [Change] {
         defer { lastUpdate = time }
+        if firstUpdate == nil { firstUpdate = time }
         var changes = episodes.flushPendingEnd(at: time)
         guard let speed, speed >= configuration.standingSpeed, speed.isFinite else {
             verdictSpeed = nil
@@ -160,6 +168,9 @@ public struct PaceAlertMonitor: Sendable {
     /// Arms once the verdict is first inside the band; moves to `next` once it has held.
     private mutating func settle(_ next: State, at time: Double) -> [Change] {
         if let pace = verdictPace, pace >= band.fastestAllowedPace, pace <= band.slowestAllowedPace {
+            isArmed = true
+        }
+        if let after = configuration.armAfterSeconds, let first = firstUpdate, time - first >= after {
             isArmed = true
         }
         return episodes.settle(next, at: time)

@@ -41,8 +41,10 @@ public struct StandstillWatch: Sendable, Equatable {
     }
 
     /// Time passes while the flight is paused since `pausedSince` (nil: not paused, and the
-    /// watch starts over).
-    public mutating func observe(time: Double, pausedSince: Double?) -> Decision? {
+    /// watch starts over); a landing lands at `landAt` (the pause's start when nil: a vehicle's
+    /// pause counts its standing from the car's last movement, and lands where the running
+    /// ended).
+    public mutating func observe(time: Double, pausedSince: Double?, landAt: Double? = nil) -> Decision? {
         guard let since = pausedSince else {
             self.pausedSince = nil
             return nil
@@ -61,7 +63,7 @@ public struct StandstillWatch: Sendable, Equatable {
         guard !landed else { return nil }
         if let after = configuration.landAfter, standing >= after {
             landed = true
-            return .land(lastMovement: since, seconds: standing)
+            return .land(lastMovement: min(landAt ?? since, since), seconds: standing)
         }
         guard standing >= nextReminder else { return nil }
         reminders += 1

@@ -11,7 +11,7 @@ import RunWayHardware
 /// running says the status now (distance, time, pace, a mission's margin: the runner asks
 /// without looking); PAUSE toggles
 /// pause; END ends only when held 2 s (the confirmation beep sounds then, so the runner knows to
-/// let go) — a bump never ends a run.
+/// let go) — a bump never ends a run; pressed briefly in flight it is the lap (`manualLap`).
 struct ButtonService: Service {
     let name = "buttons"
     let roles: [ButtonRole]
@@ -24,6 +24,8 @@ struct ButtonService: Service {
     let log: DaemonLog
     /// The run START flies; PAUSE pressed briefly in preflight steps it (nil: `defaultMission`).
     var chooser: RunChooser? = nil
+    /// END pressed briefly in flight is the lap (`run.manual_lap`); off: it only says to hold it.
+    var manualLap = true
 
     func run() async throws {
         let lines: any StoppableGPIOLines
@@ -69,7 +71,9 @@ struct ButtonService: Service {
                 annunciator.statusRequested(at: pfd.time)
                 return
             }
-            kind = .start(mission: chooser.map { $0.chosen.mission } ?? defaultMission, countdown: true)
+            kind = .start(
+                mission: chooser.map { $0.chosen.mission } ?? defaultMission, countdown: true,
+                workout: chooser?.chosen.workout)
         case .pause:
             // Before a run, PAUSE chooses the run: nothing is flying to pause.
             if let chooser, !held {
@@ -84,7 +88,15 @@ struct ButtonService: Service {
             kind = .togglePause
         case .end:
             guard held else {
-                log.log(.info, "END pressed briefly: hold it 2 s to end the run")
+                let pfd = await engine.pfd
+                if manualLap, pfd.phase == .cruise || pfd.phase == .approach,
+                    let time = await clock.gps(instant)
+                {
+                    log.log(.info, "END pressed briefly: lap")
+                    await engine.handle(.lap(at: time))
+                } else {
+                    log.log(.info, "END pressed briefly: hold it 2 s to end the run")
+                }
                 return
             }
             annunciator.holdConfirmed()

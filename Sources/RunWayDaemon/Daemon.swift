@@ -237,6 +237,7 @@ public enum Daemon {
         // The run START flies, chosen in preflight at the buttons (issue 27).
         let chooser = RunChooser(RunChoice(mission: config.mission, runs: config.runs))
         control.chooser = chooser
+        control.zones = config.heartRateZones
         // The Bluetooth sensors: on the real board, when the configuration leaves them on and
         // this build has a radio. Their readings go onto the GPS axis as every other input's.
         var sensorService: SensorService?
@@ -294,7 +295,7 @@ public enum Daemon {
                     roles: buttons.map(\.role),
                     open: { try GpiodButtonLines(chip: try GpiodChip(chip), buttons: buttons) },
                     engine: engine, clock: boardClock, defaultMission: config.mission,
-                    annunciator: annunciator, log: log, chooser: chooser),
+                    annunciator: annunciator, log: log, chooser: chooser, manualLap: config.run.manualLap),
             ]
             if let sensorService { services.append(sensorService) }
         }

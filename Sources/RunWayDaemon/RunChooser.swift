@@ -13,6 +13,8 @@ final class RunChooser: Sendable {
     }
 
     var chosen: ConfiguredRun { state.withLock { $0.chosen } }
+    /// Every run the choice cycles through.
+    var runs: [ConfiguredRun] { state.withLock { $0.runs } }
 
     /// The next run, and its place in the list (1 for the first).
     func next() -> (run: ConfiguredRun, position: Int) {

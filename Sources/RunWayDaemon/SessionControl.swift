@@ -24,9 +24,29 @@ struct SessionControl: Sendable {
     var sensorsAbsent = SensorRefusal.bluetoothDisabled
     /// The run chosen at the buttons: what a START without a mission flies (nil: `defaultMission`).
     var chooser: RunChooser? = nil
+    /// The runner's heart-rate zones: a workout's `zN` targets are taken from them.
+    var zones: HeartRateZones = .unconfigured
 
     /// The mission a START without one flies.
     var chosenMission: Mission? { chooser.map { $0.chosen.mission } ?? defaultMission }
+
+    /// What a START flies: the mission or workout it names, else the run chosen at the buttons.
+    /// A workout is a configured run's name, else a workout's text; neither is refused, naming
+    /// what is wrong with the text.
+    func plan(_ mission: Mission?, _ workout: String?) -> Result<(Mission?, Workout?), ControlRefusal> {
+        guard let workout else {
+            if let mission { return .success((mission, nil)) }
+            return .success((chosenMission, chooser?.chosen.workout))
+        }
+        if let run = chooser?.runs.first(where: { $0.name == workout }), let flown = run.workout {
+            return .success((nil, flown))
+        }
+        do throws(Workout.Invalid) {
+            return .success((nil, try Workout(parsing: workout, zones: zones)))
+        } catch {
+            return .failure(.invalid("workout: \(error) (nor is it a configured run's name)"))
+        }
+    }
 
     func board() async -> BoardStatus {
         return BoardStatus(
@@ -118,10 +138,15 @@ struct SessionControl: Sendable {
         switch request {
         case .status, .subscribe, .exportFinished, .sensorsScan, .sensorsPair, .sensorsForget, .sensorsList:
             return ControlResponse.refused(.notACommand).line
-        case .start(let mission):
-            input = .start(at: time, mission: mission ?? chosenMission, countdown: true)
+        case .start(let mission, let workout):
+            switch plan(mission, workout) {
+            case .success(let (mission, workout)):
+                input = .start(at: time, mission: mission, countdown: true, workout: workout)
+            case .failure(let refusal): return ControlResponse.refused(refusal).line
+            }
         case .pause: input = .pause(at: time)
         case .resume: input = .resume(at: time)
+        case .lap: input = .lap(at: time)
         case .stop(let sentAt): input = .end(at: time, sentAt: sentAt)
         }
         let phaseBefore = await engine.phase
@@ -167,9 +192,15 @@ struct SessionControl: Sendable {
                 return preflight(.heldStartCancelled)
             case .nothingHeld: return preflight(.notFlying)
             }
-        case .start(let mission): kind = .start(mission: mission ?? chosenMission, countdown: true)
+        case .start(let mission, let workout):
+            switch plan(mission, workout) {
+            case .success(let (mission, workout)):
+                kind = .start(mission: mission, countdown: true, workout: workout)
+            case .failure(let refusal): return ControlResponse.refused(refusal).line
+            }
         case .pause: kind = .pause
         case .resume: kind = .resume
+        case .lap: return preflight(.notFlying)
         }
         guard await clock.input(kind, at: .now) == nil else { return nil }
         return preflight(.heldUntilFirstFix)

@@ -32,6 +32,12 @@ public struct BuzzerPattern: Sendable, Equatable {
         case .stillPaused: BuzzerPattern([400, 150, 100, 500, 400, 150, 100, 500, 400, 150, 100])
         // A long tone, then two pips: a forgotten stop (landing or not, TOUCHDOWN follows a landing).
         case .standstill: BuzzerPattern([800, 300, 150, 300, 150])
+        // Two mediums and a long "go": the next step of a workout begins.
+        case .workoutStep: BuzzerPattern([200, 100, 200, 100, 700])
+        // MISSION COMPLETE's fanfare with a fourth pip: the workout's last step is done.
+        case .workoutComplete: BuzzerPattern([150, 100, 150, 100, 150, 100, 150, 250, 900])
+        // A medium then two pips, evenly: the lap pressed (a split's three pips are even and short).
+        case .lap: BuzzerPattern([300, 100, 100, 100, 100])
         }
     }
 
@@ -76,6 +82,11 @@ public struct BuzzerPattern: Sendable, Equatable {
             ("pause", .pause(.manual)), ("resume", .resume), ("signal-lost", .signalLost),
             ("touchdown", .touchdown), ("error", .error("test")), ("still-paused", .stillPaused),
             ("standstill", .standstill(minutes: 5, landing: false)),
+            (
+                "workout-step",
+                .workoutStep(index: 0, of: 1, Workout.Step(kind: .work, length: .distance(400)))
+            ),
+            ("workout-complete", .workoutComplete), ("lap", .lap(number: 2, time: 100, pace: 250)),
         ]
         var named = callouts.map { ($0.0, pattern(for: $0.1), $0.1.isUrgent) }
         named += [

@@ -119,7 +119,8 @@ extension Scenario {
     public static var named: [(name: String, scenario: Scenario)] {
         [
             ("demo", demoMission), ("flat5k", flat5k), ("hilly10k", hilly10k), ("stops5k", stops5k),
-            ("walker", walker), ("endurance-1h", endurance(hours: 1, rate: 1)),
+            ("walker", walker), ("track-6x400", sixByFourHundred),
+            ("endurance-1h", endurance(hours: 1, rate: 1)),
             ("endurance-24h-10hz", endurance(hours: 24, rate: 10)),
         ]
     }

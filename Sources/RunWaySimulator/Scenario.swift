@@ -273,6 +273,8 @@ public struct Scenario: Sendable {
     }
 
     public var mission: Mission?
+    /// The workout START flies (issue 27); with one, `mission` is nil.
+    public var workout: Workout?
     public var gps = GPSModel()
     public var barometer = BarometerModel()
     public var heartRate = true

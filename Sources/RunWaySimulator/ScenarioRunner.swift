@@ -207,14 +207,20 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
     private mutating func step() {
         let now = time
         if tick == 0 {
-            queue.append(.input(.start(at: now, mission: scenario.mission, countdown: true)))
+            queue.append(
+                .input(.start(at: now, mission: scenario.mission, countdown: true, workout: scenario.workout))
+            )
         }
         let elapsed = now - scenario.rotateTime
         if elapsed > 0 { moveRunner(elapsed: elapsed) }
         for press in scenario.presses where abs(press.elapsed - elapsed) < dt / 2 {
             switch press.button {
             case .pause: queue.append(.input(.togglePause(at: now)))
-            case .start: queue.append(.input(.start(at: now, mission: scenario.mission, countdown: true)))
+            case .start:
+                queue.append(
+                    .input(
+                        .start(at: now, mission: scenario.mission, countdown: true, workout: scenario.workout)
+                    ))
             case .resume: queue.append(.input(.resume(at: now)))
             }
         }

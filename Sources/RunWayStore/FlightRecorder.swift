@@ -54,8 +54,8 @@ public final class FlightRecorder {
     }
 
     /// The flight began (ROTATE at `time`).
-    public func begin(at time: Double, mission: Mission?) throws(StoreError) {
-        flightID = try logbook.begin(startTime: time, mission: mission, source: source)
+    public func begin(at time: Double, mission: Mission?, workout: Workout? = nil) throws(StoreError) {
+        flightID = try logbook.begin(startTime: time, mission: mission, workout: workout, source: source)
         lastCommit = time
         committedUntil = time
         pending.removeAll()
@@ -204,9 +204,9 @@ extension FlightRecorder: FlightObserver {
         if let stored = storeDueLanding() { reports.append(stored) }
         switch event {
         case .flew(let input, let outputs):
-            for case .began(let rotate, _, let mission) in outputs {
+            for case .began(let rotate, _, let mission, let workout) in outputs {
                 do {
-                    try begin(at: rotate, mission: mission)
+                    try begin(at: rotate, mission: mission, workout: workout)
                 } catch {
                     reports.append(.recordingFailed(error))
                 }

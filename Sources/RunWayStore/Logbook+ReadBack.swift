@@ -137,6 +137,12 @@ private struct StoredParts: FlightParts {
     func alerts() throws(StoreError) -> [AlertEpisode] {
         try logbook.stored(AlertRow.self, flight: flight, log: log)
     }
+    func laps() throws(StoreError) -> [FlightLap] {
+        try logbook.stored(LapRow.self, flight: flight, log: log)
+    }
+    func decisions() throws(StoreError) -> [FlightDecision] {
+        try logbook.stored(DecisionRow.self, flight: flight, log: log)
+    }
 
     func route(simplified: Bool) throws(StoreError) -> Route {
         Route(

@@ -12,14 +12,16 @@ public enum SaveOutcome: Sendable, Equatable {
 /// Recording: a flight row at ROTATE, its derived data at touchdown.
 extension Logbook {
     /// Opens a flight row at ROTATE; the raw log follows in `append`.
-    public func begin(startTime: Double, mission: Mission?, source: String = "live") throws(StoreError)
-        -> Int64
-    {
+    public func begin(
+        startTime: Double, mission: Mission?, workout: Workout? = nil, source: String = "live"
+    ) throws(StoreError) -> Int64 {
         try requireWritable()
         try database.query(
             FlightRow.openSQL,
-            FlightRow(status: .flying, startTime: startTime, mission: mission, source: source).values(
-                FlightRow.opened))
+            FlightRow(
+                status: .flying, startTime: startTime, mission: mission, workout: workout, source: source
+            )
+            .values(FlightRow.opened))
         return database.lastInsertID
     }
 
@@ -36,7 +38,8 @@ extension Logbook {
                 try database.query(delete, [.integer(id)])
             }
             let summary = FlightRow(
-                status: final, startTime: flight.startTime, mission: flight.mission, landed: flight)
+                status: final, startTime: flight.startTime, mission: flight.mission, workout: flight.workout,
+                landed: flight)
             try database.query(FlightRow.landSQL, summary.values(FlightRow.landing) + [.integer(id)])
             for split in flight.splits {
                 try database.query(SplitRow.statements.insert, SplitRow(split: split).values(flight: id))
@@ -55,6 +58,13 @@ extension Logbook {
             }
             for alert in flight.alerts {
                 try database.query(AlertRow.statements.insert, AlertRow(alert: alert).values(flight: id))
+            }
+            for lap in flight.laps {
+                try database.query(LapRow.statements.insert, LapRow(lap: lap).values(flight: id))
+            }
+            for decision in flight.decisions {
+                try database.query(
+                    DecisionRow.statements.insert, DecisionRow(decision: decision).values(flight: id))
             }
         }
     }
@@ -77,7 +87,9 @@ extension Logbook {
         if let existing = try sameRun(startingAt: flight.startTime) { return .alreadySaved(existing) }
         return .saved(
             try database.transaction { () throws(StoreError) -> Int64 in
-                let id = try begin(startTime: flight.startTime, mission: flight.mission, source: source)
+                let id = try begin(
+                    startTime: flight.startTime, mission: flight.mission, workout: flight.workout,
+                    source: source)
                 try writeRawLog(flight: id, inputs: inputs, from: flight.startTime, until: flight.endTime)
                 try finish(flight: id, with: flight)
                 return id

@@ -81,21 +81,21 @@ extension Logbook {
         var configuration = configuration
         if let zones = FlightRow.heartRateZones(r) { configuration.heartRateZones = zones }
         return Self.flown(
-            start: override ?? start, mission: Self.mission(r), inputs: inputs, configuration: configuration,
-            progress: progress)
+            start: override ?? start, mission: Self.mission(r), workout: Self.workout(r), inputs: inputs,
+            configuration: configuration, progress: progress)
     }
 
     /// An engine that took off at `start` and was given `inputs`, not yet landed.
     static func flown(
-        start: Double, mission: Mission?, inputs: [EngineInput], configuration: EngineConfiguration,
-        progress: ((Double) -> Void)? = nil
+        start: Double, mission: Mission?, workout: Workout? = nil, inputs: [EngineInput],
+        configuration: EngineConfiguration, progress: ((Double) -> Void)? = nil
     ) -> FlightComputer {
         let engine = FlightEngine.replaying(FlightComputer(configuration: configuration))
         // `assumeIsolated` runs its body at once on this thread, which is the engine's
         // (`CallerThreadExecutor` checks it), so `progress` is called only here, synchronously.
         nonisolated(unsafe) let progress = progress
         return engine.assumeIsolated { engine in
-            engine.handle(.start(at: start, mission: mission, countdown: false))
+            engine.handle(.start(at: start, mission: mission, countdown: false, workout: workout))
             engine.replay(inputs, progress: progress)
             return engine.computer
         }
@@ -104,6 +104,10 @@ extension Logbook {
     /// A flight row's mission columns (no target pace and no heart-rate band: a free flight),
     /// each range-checked: a value no parser would take (a flipped bit: a target pace of 1e18
     /// s/km) makes it none, said in the row's damage log.
+    static func workout(_ r: LogbookRow) -> Workout? {
+        r[FlightRow.Column.workout].string.flatMap { try? Workout(parsing: $0) }
+    }
+
     static func mission(_ r: LogbookRow) -> Mission? {
         typealias Column = FlightRow.Column
         let hasPace = r[Column.targetPace] != .null
@@ -192,7 +196,8 @@ extension Logbook {
         }
         return try database.transaction { () throws(StoreError) -> Int64 in
             let copy = try begin(
-                startTime: flight.startTime, mission: flight.mission, source: "reprocess of \(id)")
+                startTime: flight.startTime, mission: flight.mission, workout: flight.workout,
+                source: "reprocess of \(id)")
             try database.query(
                 "UPDATE flights SET replaces = ? WHERE id = ?", [.integer(id), .integer(copy)])
             try database.query(

@@ -79,7 +79,8 @@ extension Logbook {
                 return id
             }
             let copy = try begin(
-                startTime: flight.startTime, mission: flight.mission, source: "trim of \(id)")
+                startTime: flight.startTime, mission: flight.mission, workout: flight.workout,
+                source: "trim of \(id)")
             try database.query(
                 "UPDATE flights SET replaces = ? WHERE id = ?", [.integer(id), .integer(copy)])
             try writeRawLog(flight: copy, inputs: kept, from: flight.startTime, until: flight.endTime)

@@ -29,6 +29,7 @@ public enum RawLog {
         case .pause(let t): return "PA,\(n(t))"
         case .resume(let t): return "RE,\(n(t))"
         case .togglePause(let t): return "TP,\(n(t))"
+        case .lap(let t): return "LP,\(n(t))"
         case .barometerLost(let t): return "BL,\(n(t))"
         case .start: return nil  // stored on the flight row
         case .end: return nil  // the raw log ends where the flight does; a replay lands it
@@ -70,6 +71,7 @@ public enum RawLog {
             case "PA": return .pause(at: time)
             case "RE": return .resume(at: time)
             case "TP": return .togglePause(at: time)
+            case "LP": return .lap(at: time)
             case "BL": return .barometerLost(at: time)
             default: return nil
             }

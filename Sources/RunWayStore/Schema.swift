@@ -157,6 +157,33 @@ enum Schema {
         """
         ALTER TABLE flights ADD COLUMN landed_by TEXT DEFAULT NULL;
         """,
+        // 10: the workout a flight flew (its text; NULL: none) and its laps, one per step run
+        // and one for the run after the last step (or pressed, in a free run); each lap's step
+        // as its text. What the board decided for the runner (reminders, pauses and resumes by
+        // itself, a forgotten stop's landing, steps and laps), in order.
+        """
+        ALTER TABLE flights ADD COLUMN workout TEXT DEFAULT NULL;
+        CREATE TABLE laps (
+            flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL DEFAULT 0,
+            step TEXT DEFAULT NULL,
+            start_elapsed_s REAL NOT NULL DEFAULT 0,
+            end_elapsed_s REAL NOT NULL DEFAULT 0,
+            distance_m REAL NOT NULL DEFAULT 0,
+            moving_s REAL NOT NULL DEFAULT 0,
+            avg_heart_rate REAL DEFAULT NULL,
+            avg_cadence REAL DEFAULT NULL,
+            completed INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX laps_by_flight ON laps(flight_id);
+        CREATE TABLE decisions (
+            flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
+            elapsed_s REAL NOT NULL DEFAULT 0,
+            kind TEXT NOT NULL DEFAULT '',
+            value REAL DEFAULT NULL
+        );
+        CREATE INDEX decisions_by_flight ON decisions(flight_id);
+        """,
     ]
 
     static var version: Int { migrations.count }
@@ -173,7 +200,9 @@ enum Schema {
     /// (schema 7).
     /// 5: the saved distance, splits and route come from the touchdown smoother over the raw
     /// log, the live distance kept beside them (schema 8); reprocessing an older flight smooths it.
-    static let engineVersion = 5
+    /// 6: a workout's laps are stored (schema 10); the live distance includes the speed integral
+    /// not yet spent at a counted step (`Odometer.shown`).
+    static let engineVersion = 6
 }
 
 extension Logbook {

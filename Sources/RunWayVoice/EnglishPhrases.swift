@@ -53,7 +53,39 @@ struct EnglishPhrases {
         case .standstill(let minutes, let landing):
             Self.clauses(
                 "stopped for " + Self.count(minutes, "minute"), landing ? "run ended" : "hold end to finish")
+        case .workoutStep(let index, let count, let step): workoutStep(index, count, step)
+        case .workoutComplete: "workout complete"
+        case .lap(let number, let time, let pace):
+            Self.clauses(
+                "lap " + EnglishNumbers.words(number), Self.duration(time, clock: true),
+                pace.flatMap(self.pace).map { "pace " + $0 })
         }
+    }
+
+    /// "step two of fourteen, work, four hundred meters, pace three fifty": where the runner
+    /// is in the workout, what to run and how fast (a heart-rate band as its two edges).
+    func workoutStep(_ index: Int, _ count: Int, _ step: Workout.Step) -> String {
+        let kind: String =
+            switch step.kind {
+            case .warmup: "warm up"
+            case .work: "work"
+            case .recover: "recover"
+            case .cooldown: "cool down"
+            case .run: "run"
+            case .walk: "walk"
+            }
+        let length: String =
+            switch step.length {
+            case .distance(let metres): distanceWords(metres)
+            case .duration(let seconds): Self.duration(seconds)
+            }
+        return Self.clauses(
+            "step " + EnglishNumbers.words(index + 1) + " of " + EnglishNumbers.words(count), kind, length,
+            step.pace.flatMap { pace($0.targetPace) }.map { "pace " + $0 },
+            step.heartRate.map {
+                "heart rate " + EnglishNumbers.words(Int($0.low.rounded())) + " to "
+                    + EnglishNumbers.words(Int($0.high.rounded()))
+            })
     }
 
     static func sensorName(_ sensor: Phrase.Sensor) -> String {

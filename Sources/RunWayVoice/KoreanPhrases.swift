@@ -59,7 +59,38 @@ struct KoreanPhrases {
             Self.clauses(
                 Self.duration(Double(minutes * 60)) + " 동안 멈춤",
                 landing ? "운동을 마쳤습니다" : "끝내려면 종료 버튼을 길게 누르세요")
+        case .workoutStep(let index, let count, let step): workoutStep(index, count, step)
+        case .workoutComplete: "훈련 완료"
+        case .lap(let number, let time, let pace):
+            Self.clauses(
+                "랩 " + KoreanNumbers.sino(number), Self.duration(time),
+                pace.flatMap(self.pace).map { "페이스 " + $0 })
         }
+    }
+
+    /// "열네 단계 중 이 단계, 인터벌, 사백 미터, 페이스 …": the step, what to run and how fast.
+    func workoutStep(_ index: Int, _ count: Int, _ step: Workout.Step) -> String {
+        let kind: String =
+            switch step.kind {
+            case .warmup: "워밍업"
+            case .work: "인터벌"
+            case .recover: "회복"
+            case .cooldown: "쿨다운"
+            case .run: "달리기"
+            case .walk: "걷기"
+            }
+        let length: String =
+            switch step.length {
+            case .distance(let metres): distanceWords(metres)
+            case .duration(let seconds): Self.duration(seconds)
+            }
+        return Self.clauses(
+            KoreanNumbers.sino(count) + " 단계 중 " + KoreanNumbers.sino(index + 1) + " 단계", kind, length,
+            step.pace.flatMap { pace($0.targetPace) }.map { "페이스 " + $0 },
+            step.heartRate.map {
+                "심박 " + KoreanNumbers.sino(Int($0.low.rounded())) + "에서 "
+                    + KoreanNumbers.sino(Int($0.high.rounded()))
+            })
     }
 
     static func sensorName(_ sensor: Phrase.Sensor) -> String {

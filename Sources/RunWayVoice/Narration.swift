@@ -9,6 +9,8 @@ public struct Narration: Sendable {
     private var gpsReadySaid = false
     /// The flight's mission, from `.began`; kept until the next flight begins.
     private var mission: Mission?
+    /// The workout step being run, from its `.workoutStep`: its bands are the alerts' targets.
+    private var step: Workout.Step?
     /// The newest PFD seen.
     private var pfd: PFD?
     /// The flight is paused because the signal was lost: its RESUME says the GPS is back.
@@ -33,8 +35,9 @@ public struct Narration: Sendable {
             case .state(let pfd):
                 self.pfd = pfd
                 if let cue = gpsReady(pfd) { cues.append(cue) }
-            case .began(_, _, let mission):
+            case .began(_, _, let mission, _):
                 self.mission = mission
+                step = nil
                 pausedBySignal = false
             case .ended: break
             }
@@ -64,7 +67,7 @@ public struct Narration: Sendable {
                 name: callout.text, pattern: .pattern(for: callout), urgent: callout.isUrgent, phrase: phrase,
                 time: timed.time)
         }
-        let target = mission?.targetPace ?? 0
+        let target = step?.pace?.targetPace ?? mission?.targetPace ?? 0
         switch callout {
         case .countdown(let n): return [cue(.countdown(n))]
         case .rotate: return [cue(.rotate)]
@@ -82,7 +85,7 @@ public struct Narration: Sendable {
             return [cue(.minimums(metresToGo: max(0, togo)))]
         case .heartRateHigh, .heartRateLow:
             let bpm = state.flatMap { $0.alertHeartRate ?? $0.heartRate }
-            let band = mission?.heartRate ?? Mission.HeartRateBand(low: 0, high: 0)
+            let band = step?.heartRate ?? mission?.heartRate ?? Mission.HeartRateBand(low: 0, high: 0)
             let high = callout == .heartRateHigh
             return [
                 cue(
@@ -112,6 +115,13 @@ public struct Narration: Sendable {
         case .stillPaused: return [cue(.stillPaused)]
         case .standstill(let minutes, let landing):
             return [cue(.standstill(minutes: minutes, landing: landing))]
+        case .workoutStep(let index, let count, let step):
+            self.step = step
+            return [cue(.workoutStep(index: index, count: count, step: step))]
+        case .workoutComplete:
+            step = nil
+            return [cue(.workoutComplete)]
+        case .lap(let number, let time, let pace): return [cue(.lap(number: number, time: time, pace: pace))]
         }
     }
 

@@ -53,6 +53,12 @@ public enum Phrase: Sendable, Equatable {
     case stillPaused
     /// A forgotten stop: standing `minutes`; `landing`: the flight landed at its last movement.
     case standstill(minutes: Int, landing: Bool)
+    /// A workout's step began (`index` from 0 of `count`): its kind, length and target.
+    case workoutStep(index: Int, count: Int, step: Workout.Step)
+    /// The workout's last step is done.
+    case workoutComplete
+    /// The runner's lap: its number, moving time and pace.
+    case lap(number: Int, time: Double, pace: Double?)
 
     /// A Bluetooth sensor as the runner calls it.
     public enum Sensor: String, Sendable, CaseIterable {
@@ -87,6 +93,9 @@ public enum Phrase: Sendable, Equatable {
         case stillPaused = "still-paused"
         case runChosen = "run-chosen"
         case standstill
+        case workoutStep = "workout-step"
+        case workoutComplete = "workout-complete"
+        case lap
     }
 
     public var kind: Kind {
@@ -120,6 +129,9 @@ public enum Phrase: Sendable, Equatable {
         case .stillPaused: .stillPaused
         case .standstill: .standstill
         case .runChosen: .runChosen
+        case .workoutStep: .workoutStep
+        case .workoutComplete: .workoutComplete
+        case .lap: .lap
         }
     }
 
@@ -194,6 +206,14 @@ extension Phrase {
         case .stillPaused: .stillPaused
         case .standstill: .standstill(minutes: 5, landing: false)
         case .runChosen: .runChosen(name: "tempo", position: 3)
+        case .workoutStep:
+            .workoutStep(
+                index: 1, count: 14,
+                step: Workout.Step(
+                    kind: .work, length: .distance(400),
+                    pace: Mission.PaceBand(targetPace: 230, allowedDeviation: 10)))
+        case .workoutComplete: .workoutComplete
+        case .lap: .lap(number: 2, time: 102, pace: 255)
         }
     }
 }

@@ -26,7 +26,7 @@ struct ButtonFileTests {
             ])
         #expect(
             problems == [
-                #"presses.csv:4: button "jump" is not one of start, pause, resume, end — row skipped"#
+                #"presses.csv:4: button "jump" is not one of start, pause, resume, end, lap — row skipped"#
             ])
     }
 

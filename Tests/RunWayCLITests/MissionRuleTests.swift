@@ -16,7 +16,7 @@ struct MissionRuleTests {
 
     static func started(_ mission: String) throws(ControlRequest.Refusal) -> Mission? {
         guard
-            case .start(let m) = try ControlRequest.parse(
+            case .start(let m, _) = try ControlRequest.parse(
                 Array(#"{"command":"start","mission":\#(mission)}"#.utf8))
         else { return nil }
         return m

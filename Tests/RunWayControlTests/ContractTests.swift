@@ -278,7 +278,7 @@ struct ReplyContractTests {
         (
             "control-character",
             .invalid(
-                "unknown command \"st\u{1}op\" (status, start, pause, resume, stop, subscribe, export-finished, sensors-scan, sensors-pair, sensors-forget, sensors-list)"
+                "unknown command \"st\u{1}op\" (status, start, pause, resume, lap, stop, subscribe, export-finished, sensors-scan, sensors-pair, sensors-forget, sensors-list)"
             )
         ),
     ]

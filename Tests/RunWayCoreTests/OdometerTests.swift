@@ -71,8 +71,13 @@ struct OdometerTests {
         #expect(odometer.shown == 9)
         odometer.count(chord: 88)
         #expect(odometer.distance == 94 && odometer.shown == 94)
-        // A vehicle's rewind takes the shown distance back with it.
+        // A vehicle's rewind takes the shown distance back with it; paused by the button or a
+        // vehicle, the integral still runs but is not shown.
         odometer.rewind(to: 50)
+        #expect(odometer.shown == 50)
+        odometer.hidesPending = true
+        odometer.integrate(time: 34, speed: 12)
+        odometer.integrate(time: 35, speed: 12)
         #expect(odometer.shown == 50)
     }
 }

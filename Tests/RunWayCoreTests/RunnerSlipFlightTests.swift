@@ -38,12 +38,14 @@ struct RunnerSlipFlightTests {
             let landed = computer.land()
             let flight = try #require(landed)
             if autoResume == nil {
+                #expect(flight.decisions.filter { $0.kind == .stillPaused }.count == 5)
                 let reminders = said.filter { $0.1 == .stillPaused }.map(\.0)
                 #expect(reminders.first.map { $0 <= 334 + 20 } == true, "\(said)")
                 #expect(reminders.count == 5)
                 #expect(abs(flight.distance - 999) < 15)
             } else {
                 #expect(said.contains { $0.1 == .resume })
+                #expect(flight.decisions.contains { $0.kind == .autoResume && ($0.value ?? 0) > 50 })
                 #expect(abs(flight.distance - 2799) < 30, "\(flight.distance)")
                 #expect(abs(flight.movingTime - 933) < 5)
             }
@@ -74,6 +76,39 @@ struct RunnerSlipFlightTests {
         // 1800 m before, 900 m after (less the 15 s it takes to believe the running).
         #expect(flight.distance > 2650 && flight.distance < 2750, "\(flight.distance)")
         #expect(abs(flight.movingTime - 900) < 10, "\(flight.movingTime)")
+        // The board's decisions are the flight's: the pause (with what it took back), the resume.
+        let kinds = flight.decisions.map(\.kind)
+        #expect(kinds == [.vehiclePause, .vehicleResume], "\(flight.decisions)")
+        #expect((flight.decisions.first?.value ?? 0) > 50, "metres taken back: \(flight.decisions)")
+    }
+
+    /// Run 10 min, drive home for 10 min, park and forget: no "stopped" while driving; reminded
+    /// 5 minutes after parking, landed 30 minutes after it, where the running ended.
+    @Test func aDriveHomeThenAForgottenStopLandsWhereTheRunningEnded() throws {
+        var computer = FlightComputer()
+        computer.rotate()
+        var east = 0.0
+        var landed: Flight?
+        var said: [(Double, Callout)] = []
+        func leg(_ seconds: ClosedRange<Int>, _ speed: Double) {
+            for t in seconds where landed == nil {
+                east += speed
+                for output in computer.handle(.fix(Track.fix(Double(t), east: east, speed: speed))) {
+                    if case .callout(let c) = output { said.append((c.time - Track.t0, c.callout)) }
+                    if case .ended(.landed(let f)) = output { landed = f }
+                }
+            }
+        }
+        leg(1...600, 3)
+        leg(601...1200, 12)
+        leg(1201...4000, 0)
+        let flight = try #require(landed)
+        #expect(flight.landing == .standstill)
+        #expect(abs(flight.elapsed - 600) < 20, "\(flight.elapsed)")
+        let reminders = said.filter { if case .standstill(_, false) = $0.1 { true } else { false } }.map(\.0)
+        #expect(reminders.first.map { abs($0 - 1500) < 5 } == true, "\(reminders)")
+        #expect(flight.decisions.last?.kind == .standstillLanding)
+        #expect(abs(flight.distance - 1800) < 20, "\(flight.distance)")
     }
 
     /// Run 10 min, then stand for 40 min (fixes keep coming, Doppler 0): reminded at 5 min,
@@ -100,6 +135,12 @@ struct RunnerSlipFlightTests {
         #expect(!computer.isFlying)
         #expect(computer.landedByItself == flight)
         #expect(flight.samples.allSatisfy { $0.elapsed <= flight.elapsed })
+        // Every reminder and the landing, with the minutes standing, in the flight.
+        #expect(
+            flight.decisions.map(\.kind) == [
+                .standstillReminder, .standstillReminder, .standstillReminder, .standstillLanding,
+            ], "\(flight.decisions)")
+        #expect(flight.decisions.map(\.value) == [5, 15, 25, 30])
     }
 }
 

@@ -104,7 +104,7 @@ struct BoardServiceTests {
         try await Self.wait { await session.phase == .cruise }
         #expect(await session.phase == .cruise)
         let began = outputs.all.compactMap { output -> Double? in
-            if case .began(_, let pressedAt, _) = output { pressedAt } else { nil }
+            if case .began(_, let pressedAt, _, _) = output { pressedAt } else { nil }
         }
         // The press's time (a short press acts on release: 0.5 s, then the 25 ms debounce), not
         // the first fix's. (Taps are long enough that a reader thread delayed on a loaded
@@ -120,10 +120,12 @@ struct BoardServiceTests {
         try await Self.wait { await session.pfd.pauseReason == nil }
         #expect(await session.pfd.pauseReason == nil)
 
-        // A bump on END ends nothing; a 2 s hold lands the flight, with the confirmation beep.
+        // A bump on END ends nothing (it is the lap); a 2 s hold lands the flight, with the
+        // confirmation beep.
         lines.tap(2, holding: 0.8)
         try await Self.wait { logged.all.contains { $0.contains("END pressed briefly") } }
         #expect(await session.phase == .cruise)
+        #expect(logged.all.contains { $0.contains("END pressed briefly: lap") }, "\(logged.all)")
         let beforeHold = driver.patternsPlayed
         lines.tap(2, holding: 2.5)
         try await Self.wait { await session.phase == .touchdown }

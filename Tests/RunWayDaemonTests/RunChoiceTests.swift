@@ -90,4 +90,77 @@ struct RunChoiceTests {
         #expect(await session.computer.mission == Self.tempo)
         await board.close()
     }
+
+    /// A run in the configuration may be a workout, given as its text; a bad one names its key.
+    @Test func aRunMayBeAWorkout() throws {
+        let config = try DaemonConfiguration.parse(
+            Data(
+                #"{"runs": [{"name": "6x400", "workout": "wu 1km; 6x(work 400m @3:50, recover 200m); cd 1km"}]}"#
+                    .utf8))
+        #expect(config.runs[0].workout?.steps.count == 14)
+        #expect(config.runs[0].mission == nil)
+        for (json, wanted) in [
+            (
+                #"{"runs": [{"name": "x", "workout": "work -400m"}]}"#,
+                "runs.0.workout: step 1: distance -400 m"
+            ),
+            (
+                #"{"runs": [{"name": "x", "workout": "work 400m", "mission": {"pace": "5:00", "distance": 5000}}]}"#,
+                "runs.0: a run has a mission or a workout, not both"
+            ),
+            (#"{"runs": [{"name": "x", "workout": 400}]}"#, "runs.0.workout: expected a workout's text"),
+        ] {
+            #expect(throws: (any Error).self) { _ = try DaemonConfiguration.parse(Data(json.utf8)) }
+            do {
+                _ = try DaemonConfiguration.parse(Data(json.utf8))
+            } catch {
+                #expect("\(error)".contains(wanted), "\(error)")
+            }
+        }
+    }
+
+    /// The socket's START flies a workout by a configured run's name or by its text; text that
+    /// is neither is refused with what is wrong, and nothing takes off.
+    @Test func startFliesAWorkoutByNameOrText() async throws {
+        let interval = try Workout(parsing: "wu 1km; 6x(work 400m @3:50, recover 200m); cd 1km")
+        for (given, steps) in [("6x400", 14), ("8x(run 4min, walk 1min)", 16)] {
+            let clock = BoardClock()
+            let board = TestEngine()
+            var control = HeldStartTests.control(clock, board.engine)
+            control.chooser = RunChooser(
+                RunChoice(mission: nil, runs: [ConfiguredRun(name: "6x400", mission: nil, workout: interval)])
+            )
+            for input in await HeldStartTests.firstFix(clock) { await board.engine.handle(input) }
+            let reply = try HeldStartTests.reply(await control.answer(.start(mission: nil, workout: given)))
+            #expect(reply["ok"] as? Bool == true, "\(reply)")
+            await board.engine.handle(.tick(1_790_000_300))
+            #expect(await board.engine.computer.workout?.workout.steps.count == steps)
+            await board.close()
+        }
+        let clock = BoardClock()
+        let board = TestEngine()
+        let control = HeldStartTests.control(clock, board.engine)
+        for input in await HeldStartTests.firstFix(clock) { await board.engine.handle(input) }
+        let refused = try HeldStartTests.reply(await control.answer(.start(mission: nil, workout: "tempo")))
+        #expect(refused["ok"] as? Bool == false)
+        #expect((refused["error"] as? String ?? "").contains("\"tempo\" is not a step"), "\(refused)")
+        #expect(await board.engine.phase == .preflight)
+        await board.close()
+    }
+
+    /// The request line carries the workout as text; with a mission too it is refused.
+    @Test func theRequestCarriesTheWorkoutsText() throws {
+        let request = ControlRequest.start(mission: nil, workout: "8x(run 4min, walk 1min)")
+        #expect(request.line == #"{"command":"start","workout":"8x(run 4min, walk 1min)"}"#)
+        #expect(try ControlRequest.parse(Array(request.line.utf8)) == request)
+        #expect(throws: ControlRequest.Refusal.self) {
+            _ = try ControlRequest.parse(
+                Array(
+                    #"{"command":"start","workout":"work 400m","mission":{"pace":"5:00","distance":5000}}"#
+                        .utf8))
+        }
+        #expect(throws: ControlRequest.Refusal.self) {
+            _ = try ControlRequest.parse(Array(#"{"command":"start","workout":""}"#.utf8))
+        }
+    }
 }

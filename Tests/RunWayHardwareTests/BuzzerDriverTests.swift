@@ -170,7 +170,7 @@ struct AnnunciationTests {
         let rhythms = BuzzerPattern.named.map { "\($0.pattern.rhythm) \($0.name)" }
         #expect(
             Set(BuzzerPattern.named.map(\.pattern.rhythm)).count == BuzzerPattern.named.count, "\(rhythms)")
-        #expect(BuzzerPattern.named.count == 17 + 6 + BoardFault.allCases.count)
+        #expect(BuzzerPattern.named.count == 20 + 6 + BoardFault.allCases.count)
         // A fault is the error burst then its number of long beeps.
         let critical = BuzzerPattern.pattern(for: .batteryCritical).steps
         #expect(critical.filter { $0 == 0.4 }.count == BoardFault.batteryCritical.number)

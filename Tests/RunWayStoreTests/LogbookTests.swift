@@ -180,7 +180,7 @@ struct RawLogTests {
             .fix(Fix(time: 2, coordinate: Coordinate(latitude: 0, longitude: 0), mode: 1)),
             .pressure(PressureSample(time: 2.5, pascals: 101_325.123)),
             .body(BodySample(time: 3, heartRate: 150, cadence: nil)),
-            .tick(4), .pause(at: 5), .resume(at: 6), .togglePause(at: 7), .barometerLost(at: 8),
+            .tick(4), .pause(at: 5), .resume(at: 6), .togglePause(at: 7), .barometerLost(at: 8), .lap(at: 9),
         ]
         #expect(RawLog.decode(RawLog.encode(inputs)) == inputs)
     }

@@ -33,27 +33,41 @@ extension RunWayCommand {
             "start", group: .runwayd,
             abstract: "press START: the countdown, then the flight (as the START button)",
             discussion:
-                "Without --mission, the configuration's mission (if any) is flown. Before the first GPS fix, the start is held and flown when the fix comes.",
+                "Without --mission or --workout, the run chosen at the buttons (else the configuration's mission, if any) is flown. Before the first GPS fix, the start is held and flown when the fix comes.",
             options: [
                 .init(
                     "--mission", value: "SPEC",
                     help:
                         "a Mission Flight: pace=5:30,deviation=15,distance=5000, or hr=140-155 / zone=2 (the configuration's zones), and time=30:00"
                 ),
+                .init(
+                    "--workout", value: "NAME|SPEC",
+                    help:
+                        "a workout: a configured run's name, or its steps, \"wu 1km; 6x(work 400m @3:50±10, recover 200m); cd 1km\" (runwayd checks it)"
+                ),
                 .socket,
             ],
-            examples: ["runway start", "runway start --mission pace=5:30,distance=10km"])
+            examples: [
+                "runway start", "runway start --mission pace=5:30,distance=10km",
+                "runway start --workout \"8x(run 4min, walk 1min)\"",
+            ])
 
         let socket: String
         let mission: Mission?
+        let workout: String?
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
             socket = arguments.socketPath
             mission = try arguments.mission()
+            workout = arguments.value("--workout")
+            if mission != nil, workout != nil {
+                throw .usage("--workout and --mission: a run flies one or the other")
+            }
         }
 
         func run(console: Console) async throws(CLIError) -> Int32 {
-            try ControlCommands.command("start", mission: mission, socket: socket, console: console)
+            try ControlCommands.command(
+                "start", mission: mission, workout: workout, socket: socket, console: console)
         }
     }
 
@@ -68,6 +82,13 @@ extension RunWayCommand {
     struct Resume: ControlPress {
         static let declaration = buttonDeclaration(
             "resume", abstract: "press RESUME: a paused flight goes on (as the pause button again)")
+        let socket: String
+    }
+
+    /// `runway lap`.
+    struct Lap: ControlPress {
+        static let declaration = buttonDeclaration(
+            "lap", abstract: "press LAP: a workout's step ends here, else a lap (as END pressed briefly)")
         let socket: String
     }
 

@@ -79,6 +79,11 @@ extension RunWayCommand {
                     help:
                         "fly as a Mission Flight: pace=5:30,deviation=15,distance=5000, or hr=140-155 / zone=2, and time=30:00"
                 ),
+                .init(
+                    "--workout", value: "SPEC",
+                    help:
+                        "fly a workout, a lap per step: \"wu 1km; 6x(work 400m @3:50±10, recover 200m); cd 1km\" (steps warmup, work, recover, cooldown, run, walk; m, km, mi, s, min, h; targets M:SS±S, hrLOW-HIGH, zN)"
+                ),
                 .init("--save", help: "store the flight in the logbook (with --logbook)"),
                 .logbook("the logbook --save stores into", required: false),
                 .json, .audio, .lang,
@@ -88,6 +93,7 @@ extension RunWayCommand {
                 "runway fly --gps run.json --pressure run.csv --save --logbook ~/runs.sqlite",
                 "runway fly --gps run.json --body strap.csv --mission hr=140-155,distance=5000",
                 "runway fly --gps run.json --buttons presses.csv --json",
+                "runway fly --gps track.json --workout \"wu 2km; 6x400m @3:50; cd 1km\"",
             ])
 
         let gps: String
@@ -96,6 +102,7 @@ extension RunWayCommand {
         let body: String?
         let configuration: EngineConfiguration
         let mission: Mission?
+        let workout: Workout?
         let json: Bool
         let saveTo: String?
         let zone: LocalZone
@@ -110,6 +117,7 @@ extension RunWayCommand {
             body = arguments.value("--body")
             buttons = arguments.value("--buttons")
             mission = try arguments.mission()
+            workout = try arguments.workout()
             configuration = try arguments.configuration().engine
             json = arguments.flag("--json")
             zone = try arguments.zone()
@@ -133,6 +141,7 @@ extension RunWayCommand {
         func run(console: Console) async throws(CLIError) -> Int32 {
             try FlyCommand.run(
                 gps: gps, pressure: pressure, body: body, buttons: buttons, mission: mission,
+                workout: workout,
                 configuration: configuration, json: json, saveTo: saveTo, zone: zone, audio: audio,
                 language: language, console: console)
         }

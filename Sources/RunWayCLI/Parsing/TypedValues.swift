@@ -55,6 +55,19 @@ extension ParsedArguments {
         }
     }
 
+    /// `--workout SPEC`: a workout's text, read here so a mistake is a usage error naming its
+    /// step; never with `--mission`.
+    func workout() throws(CLIError) -> Workout? {
+        guard let text = value("--workout") else { return nil }
+        if value("--mission") != nil { throw .usage("--workout and --mission: a run flies one or the other") }
+        let zones = try configuration().heartRateZones
+        do throws(Workout.Invalid) {
+            return try Workout(parsing: text, zones: zones)
+        } catch {
+            throw .usage("--workout: \(error)")
+        }
+    }
+
     /// `--chip NAME`, else the board's first GPIO chip.
     var chip: String { value("--chip") ?? "gpiochip0" }
 

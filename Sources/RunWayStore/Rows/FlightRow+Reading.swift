@@ -8,6 +8,8 @@ protocol FlightParts {
     func splits() throws(StoreError) -> [Split]
     func route(simplified: Bool) throws(StoreError) -> Route
     func alerts() throws(StoreError) -> [AlertEpisode]
+    func laps() throws(StoreError) -> [FlightLap]
+    func decisions() throws(StoreError) -> [FlightDecision]
 }
 
 /// How a `flights` row reads back, each value checked as `LogbookRow` checks it.
@@ -76,6 +78,9 @@ extension FlightRow {
         if case .text(let landing) = r[Column.landing], let known = FlightLanding(rawValue: landing) {
             flight.landing = known
         }
+        flight.workout = Logbook.workout(r)
+        flight.laps = try parts.laps()
+        flight.decisions = try parts.decisions()
         return flight
     }
 

@@ -10,7 +10,7 @@ struct FlightRow {
             zone2Time, zone3Time, zone4Time, zone5Time, zoneMethod, zoneMaximum, zoneResting, zone1Fraction,
             zone2Fraction, zone3Fraction, zone4Fraction, zone5Fraction, targetHeartRateLow,
             targetHeartRateHigh,
-            targetZone, targetDuration, distanceMethod, liveDistance, smoothingNote, landing
+            targetZone, targetDuration, distanceMethod, liveDistance, smoothingNote, landing, workout
 
         /// Moving seconds in zones 1…5, in order.
         static let zoneTimes: [Self] = [.zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time]
@@ -37,11 +37,12 @@ struct FlightRow {
             .targetHeartRateHigh: "target_hr_high", .targetZone: "target_zone",
             .targetDuration: "target_duration_s", .distanceMethod: "distance_method",
             .liveDistance: "live_distance_m", .smoothingNote: "smoothing_note", .landing: "landed_by",
+            .workout: "workout",
         ]
         /// A flight's mission, in every statement that writes or reads it.
         static let mission: [Self] = [
             .targetPace, .allowedDeviation, .targetDistance, .targetHeartRateLow, .targetHeartRateHigh,
-            .targetZone, .targetDuration,
+            .targetZone, .targetDuration, .workout,
         ]
     }
 
@@ -50,6 +51,8 @@ struct FlightRow {
     var status: LogbookStatus
     var startTime: Double
     var mission: Mission?
+    /// The workout flown; with one, `mission` is nil.
+    var workout: Workout? = nil
     /// `live`, `demo`, `fly <file>`, `reprocess of <id>`, …
     var source: String = "live"
     /// The flight this one was reprocessed from.
@@ -94,6 +97,7 @@ struct FlightRow {
         case .liveDistance: Logbook.value(landed?.liveDistance)
         case .smoothingNote: landed?.smoothingNote.map { .text($0) } ?? .null
         case .landing: landed.map { .text($0.landing.rawValue) } ?? .null
+        case .workout: workout.map { .text($0.spec) } ?? .null
         case .zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time:
             Logbook.value(Self.element(Column.zoneTimes, column, of: landed?.timeInZone))
         case .zoneMethod: landed?.heartRateZones.map { .text($0.method.rawValue) } ?? .null

@@ -61,6 +61,8 @@ enum Tables {
             (AlertRow.statements.table, AlertRow.Column.names),
             (RawLogRow.statements.table, RawLogRow.Column.names),
             (PauseRow.statements.table, PauseRow.Column.names),
+            (LapRow.statements.table, LapRow.Column.names),
+            (DecisionRow.statements.table, DecisionRow.Column.names),
         ]
     }
 
@@ -68,7 +70,8 @@ enum Tables {
     static var derivedDeletes: [String] {
         [
             SplitRow.statements.delete, SampleRow.statements.delete, RoutePointRow.statements.delete,
-            AlertRow.statements.delete, PauseRow.statements.delete,
+            AlertRow.statements.delete, PauseRow.statements.delete, LapRow.statements.delete,
+            DecisionRow.statements.delete,
         ]
     }
 }
