@@ -65,7 +65,7 @@ demo: build
 # Suites that keep real time with a live feed (gpsfake's replay, runwayd on the simulated board):
 # a consumer the pool holds up for seconds misses what the feed already sent, so they run in a
 # process of their own.
-REAL_TIME_SUITES := RunWayDaemonTests\.(BoardServiceTests|SleeperTests|StatusReporterTests|DaemonEndToEndTests|ControlCommandTests|DaemonShutdownTests|DaemonBatteryTests|GPSDFaultTests|SecondDaemonTests|SimulatedStartTests)|RunWayHardwareTests\.GPSDClientTests
+REAL_TIME_SUITES := RunWayDaemonTests\.(BoardServiceTests|SleeperTests|StatusReporterTests|DaemonEndToEndTests|ControlCommandTests|DaemonShutdownTests|DaemonBatteryTests|GPSDFaultTests|SecondDaemonTests|SimulatedStartTests|WorkoutThroughTheSocketTests)|RunWayHardwareTests\.GPSDClientTests
 ## Every test: lint, unit tests of each rule, and the end-to-end CLI tests.
 test: test-deps lint
 	@scripts/interop-venv.sh >/dev/null

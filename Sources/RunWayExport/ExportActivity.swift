@@ -22,7 +22,7 @@ public struct ExportActivity: Sendable, Equatable {
         public var cadence: Double?
     }
 
-    /// One lap: a split of the flight.
+    /// One lap: a split of the flight, or a lap of its own (a workout's step, a pressed lap).
     public struct Lap: Sendable, Equatable {
         public var startElapsed: Double
         public var endElapsed: Double
@@ -36,6 +36,12 @@ public struct ExportActivity: Sendable, Equatable {
         /// Where the altitudes came from; nil: none (no barometer and no GPS altitude).
         public var elevationSource: ElevationSource?
         public var descent: Double?
+        /// A workout step's purpose; active for a split or a pressed lap.
+        public var intensity = Intensity.active
+        /// What ended it; nil: a split (a distance, the last one the session's end).
+        public var trigger: LapTrigger?
+        /// The workout step it flew (its index); nil for a split or a lap after the workout.
+        public var workoutStep: Int?
 
         public var elapsed: Double { endElapsed - startElapsed }
     }
@@ -61,6 +67,8 @@ public struct ExportActivity: Sendable, Equatable {
     public var averageCadence: Double?
     public var points: [Point]
     public var laps: [Lap]
+    /// The workout flown (its steps are the FIT's `workout_step`s); nil without one.
+    public var workout: Workout?
     /// In flight-elapsed seconds.
     public var pauses: [PauseInterval]
     /// Whether any altitude was recorded (no barometer: none, never 0).
@@ -98,7 +106,8 @@ public struct ExportActivity: Sendable, Equatable {
         averageCadence = flight.averageCadence
         pauses = flight.pauses
         points = Self.track(flight)
-        laps = Self.laps(flight)
+        laps = flight.laps.isEmpty ? Self.laps(flight) : Self.workoutLaps(flight)
+        workout = flight.workout
     }
 
     /// Running cadence as FIT, TCX and Garmin's GPX write it: strides (not steps) per minute,

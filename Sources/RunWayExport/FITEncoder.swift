@@ -35,7 +35,8 @@ public enum FITEncoder {
             F(254, .uint16), F(253, .uint32), F(0, .enumeration), F(1, .enumeration), F(2, .uint32),
             F(3, .sint32), F(4, .sint32), F(5, .sint32), F(6, .sint32), F(7, .uint32), F(8, .uint32),
             F(9, .uint32), F(11, .uint16), F(15, .uint8), F(16, .uint8), F(17, .uint8), F(80, .uint8),
-            F(21, .uint16), F(24, .enumeration), F(25, .enumeration), F(110, .uint32),
+            F(21, .uint16), F(24, .enumeration), F(25, .enumeration), F(110, .uint32), F(23, .enumeration),
+            F(71, .uint16),
         ])
     private static let session = FITWriter.Definition(
         local: 6, global: 18,
@@ -66,7 +67,7 @@ public enum FITEncoder {
         case stop = 1
         case stopAll = 4
     }
-    private static let running: Int64 = 1
+    static let running: Int64 = 1
     private static let activityFile: Int64 = 4
     private static let localSource: Int64 = 5
     private static let barometerDevice: Int64 = 4
@@ -96,6 +97,7 @@ public enum FITEncoder {
                     .text(reference), .text("BMP280"),
                 ])
         }
+        writeWorkout(&w, activity)
         timer(&w, at: activity.startTime, .start, trigger: .manual)
 
         // Records, pause events and lap ends in time order.
@@ -203,8 +205,10 @@ public enum FITEncoder {
         values += cadence(lap.cadence)
         values += [
             activity.hasAltitude ? FITWriter.scaled(lap.ascent, 1) : .none,
-            .number(isLast ? 7 : 2),  // lap_trigger: session_end, or distance (a split)
+            // lap_trigger: a workout's or a pressed lap's own; a split's distance, the last the session's end
+            .number(lap.trigger?.rawValue ?? (isLast ? 7 : 2)),
             .number(running), FITWriter.scaled(speed(lap.distance, lap.movingTime), 1000),
+            .number(lap.intensity.rawValue), lap.workoutStep.map { .number(Int64($0)) } ?? .none,
         ]
         w.write(FITEncoder.lap, values)
     }

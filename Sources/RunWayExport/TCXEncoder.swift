@@ -38,8 +38,8 @@ public enum TCXEncoder {
                 x.element("Value", Int(maximum.rounded()))
                 x.raw("</MaximumHeartRateBpm>")
             }
-            x.element("Intensity", "Active")
-            x.element("TriggerMethod", isLast ? "Manual" : "Distance")
+            x.element("Intensity", lap.intensity.tcx)
+            x.element("TriggerMethod", lap.trigger?.tcx ?? (isLast ? "Manual" : "Distance"))
             x.raw("\n")
             // This lap's points, a Track per pause-free stretch.
             var open = false

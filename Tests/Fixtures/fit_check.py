@@ -100,6 +100,21 @@ def main(path):
             ],
             "devices": [d.get("descriptor") for d in messages.get("device_info_mesgs", [])],
             "activity_sessions": (messages.get("activity_mesgs") or [{}])[0].get("num_sessions"),
+            "lap_intensities": [l.get("intensity") for l in laps],
+            "lap_triggers": [l.get("lap_trigger") for l in laps],
+            "lap_workout_steps": [l.get("wkt_step_index") for l in laps],
+            "workout": [
+                {k: w.get(k) for k in ("sport", "num_valid_steps", "wkt_name")}
+                for w in messages.get("workout_mesgs", [])
+            ],
+            "workout_steps": [
+                {k: (s.get(k) if not isinstance(s.get(k), float) else round(s.get(k), 3))
+                 for k in ("message_index", "wkt_step_name", "duration_type", "duration_distance",
+                           "duration_time", "target_type", "custom_target_speed_low",
+                           "custom_target_speed_high", "custom_target_heart_rate_low",
+                           "custom_target_heart_rate_high", "intensity", "secondary_target_type")}
+                for s in messages.get("workout_step_mesgs", [])
+            ],
             "fitdecode": second_reading(path),
         }
     )

@@ -657,3 +657,60 @@ struct SimulatedStartTests {
         #expect((landed["distance_m"] as? Double ?? 0) > 5_000, "\(landed)")
     }
 }
+
+/// Issue 27: a workout started through the real control socket (`runway start --workout`) on
+/// the simulated board's track session: every step flown, a lap per step in the logbook.
+@Suite("runwayd flies a workout started through the socket", .serialized)
+struct WorkoutThroughTheSocketTests {
+    @Test func theTrackSessionIsALapPerStepInTheLogbook() async throws {
+        let directory = NSTemporaryDirectory() + "runwayd-workout-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/control.sock"
+        let log = directory + "/runwayd.log"
+        let logbook = directory + "/l.sqlite"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
+        daemon.arguments = [
+            "--board", "simulated", "--scenario", "track-6x400", "--speed", "max", "--socket", socket,
+            "--logbook", logbook, "--config", try DaemonEndToEndTests.defaults(in: directory),
+        ]
+        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try daemon.run()
+        defer {
+            kill(daemon.processIdentifier, SIGTERM)
+            daemon.waitUntilExit()
+        }
+        func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        func gpsTime() throws -> String? {
+            (try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any])?[
+                "time"] as? String
+        }
+        for _ in 0..<200 where try gpsTime() == nil { try await Task.sleep(for: .milliseconds(50)) }
+        // A text that is no workout is refused, naming what is wrong, and nothing takes off.
+        let refused = try DaemonEndToEndTests.request(
+            socket, #"{"command":"start","workout":"6x(work -400m)"}"#)
+        #expect(refused["ok"] as? Bool == false)
+        #expect((refused["error"] as? String ?? "").contains("step 1: distance -400 m"), "\(refused)")
+        let started = try DaemonEndToEndTests.request(
+            socket, #"{"command":"start","workout":"wu 1km; 6x(work 400m @3:50±10, recover 200m); cd 1km"}"#)
+        #expect(started["phase"] as? String == "takeoff", "\(started)")
+        for _ in 0..<1200 where !said().contains("the scenario's sensors have ended") {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let landed = try DaemonEndToEndTests.request(socket, #"{"command":"stop"}"#)
+        #expect(landed["result"] as? String == "landed", "\(landed)")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let stored = try #require(try Logbook(path: logbook, access: .readOnly).entries().first)
+        let flight = try #require(try Logbook(path: logbook, access: .readOnly).flight(id: stored.id)).flight
+        #expect(flight.workout?.steps.count == 14)
+        #expect(flight.laps.count == 15, "\(flight.laps.count)")
+        #expect(flight.laps.filter { $0.step?.kind == .work }.allSatisfy { abs($0.distance - 400) < 12 })
+        #expect(flight.decisions.filter { $0.kind == .step }.count == 14)
+    }
+}
