@@ -18,7 +18,7 @@ final class FlightAudioWriter: FlightObserver, Sendable {
     func engine(_ engine: isolated FlightEngine, told event: FlightEvent) {
         guard case .flew(_, let outputs) = event else { return }
         heard.withLock { heard in
-            for case .began(let rotate, _, _, _) in outputs { heard.rotate = rotate }
+            for case .began(let rotate, _, _, _, _) in outputs { heard.rotate = rotate }
             heard.cues += heard.narration.cues(for: outputs)
         }
     }

@@ -36,6 +36,7 @@ extension FlightReport {
             ])
         }
         return [
+            ("run", flight.runName.map { .string($0) } ?? .null),
             ("workout", flight.workout.map { .string($0.spec) } ?? .null), ("laps", .array(laps)),
             ("decisions", .array(decisions)),
         ]

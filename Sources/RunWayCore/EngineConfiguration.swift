@@ -60,8 +60,9 @@ public enum EngineInput: Sendable, Equatable {
     /// Time passes with nothing to report (the daemon's clock, mapped to GPS time).
     case tick(Double)
     /// START: with `countdown`, 3-2-1 then ROTATE; without, ROTATE at once (replays). A
-    /// `workout` is flown step by step; with one, `mission` is nil (the two are one plan).
-    case start(at: Double, mission: Mission?, countdown: Bool, workout: Workout? = nil)
+    /// `workout` is flown step by step; with one, `mission` is nil (the two are one plan). `run`:
+    /// the configured run's name when the runner chose one (the flight keeps it).
+    case start(at: Double, mission: Mission?, countdown: Bool, workout: Workout? = nil, run: String? = nil)
     case pause(at: Double)
     case resume(at: Double)
     /// The pause/resume button.
@@ -92,7 +93,7 @@ public enum EngineInput: Sendable, Equatable {
         case .pressure(let sample): sample.time
         case .body(let sample): sample.time
         case .tick(let time): time
-        case .start(let time, _, _, _), .pause(let time), .resume(let time), .togglePause(let time),
+        case .start(let time, _, _, _, _), .pause(let time), .resume(let time), .togglePause(let time),
             .lap(let time), .barometerLost(let time), .end(let time, _):
             time
         }

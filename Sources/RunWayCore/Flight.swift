@@ -66,6 +66,8 @@ public struct Flight: Sendable, Equatable {
     public var laps: [FlightLap] = []
     /// What the board decided for the runner, in time order (`FlightDecision`).
     public var decisions: [FlightDecision] = []
+    /// The configured run the runner chose at the buttons or by name (`runs`), nil for none.
+    public var runName: String?
 
     public init(
         mission: Mission?, startTime: Double, endTime: Double, distance: Double, elapsed: Double,

@@ -12,6 +12,7 @@ public struct FlightComputer: Sendable {
     private var countdown: TakeoffCountdown?
     private var pendingMission: Mission?
     private var pendingWorkout: Workout?
+    private var pendingRun: String?
     private var flight: FlightInProgress?
     /// An input dated far ahead of the engine's time, held until the next input says whether it
     /// is a glitch or a real jump (`EngineConfiguration.maximumFixLead`).
@@ -95,13 +96,13 @@ public struct FlightComputer: Sendable {
                 flight?.barometerAvailable = false
                 out.append(.callout(TimedCallout(.error("BAROMETER LOST"), at: now)))
             }
-        case .start(let time, let mission, let countdown, let workout):
+        case .start(let time, let mission, let countdown, let workout, let run):
             // START on a paused flight resumes it (issue 27: a bump on PAUSE, and START did not
             // undo it).
             if flight?.pause.isPaused == true {
                 resume(&out)
             } else {
-                start(at: time, mission: mission, workout: workout, countdown: countdown, &out)
+                start(at: time, mission: mission, workout: workout, run: run, countdown: countdown, &out)
             }
         case .pause: pause(&out)
         case .resume: resume(&out)
@@ -192,11 +193,12 @@ public struct FlightComputer: Sendable {
     // MARK: - Commands
 
     private mutating func start(
-        at time: Double, mission: Mission?, workout: Workout?, countdown withCountdown: Bool,
+        at time: Double, mission: Mission?, workout: Workout?, run: String?, countdown withCountdown: Bool,
         _ out: inout [EngineOutput]
     ) {
         guard phase == .preflight || phase == .touchdown else { return }
         pendingWorkout = workout
+        pendingRun = run
         if withCountdown && configuration.countdownFrom > 0 {
             phase = .takeoff
             pendingMission = mission
@@ -224,13 +226,15 @@ public struct FlightComputer: Sendable {
         flight = FlightInProgress(
             rotateAt: time, pressedAt: pressedAt, mission: pendingWorkout == nil ? pendingMission : nil,
             workout: pendingWorkout, configuration: configuration)
+        flight?.runName = pendingRun
         flight?.profile = distanceProfile
         out.append(
             .began(
                 rotate: time, pressedAt: pressedAt, mission: pendingWorkout == nil ? pendingMission : nil,
-                workout: pendingWorkout))
+                workout: pendingWorkout, run: pendingRun))
         pendingMission = nil
         pendingWorkout = nil
+        pendingRun = nil
         out.append(.callout(TimedCallout(.rotate, at: time)))
         flight?.beginWorkout(at: time, &out)
         flight?.advance(to: max(now, time), &out)
@@ -240,6 +244,7 @@ public struct FlightComputer: Sendable {
         countdown = nil
         pendingMission = nil
         pendingWorkout = nil
+        pendingRun = nil
         phase = .preflight
     }
 

@@ -24,6 +24,8 @@ struct FlightInProgress: Sendable {
     var workout: WorkoutTracker?
     /// What the board decided for the runner (`FlightDecision`).
     var decisions: [FlightDecision] = []
+    /// The configured run the runner chose, by name (nil: none chosen by name).
+    var runName: String?
     /// The mission's goal was reached: MISSION COMPLETE said, band alerts off.
     var missionComplete = false
     /// The smoother's re-seeds the pace verdict has seen.
@@ -454,6 +456,7 @@ struct FlightInProgress: Sendable {
         flight.laps = workout?.finish(at: progress(at: time)) ?? []
         // Landed at a forgotten stop's last movement: its reminders came after it, and are kept.
         flight.decisions = decisions
+        flight.runName = runName
         flight.heartRateZones = configuration.heartRateZones
         flight.timeInZone = zoneTime.seconds(through: time, moving: pause.movingSegments)
         return flight

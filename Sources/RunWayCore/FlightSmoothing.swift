@@ -38,7 +38,9 @@ public enum FlightSmoothing {
         computer.distanceProfile = profile
         var ticker = ReplayTicker()
         _ = computer.handle(
-            .start(at: flight.startTime, mission: flight.mission, countdown: false, workout: flight.workout))
+            .start(
+                at: flight.startTime, mission: flight.mission, countdown: false, workout: flight.workout,
+                run: flight.runName))
         _ = ticker.ticks(before: flight.startTime)
         for input in inputs {
             if case .end = input { break }

@@ -127,7 +127,8 @@ public enum EngineOutput: Sendable, Equatable {
     case state(PFD)
     /// A flight began: ROTATE at `rotate`, START pressed at `pressedAt`, with its mission. A
     /// recorder opens the flight's row here.
-    case began(rotate: Double, pressedAt: Double, mission: Mission?, workout: Workout? = nil)
+    case began(
+        rotate: Double, pressedAt: Double, mission: Mission?, workout: Workout? = nil, run: String? = nil)
     /// What an END did (`EngineInput.end`); a landed flight comes whole in `.landed`.
     case ended(EndResult)
 }

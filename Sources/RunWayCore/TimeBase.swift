@@ -79,7 +79,7 @@ public struct TimeBase: Sendable {
 public struct HeldInputs: Sendable {
     public enum Kind: Sendable, Equatable {
         case pressure(pascals: Double)
-        case start(mission: Mission?, countdown: Bool, workout: Workout? = nil)
+        case start(mission: Mission?, countdown: Bool, workout: Workout? = nil, run: String? = nil)
         case pause
         case resume
         case togglePause
@@ -131,8 +131,8 @@ public struct HeldInputs: Sendable {
     public static func input(_ kind: Kind, at time: Double) -> EngineInput {
         switch kind {
         case .pressure(let pascals): .pressure(PressureSample(time: time, pascals: pascals))
-        case .start(let mission, let countdown, let workout):
-            .start(at: time, mission: mission, countdown: countdown, workout: workout)
+        case .start(let mission, let countdown, let workout, let run):
+            .start(at: time, mission: mission, countdown: countdown, workout: workout, run: run)
         case .pause: .pause(at: time)
         case .resume: .resume(at: time)
         case .togglePause: .togglePause(at: time)

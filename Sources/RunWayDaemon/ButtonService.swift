@@ -24,6 +24,12 @@ struct ButtonService: Service {
     let log: DaemonLog
     /// The run START flies; PAUSE pressed briefly in preflight steps it (nil: `defaultMission`).
     var chooser: RunChooser? = nil
+    /// The run's name when the runner chose a configured one (not the free run or the mission).
+    static func chosenName(_ chooser: RunChooser) -> String? {
+        let run = chooser.chosen
+        return run == .freeRun || run.name == "mission" ? nil : run.name
+    }
+
     /// END pressed briefly in flight is the lap (`run.manual_lap`); off: it only says to hold it.
     var manualLap = true
 
@@ -73,7 +79,7 @@ struct ButtonService: Service {
             }
             kind = .start(
                 mission: chooser.map { $0.chosen.mission } ?? defaultMission, countdown: true,
-                workout: chooser?.chosen.workout)
+                workout: chooser?.chosen.workout, run: chooser.flatMap(Self.chosenName))
         case .pause:
             // Before a run, PAUSE chooses the run: nothing is flying to pause.
             if let chooser, !held {

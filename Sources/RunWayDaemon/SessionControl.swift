@@ -30,19 +30,29 @@ struct SessionControl: Sendable {
     /// The mission a START without one flies.
     var chosenMission: Mission? { chooser.map { $0.chosen.mission } ?? defaultMission }
 
+    /// What a START flies, and the configured run's name when it is one.
+    struct Plan {
+        var mission: Mission? = nil
+        var workout: Workout? = nil
+        var run: String? = nil
+    }
+
     /// What a START flies: the mission or workout it names, else the run chosen at the buttons.
     /// A workout is a configured run's name, else a workout's text; neither is refused, naming
     /// what is wrong with the text.
-    func plan(_ mission: Mission?, _ workout: String?) -> Result<(Mission?, Workout?), ControlRefusal> {
+    func plan(_ mission: Mission?, _ workout: String?) -> Result<Plan, ControlRefusal> {
         guard let workout else {
-            if let mission { return .success((mission, nil)) }
-            return .success((chosenMission, chooser?.chosen.workout))
+            if let mission { return .success(Plan(mission: mission)) }
+            return .success(
+                Plan(
+                    mission: chosenMission, workout: chooser?.chosen.workout,
+                    run: chooser.flatMap(ButtonService.chosenName)))
         }
         if let run = chooser?.runs.first(where: { $0.name == workout }), let flown = run.workout {
-            return .success((nil, flown))
+            return .success(Plan(workout: flown, run: run.name))
         }
         do throws(Workout.Invalid) {
-            return .success((nil, try Workout(parsing: workout, zones: zones)))
+            return .success(Plan(workout: try Workout(parsing: workout, zones: zones)))
         } catch {
             return .failure(.invalid("workout: \(error) (nor is it a configured run's name)"))
         }
@@ -140,8 +150,9 @@ struct SessionControl: Sendable {
             return ControlResponse.refused(.notACommand).line
         case .start(let mission, let workout):
             switch plan(mission, workout) {
-            case .success(let (mission, workout)):
-                input = .start(at: time, mission: mission, countdown: true, workout: workout)
+            case .success(let plan):
+                input = .start(
+                    at: time, mission: plan.mission, countdown: true, workout: plan.workout, run: plan.run)
             case .failure(let refusal): return ControlResponse.refused(refusal).line
             }
         case .pause: input = .pause(at: time)
@@ -194,8 +205,8 @@ struct SessionControl: Sendable {
             }
         case .start(let mission, let workout):
             switch plan(mission, workout) {
-            case .success(let (mission, workout)):
-                kind = .start(mission: mission, countdown: true, workout: workout)
+            case .success(let plan):
+                kind = .start(mission: plan.mission, countdown: true, workout: plan.workout, run: plan.run)
             case .failure(let refusal): return ControlResponse.refused(refusal).line
             }
         case .pause: kind = .pause

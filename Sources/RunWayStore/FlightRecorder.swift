@@ -54,8 +54,11 @@ public final class FlightRecorder {
     }
 
     /// The flight began (ROTATE at `time`).
-    public func begin(at time: Double, mission: Mission?, workout: Workout? = nil) throws(StoreError) {
-        flightID = try logbook.begin(startTime: time, mission: mission, workout: workout, source: source)
+    public func begin(
+        at time: Double, mission: Mission?, workout: Workout? = nil, run: String? = nil
+    ) throws(StoreError) {
+        flightID = try logbook.begin(
+            startTime: time, mission: mission, workout: workout, run: run, source: source)
         lastCommit = time
         committedUntil = time
         pending.removeAll()
@@ -204,9 +207,9 @@ extension FlightRecorder: FlightObserver {
         if let stored = storeDueLanding() { reports.append(stored) }
         switch event {
         case .flew(let input, let outputs):
-            for case .began(let rotate, _, let mission, let workout) in outputs {
+            for case .began(let rotate, _, let mission, let workout, let run) in outputs {
                 do {
-                    try begin(at: rotate, mission: mission, workout: workout)
+                    try begin(at: rotate, mission: mission, workout: workout, run: run)
                 } catch {
                     reports.append(.recordingFailed(error))
                 }

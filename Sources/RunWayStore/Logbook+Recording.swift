@@ -13,13 +13,15 @@ public enum SaveOutcome: Sendable, Equatable {
 extension Logbook {
     /// Opens a flight row at ROTATE; the raw log follows in `append`.
     public func begin(
-        startTime: Double, mission: Mission?, workout: Workout? = nil, source: String = "live"
+        startTime: Double, mission: Mission?, workout: Workout? = nil, run: String? = nil,
+        source: String = "live"
     ) throws(StoreError) -> Int64 {
         try requireWritable()
         try database.query(
             FlightRow.openSQL,
             FlightRow(
-                status: .flying, startTime: startTime, mission: mission, workout: workout, source: source
+                status: .flying, startTime: startTime, mission: mission, workout: workout, runName: run,
+                source: source
             )
             .values(FlightRow.opened))
         return database.lastInsertID
@@ -39,7 +41,7 @@ extension Logbook {
             }
             let summary = FlightRow(
                 status: final, startTime: flight.startTime, mission: flight.mission, workout: flight.workout,
-                landed: flight)
+                runName: flight.runName, landed: flight)
             try database.query(FlightRow.landSQL, summary.values(FlightRow.landing) + [.integer(id)])
             for split in flight.splits {
                 try database.query(SplitRow.statements.insert, SplitRow(split: split).values(flight: id))
@@ -89,7 +91,7 @@ extension Logbook {
             try database.transaction { () throws(StoreError) -> Int64 in
                 let id = try begin(
                     startTime: flight.startTime, mission: flight.mission, workout: flight.workout,
-                    source: source)
+                    run: flight.runName, source: source)
                 try writeRawLog(flight: id, inputs: inputs, from: flight.startTime, until: flight.endTime)
                 try finish(flight: id, with: flight)
                 return id

@@ -81,13 +81,14 @@ extension Logbook {
         var configuration = configuration
         if let zones = FlightRow.heartRateZones(r) { configuration.heartRateZones = zones }
         return Self.flown(
-            start: override ?? start, mission: Self.mission(r), workout: Self.workout(r), inputs: inputs,
-            configuration: configuration, progress: progress)
+            start: override ?? start, mission: Self.mission(r), workout: Self.workout(r),
+            run: r[FlightRow.Column.runName].string, inputs: inputs, configuration: configuration,
+            progress: progress)
     }
 
     /// An engine that took off at `start` and was given `inputs`, not yet landed.
     static func flown(
-        start: Double, mission: Mission?, workout: Workout? = nil, inputs: [EngineInput],
+        start: Double, mission: Mission?, workout: Workout? = nil, run: String? = nil, inputs: [EngineInput],
         configuration: EngineConfiguration, progress: ((Double) -> Void)? = nil
     ) -> FlightComputer {
         let engine = FlightEngine.replaying(FlightComputer(configuration: configuration))
@@ -95,7 +96,7 @@ extension Logbook {
         // (`CallerThreadExecutor` checks it), so `progress` is called only here, synchronously.
         nonisolated(unsafe) let progress = progress
         return engine.assumeIsolated { engine in
-            engine.handle(.start(at: start, mission: mission, countdown: false, workout: workout))
+            engine.handle(.start(at: start, mission: mission, countdown: false, workout: workout, run: run))
             engine.replay(inputs, progress: progress)
             return engine.computer
         }
@@ -197,6 +198,7 @@ extension Logbook {
         return try database.transaction { () throws(StoreError) -> Int64 in
             let copy = try begin(
                 startTime: flight.startTime, mission: flight.mission, workout: flight.workout,
+                run: flight.runName,
                 source: "reprocess of \(id)")
             try database.query(
                 "UPDATE flights SET replaces = ? WHERE id = ?", [.integer(id), .integer(copy)])

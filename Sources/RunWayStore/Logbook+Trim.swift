@@ -80,6 +80,7 @@ extension Logbook {
             }
             let copy = try begin(
                 startTime: flight.startTime, mission: flight.mission, workout: flight.workout,
+                run: flight.runName,
                 source: "trim of \(id)")
             try database.query(
                 "UPDATE flights SET replaces = ? WHERE id = ?", [.integer(id), .integer(copy)])

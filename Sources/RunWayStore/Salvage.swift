@@ -92,16 +92,19 @@ extension Logbook {
         }
         let mission = Self.mission(r)
         let workout = Self.workout(r)
+        let run = r[FlightRow.Column.runName].string
         let source = "\(FlightRow.source(r) ?? "live"), salvaged from #\(id)"
         let status = FlightRow.readableStatus(r) ?? .flying
         do {
             let inputs = batches.rows.flatMap { RawLog.decode($0.inputs) }
             var computer = Self.flown(
-                start: start, mission: mission, workout: workout, inputs: inputs, configuration: configuration
+                start: start, mission: mission, workout: workout, run: run, inputs: inputs,
+                configuration: configuration
             )
             if !batches.rows.isEmpty, let flight = Self.landed(&computer, inputs: inputs) {
                 salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
-                    let copy = try begin(startTime: start, mission: mission, workout: workout, source: source)
+                    let copy = try begin(
+                        startTime: start, mission: mission, workout: workout, run: run, source: source)
                     try markReplacing(original, by: copy)
                     for var batch in batches.rows {
                         batch.flight = copy
@@ -117,7 +120,8 @@ extension Logbook {
                 salvaged.outcome = .flownAgain(batches: batches.rows.count, complete: batches.complete)
             } else if let logged = try damaged.flight(id: id, readingRawLog: false), status != .flying {
                 salvaged.newID = try database.transaction { () throws(StoreError) -> Int64 in
-                    let copy = try begin(startTime: start, mission: mission, workout: workout, source: source)
+                    let copy = try begin(
+                        startTime: start, mission: mission, workout: workout, run: run, source: source)
                     try markReplacing(original, by: copy)
                     try finish(flight: copy, with: logged.flight, status: status)
                     return copy

@@ -160,9 +160,11 @@ enum Schema {
         // 10: the workout a flight flew (its text; NULL: none) and its laps, one per step run
         // and one for the run after the last step (or pressed, in a free run); each lap's step
         // as its text. What the board decided for the runner (reminders, pauses and resumes by
-        // itself, a forgotten stop's landing, steps and laps), in order.
+        // itself, a forgotten stop's landing, steps and laps), in order. The configured run the
+        // runner chose, by name (NULL: none).
         """
         ALTER TABLE flights ADD COLUMN workout TEXT DEFAULT NULL;
+        ALTER TABLE flights ADD COLUMN run_name TEXT DEFAULT NULL;
         CREATE TABLE laps (
             flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
             idx INTEGER NOT NULL DEFAULT 0,

@@ -35,7 +35,7 @@ public struct Narration: Sendable {
             case .state(let pfd):
                 self.pfd = pfd
                 if let cue = gpsReady(pfd) { cues.append(cue) }
-            case .began(_, _, let mission, _):
+            case .began(_, _, let mission, _, _):
                 self.mission = mission
                 step = nil
                 pausedBySignal = false

@@ -104,7 +104,7 @@ struct BoardServiceTests {
         try await Self.wait { await session.phase == .cruise }
         #expect(await session.phase == .cruise)
         let began = outputs.all.compactMap { output -> Double? in
-            if case .began(_, let pressedAt, _, _) = output { pressedAt } else { nil }
+            if case .began(_, let pressedAt, _, _, _) = output { pressedAt } else { nil }
         }
         // The press's time (a short press acts on release: 0.5 s, then the 25 ms debounce), not
         // the first fix's. (Taps are long enough that a reader thread delayed on a loaded

@@ -88,6 +88,12 @@ struct RunChoiceTests {
         await session.handle(.tick(1_790_000_300))
         #expect(await session.phase == .cruise)
         #expect(await session.computer.mission == Self.tempo)
+        // The flight keeps the run's name (the logbook's run_name, the JSON's run).
+        let ended = await session.handle(.end(at: 1_790_000_400, sentAt: nil))
+        let names = ended.compactMap { output -> String?? in
+            if case .ended(let result) = output { result.flight.map(\.runName) } else { nil }
+        }
+        #expect(names == [.some("tempo")], "\(names)")
         await board.close()
     }
 

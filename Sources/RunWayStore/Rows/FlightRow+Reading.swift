@@ -79,6 +79,7 @@ extension FlightRow {
             flight.landing = known
         }
         flight.workout = Logbook.workout(r)
+        flight.runName = r[Column.runName].string
         flight.laps = try parts.laps()
         flight.decisions = try parts.decisions()
         return flight

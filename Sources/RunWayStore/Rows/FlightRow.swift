@@ -10,7 +10,7 @@ struct FlightRow {
             zone2Time, zone3Time, zone4Time, zone5Time, zoneMethod, zoneMaximum, zoneResting, zone1Fraction,
             zone2Fraction, zone3Fraction, zone4Fraction, zone5Fraction, targetHeartRateLow,
             targetHeartRateHigh,
-            targetZone, targetDuration, distanceMethod, liveDistance, smoothingNote, landing, workout
+            targetZone, targetDuration, distanceMethod, liveDistance, smoothingNote, landing, workout, runName
 
         /// Moving seconds in zones 1…5, in order.
         static let zoneTimes: [Self] = [.zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time]
@@ -37,12 +37,12 @@ struct FlightRow {
             .targetHeartRateHigh: "target_hr_high", .targetZone: "target_zone",
             .targetDuration: "target_duration_s", .distanceMethod: "distance_method",
             .liveDistance: "live_distance_m", .smoothingNote: "smoothing_note", .landing: "landed_by",
-            .workout: "workout",
+            .workout: "workout", .runName: "run_name",
         ]
         /// A flight's mission, in every statement that writes or reads it.
         static let mission: [Self] = [
             .targetPace, .allowedDeviation, .targetDistance, .targetHeartRateLow, .targetHeartRateHigh,
-            .targetZone, .targetDuration, .workout,
+            .targetZone, .targetDuration, .workout, .runName,
         ]
     }
 
@@ -53,6 +53,8 @@ struct FlightRow {
     var mission: Mission?
     /// The workout flown; with one, `mission` is nil.
     var workout: Workout? = nil
+    /// The configured run chosen, by name.
+    var runName: String? = nil
     /// `live`, `demo`, `fly <file>`, `reprocess of <id>`, …
     var source: String = "live"
     /// The flight this one was reprocessed from.
@@ -98,6 +100,7 @@ struct FlightRow {
         case .smoothingNote: landed?.smoothingNote.map { .text($0) } ?? .null
         case .landing: landed.map { .text($0.landing.rawValue) } ?? .null
         case .workout: workout.map { .text($0.spec) } ?? .null
+        case .runName: runName.map { .text($0) } ?? .null
         case .zone1Time, .zone2Time, .zone3Time, .zone4Time, .zone5Time:
             Logbook.value(Self.element(Column.zoneTimes, column, of: landed?.timeInZone))
         case .zoneMethod: landed?.heartRateZones.map { .text($0.method.rawValue) } ?? .null
