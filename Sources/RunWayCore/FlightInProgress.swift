@@ -214,6 +214,19 @@ struct FlightInProgress: Sendable {
                     time: fix.time, speed: speed, moved: false, step: 0, speedIsDoppler: speed != nil),
                 at: fix.time, &out)
             return
+        case .rejected(.impossibleJump):
+            // The position jumped, not the runner: the receiver's speed (Doppler) does not share
+            // the position's error, so it goes on integrating and says whether the runner moves.
+            // Without this, a cold start's fixes snapping 200–500 m away were 30 s of silence:
+            // the distance shown froze and a signal-loss pause began. (helper-4's rule, wt/gate.)
+            odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
+            odometer.integrate(time: fix.time, speed: fix.speed)
+            let speed = odometer.speedIsTrusted ? fix.speed : nil
+            apply(
+                pause.observeFix(
+                    time: fix.time, speed: speed, moved: false, step: 0, speedIsDoppler: speed != nil),
+                at: fix.time, &out)
+            return
         case .rejected:
             return
         case .first:

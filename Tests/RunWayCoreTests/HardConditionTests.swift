@@ -187,3 +187,31 @@ struct HardConditionTests {
         }
     }
 }
+
+/// A fix rejected as a jump is a fix with a speed (helper-4's rule from wt/gate, fa112e7).
+@Suite("Live rules: a jumped position keeps its speed")
+struct JumpedFixTests {
+    /// Fixes snapping 400 m away for 30 s mid-run, rejected as jumps, while Doppler reads a
+    /// steady 3 m/s: the runner ran on. The distance shown goes on with speed, nothing pauses.
+    /// Before, the rejected spell was silence: the distance froze and "signal lost" was said.
+    @Test func fixesRejectedAsJumpsStillGiveTheirSpeed() throws {
+        var computer = FlightComputer()
+        computer.rotate()
+        var out: [EngineOutput] = []
+        for t in 0...120 {
+            let snapped = (61...90).contains(t)
+            out += computer.handle(
+                .fix(Track.fix(Double(t), east: 3 * Double(t), north: snapped ? 400 : 0, speed: 3)))
+            if t == 90 {
+                #expect(abs(computer.pfd.distance - 270) < 6, "\(computer.pfd.distance)")
+            }
+        }
+        let pauses = callouts(out).filter {
+            if case .pause = $0 { true } else { $0 == .signalLost }
+        }
+        #expect(pauses.isEmpty, "\(pauses)")
+        let landed = computer.land()
+        let flight = try #require(landed)
+        #expect(abs(flight.distance - 360) < 3, "\(flight.distance)")
+    }
+}
