@@ -208,11 +208,7 @@ struct FlightInProgress: Sendable {
             // no signal loss, and its speed still says whether the runner is moving (Doppler
             // does not share the position's error). Without this, 8 s of rough fixes paused a
             // runner under trees as "signal lost" (tree cover: up to 57 s).
-            let speed = odometer.speedIsTrusted ? fix.speed : nil
-            apply(
-                pause.observeFix(
-                    time: fix.time, speed: speed, moved: false, step: 0, speedIsDoppler: speed != nil),
-                at: fix.time, &out)
+            observeSpeedOnly(fix, &out)
             return
         case .rejected(.impossibleJump):
             // The position jumped, not the runner: the receiver's speed (Doppler) does not share
@@ -221,11 +217,7 @@ struct FlightInProgress: Sendable {
             // the distance shown froze and a signal-loss pause began. (helper-4's rule, wt/gate.)
             odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
             odometer.integrate(time: fix.time, speed: fix.speed)
-            let speed = odometer.speedIsTrusted ? fix.speed : nil
-            apply(
-                pause.observeFix(
-                    time: fix.time, speed: speed, moved: false, step: 0, speedIsDoppler: speed != nil),
-                at: fix.time, &out)
+            observeSpeedOnly(fix, &out)
             return
         case .rejected:
             return
@@ -297,6 +289,16 @@ struct FlightInProgress: Sendable {
         }
         smoother.update(speed)
         updateMission(at: fix.time, &out)
+    }
+
+    /// A fix whose position does not count but whose speed does: the receiver is there (no
+    /// signal loss) and its Doppler says whether the runner moves.
+    private mutating func observeSpeedOnly(_ fix: Fix, _ out: inout [EngineOutput]) {
+        let speed = odometer.speedIsTrusted ? fix.speed : nil
+        apply(
+            pause.observeFix(
+                time: fix.time, speed: speed, moved: false, step: 0, speedIsDoppler: speed != nil),
+            at: fix.time, &out)
     }
 
     mutating func add(_ sample: PressureSample) {

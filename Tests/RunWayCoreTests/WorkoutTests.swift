@@ -118,6 +118,14 @@ struct WorkoutFlightTests {
         return (flight, said)
     }
 
+    /// A computer that took off at `Track.t0` flying the workout `text`.
+    static func started(_ text: String) throws -> FlightComputer {
+        var computer = FlightComputer()
+        _ = computer.handle(
+            .start(at: Track.t0, mission: nil, countdown: false, workout: try Workout(parsing: text)))
+        return computer
+    }
+
     static func onPace(_ step: Workout.Step?) -> Double {
         guard let step else { return 2.8 }
         if let pace = step.pace { return 1000 / pace.targetPace }
@@ -159,11 +167,7 @@ struct WorkoutFlightTests {
 
     /// A time step counts moving time: a pause does not bring its end closer.
     @Test func aTimeStepCountsMovingTime() throws {
-        var computer = FlightComputer()
-        _ = computer.handle(
-            .start(
-                at: Track.t0, mission: nil, countdown: false,
-                workout: try Workout(parsing: "run 2min; walk 1min")))
+        var computer = try Self.started("run 2min; walk 1min")
         computer.run(speed: 3, from: 1, to: 60)
         _ = computer.handle(.pause(at: Track.t0 + 60.5))
         for t in 61...180 { _ = computer.handle(.tick(Track.t0 + Double(t))) }
@@ -187,11 +191,7 @@ struct WorkoutFlightTests {
 
     /// The runner's lap in a workout ends the step there (not completed) and the next begins.
     @Test func aLapPressEndsTheStepThere() throws {
-        var computer = FlightComputer()
-        _ = computer.handle(
-            .start(
-                at: Track.t0, mission: nil, countdown: false,
-                workout: try Workout(parsing: "wu 2km; work 400m")))
+        var computer = try Self.started("wu 2km; work 400m")
         computer.run(speed: 3, from: 1, to: 200)
         let said = callouts(computer.handle(.lap(at: Track.t0 + 200.5)))
         #expect(said.contains { if case .workoutStep(1, 2, _) = $0 { true } else { false } }, "\(said)")

@@ -605,53 +605,90 @@ struct ReleaseVersionTests {
     }
 }
 
+/// runwayd on the simulated board at full speed, for the end-to-end suites that drive it through
+/// its socket: its folder, socket, log and logbook; `stop()` ends it (SIGTERM) and removes them.
+struct MaxSpeedDaemon {
+    let directory: String
+    let socket: String
+    let log: String
+    let logbook: String
+    let process: Process
+
+    /// Starts it on `scenario` and waits for its socket (a hang guard of 10 s).
+    static func start(scenario: String? = nil, named name: String) async throws -> MaxSpeedDaemon {
+        let directory = NSTemporaryDirectory() + "runwayd-\(name)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let daemon = MaxSpeedDaemon(
+            directory: directory, socket: directory + "/control.sock", log: directory + "/runwayd.log",
+            logbook: directory + "/l.sqlite", process: Process())
+        _ = FileManager.default.createFile(atPath: daemon.log, contents: nil)
+        daemon.process.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
+        daemon.process.arguments =
+            ["--board", "simulated"] + (scenario.map { ["--scenario", $0] } ?? []) + [
+                "--speed", "max", "--socket", daemon.socket, "--logbook", daemon.logbook,
+                "--config", try DaemonEndToEndTests.defaults(in: directory),
+            ]
+        daemon.process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: daemon.log))
+        try daemon.process.run()
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: daemon.socket) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return daemon
+    }
+
+    /// What runwayd has logged so far.
+    func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// The board's GPS time, once the simulated receiver has a fix.
+    func gpsTime() throws -> String? {
+        (try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any])?[
+            "time"]
+            as? String
+    }
+
+    /// Waits (up to 10 s) for the first fix.
+    func waitForFix() async throws {
+        for _ in 0..<200 where try gpsTime() == nil { try await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    /// Waits (up to 60 s) for the scenario's sensors to end.
+    func waitForTheScenariosEnd() async throws {
+        for _ in 0..<1200 where !said().contains("the scenario's sensors have ended") {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
 /// Issue 27: the simulated board's scenario began with the daemon, so a START sent late found
 /// the runner already on the way (a 5 km mission landed at 4.94 km) or, as fast as it goes, at
 /// the finish. The scenario now waits at its START for the runner's.
 @Suite("runwayd's simulated board: the scenario starts at START", .serialized)
 struct SimulatedStartTests {
     @Test func aLateStartStillFliesTheWholeMission() async throws {
-        let directory = NSTemporaryDirectory() + "runwayd-late-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let socket = directory + "/control.sock"
-        let log = directory + "/runwayd.log"
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
         // As fast as the engine takes it: were the scenario running already, it would be over
         // long before the START below.
-        daemon.arguments = [
-            "--board", "simulated", "--speed", "max", "--socket", socket, "--logbook",
-            directory + "/l.sqlite",
-            "--config", try DaemonEndToEndTests.defaults(in: directory),
-        ]
-        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try daemon.run()
-        defer {
-            kill(daemon.processIdentifier, SIGTERM)
-            daemon.waitUntilExit()
-        }
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        let daemon = try await MaxSpeedDaemon.start(named: "late")
+        defer { daemon.stop() }
         // The GPS lock before START is flown at once; START is then late by 2 s (hours at max).
-        func gpsTime() throws -> String? {
-            (try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any])?[
-                "time"] as? String
-        }
-        for _ in 0..<200 where try gpsTime() == nil { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(try gpsTime() != nil)
+        try await daemon.waitForFix()
+        #expect(try daemon.gpsTime() != nil)
         try await Task.sleep(for: .seconds(2))
-        #expect(!said().contains("the scenario's sensors have ended"), "ended before START: \(said())")
-        let started = try DaemonEndToEndTests.request(socket, #"{"command":"start"}"#)
+        #expect(
+            !daemon.said().contains("the scenario's sensors have ended"),
+            "ended before START: \(daemon.said())")
+        let started = try DaemonEndToEndTests.request(daemon.socket, #"{"command":"start"}"#)
         #expect(started["phase"] as? String == "takeoff", "\(started)")
-        for _ in 0..<1200 where !said().contains("the scenario's sensors have ended") {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(said().contains("the scenario's sensors have ended"))
-        let landed = try DaemonEndToEndTests.request(socket, #"{"command":"stop"}"#)
+        try await daemon.waitForTheScenariosEnd()
+        #expect(daemon.said().contains("the scenario's sensors have ended"))
+        let landed = try DaemonEndToEndTests.request(daemon.socket, #"{"command":"stop"}"#)
         #expect(landed["result"] as? String == "landed", "\(landed)")
         // The demo mission's 5 km, all of it (the live engine's distance).
         #expect((landed["distance_m"] as? Double ?? 0) > 5_000, "\(landed)")
@@ -663,34 +700,10 @@ struct SimulatedStartTests {
 @Suite("runwayd flies a workout started through the socket", .serialized)
 struct WorkoutThroughTheSocketTests {
     @Test func theTrackSessionIsALapPerStepInTheLogbook() async throws {
-        let directory = NSTemporaryDirectory() + "runwayd-workout-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let socket = directory + "/control.sock"
-        let log = directory + "/runwayd.log"
-        let logbook = directory + "/l.sqlite"
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: DaemonEndToEndTests.executable)
-        daemon.arguments = [
-            "--board", "simulated", "--scenario", "track-6x400", "--speed", "max", "--socket", socket,
-            "--logbook", logbook, "--config", try DaemonEndToEndTests.defaults(in: directory),
-        ]
-        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try daemon.run()
-        defer {
-            kill(daemon.processIdentifier, SIGTERM)
-            daemon.waitUntilExit()
-        }
-        func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        func gpsTime() throws -> String? {
-            (try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any])?[
-                "time"] as? String
-        }
-        for _ in 0..<200 where try gpsTime() == nil { try await Task.sleep(for: .milliseconds(50)) }
+        let daemon = try await MaxSpeedDaemon.start(scenario: "track-6x400", named: "workout")
+        defer { daemon.stop() }
+        let socket = daemon.socket
+        try await daemon.waitForFix()
         // A text that is no workout is refused, naming what is wrong, and nothing takes off.
         let refused = try DaemonEndToEndTests.request(
             socket, #"{"command":"start","workout":"6x(work -400m)"}"#)
@@ -699,15 +712,14 @@ struct WorkoutThroughTheSocketTests {
         let started = try DaemonEndToEndTests.request(
             socket, #"{"command":"start","workout":"wu 1km; 6x(work 400m @3:50±10, recover 200m); cd 1km"}"#)
         #expect(started["phase"] as? String == "takeoff", "\(started)")
-        for _ in 0..<1200 where !said().contains("the scenario's sensors have ended") {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await daemon.waitForTheScenariosEnd()
         let landed = try DaemonEndToEndTests.request(socket, #"{"command":"stop"}"#)
         #expect(landed["result"] as? String == "landed", "\(landed)")
-        kill(daemon.processIdentifier, SIGTERM)
-        daemon.waitUntilExit()
-        let stored = try #require(try Logbook(path: logbook, access: .readOnly).entries().first)
-        let flight = try #require(try Logbook(path: logbook, access: .readOnly).flight(id: stored.id)).flight
+        kill(daemon.process.processIdentifier, SIGTERM)
+        daemon.process.waitUntilExit()
+        let logbook = try Logbook(path: daemon.logbook, access: .readOnly)
+        let stored = try #require(try logbook.entries().first)
+        let flight = try #require(try logbook.flight(id: stored.id)).flight
         #expect(flight.workout?.steps.count == 14)
         #expect(flight.laps.count == 15, "\(flight.laps.count)")
         #expect(flight.laps.filter { $0.step?.kind == .work }.allSatisfy { abs($0.distance - 400) < 12 })
