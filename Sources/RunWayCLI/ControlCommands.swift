@@ -104,7 +104,17 @@ public enum ControlCommands {
         let waiting = ["preflight", "touchdown"].contains(s.text(.phase) ?? "")
         let run = waiting ? s.text(.run).map { "  RUN \($0)" } ?? "" : ""
         return "\(phase)  \(distance)  \(pace) /km  ALT \(altitude)  \(s.text(.gpws) ?? "")  "
-            + "GPS \(s.text(.gpsSignal) ?? "?")  battery \(battery)  storage \(storage)\(paused)\(run)"
+            + "GPS \(s.text(.gpsSignal) ?? "?")  battery \(battery)  storage \(storage)\(paused)\(run)\(step(s))"
+    }
+
+    /// A workout's step while it runs: `  STEP 3/14 work 400m @3:50±10, 230 m left`.
+    static func step(_ s: ControlStatus) -> String {
+        guard let text = s.text(.step), let number = s.number(.stepNumber), let count = s.number(.stepCount)
+        else { return "" }
+        let left =
+            s.number(.stepLeftMetres).map { "\(Int($0.rounded())) m left" }
+            ?? s.number(.stepLeftSeconds).map { "\(UTCTime.duration($0)) left" } ?? ""
+        return "  STEP \(Int(number))/\(Int(count)) \(text)" + (left.isEmpty ? "" : ", " + left)
     }
 
     /// `runway export-finished RESULT`: tells runwayd a USB export ended so the buzzer says so.

@@ -40,6 +40,10 @@ public struct ControlStatus: Sendable, Equatable {
             (Field.sensors.rawValue, board.sensors.map { .array($0.map(\.json)) } ?? .null),
             (Field.bluetooth.rawValue, board.bluetooth?.json ?? .null),
             t(.run, board.run),
+            t(.step, pfd.workoutStep?.text), n(.stepNumber, pfd.workoutStep.map { Double($0.index + 1) }, 0),
+            n(.stepCount, pfd.workoutStep.map { Double($0.count) }, 0),
+            n(.stepLeftMetres, pfd.workoutStep.flatMap { $0.step.isDistance ? $0.remaining : nil }, 0),
+            n(.stepLeftSeconds, pfd.workoutStep.flatMap { $0.step.isDistance ? nil : $0.remaining }, 0),
         ])
     }
 
@@ -82,6 +86,15 @@ public struct ControlStatus: Sendable, Equatable {
         case bluetooth
         /// The run START flies, chosen in preflight (`free run`, `mission`, a configured run's name).
         case run
+        /// The workout step being run, as its text; null without a workout (or after its last step).
+        case step
+        /// The step's number (from 1) and how many steps the workout has.
+        case stepNumber = "step_number"
+        case stepCount = "step_count"
+        /// What is left of the step: metres for a distance step, moving seconds for a time step
+        /// (the other null).
+        case stepLeftMetres = "step_left_m"
+        case stepLeftSeconds = "step_left_s"
     }
 
     /// The paired sensors; nil when the field is missing or null (an older daemon, or Bluetooth

@@ -58,6 +58,15 @@ extension FlightInProgress {
         }
     }
 
+    /// The step being run and what is left of it, for the PFD.
+    func workoutStep(at time: Double) -> WorkoutStepStatus? {
+        guard let tracker = workout, let step = tracker.current,
+            let remaining = tracker.remaining(at: progress(at: time))
+        else { return nil }
+        return WorkoutStepStatus(
+            index: tracker.index, count: tracker.workout.steps.count, step: step, remaining: remaining)
+    }
+
     /// A new monitor per step: its verdict starts afresh on the step's own target, and it arms
     /// within the step even if the runner never reaches the band (see `stepPaceArmSeconds`).
     private mutating func setBands(for step: Workout.Step) {

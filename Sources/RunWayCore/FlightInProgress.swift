@@ -150,7 +150,8 @@ struct FlightInProgress: Sendable {
             altitude: altitudeNow, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
             signal: signal, heartRate: latest(latestBody.heartRate, at: time),
             cadence: latest(latestBody.cadence, at: time), completedSplits: splits.completed.count,
-            alertPace: paceAlerts?.verdictPace, alertHeartRate: heartRateAlerts?.verdictHeartRate)
+            alertPace: paceAlerts?.verdictPace, alertHeartRate: heartRateAlerts?.verdictHeartRate,
+            workoutStep: workoutStep(at: time))
     }
 
     /// The mission's progress toward its goal: metres, or moving seconds.

@@ -112,6 +112,8 @@ public struct PFD: Sendable, Equatable {
     /// The heart rate HR HIGH and HR LOW judge (bpm): the verdict's average, so the voice says the
     /// heart rate that triggered the alert. Nil without a heart-rate mission, or without a reading.
     public var alertHeartRate: Double? = nil
+    /// The workout step being run, and what is left of it; nil without a workout (or after it).
+    public var workoutStep: WorkoutStepStatus? = nil
 
     public static func idle(at time: Double) -> PFD {
         PFD(
@@ -119,6 +121,25 @@ public struct PFD: Sendable, Equatable {
             altitude: nil, heading: nil, gpws: .normal, pauseReason: nil, signal: .noSignal, heartRate: nil,
             cadence: nil, completedSplits: 0)
     }
+}
+
+/// Where a workout is, as the PFD shows it: the step (from 0) of how many, the step itself, and
+/// what is left of it (metres for a distance step, moving seconds for a time step).
+public struct WorkoutStepStatus: Sendable, Equatable {
+    public var index: Int
+    public var count: Int
+    public var step: Workout.Step
+    public var remaining: Double
+
+    public init(index: Int, count: Int, step: Workout.Step, remaining: Double) {
+        self.index = index
+        self.count = count
+        self.step = step
+        self.remaining = remaining
+    }
+
+    /// The step as its text (`work 400m @3:50±10`).
+    public var text: String { Workout(steps: [step]).spec }
 }
 
 /// What the engine hands out after each input.

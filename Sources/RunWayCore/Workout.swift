@@ -101,6 +101,12 @@ public struct Workout: Sendable, Equatable {
 }
 
 extension Workout.Step {
+    /// Whether it lasts a distance (else a moving time).
+    public var isDistance: Bool {
+        if case .distance = length { return true }
+        return false
+    }
+
     /// The step's length in its own unit: metres or moving seconds.
     public var target: Double {
         switch length {

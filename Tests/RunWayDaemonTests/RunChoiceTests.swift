@@ -4,6 +4,7 @@ import RunWayCore
 import RunWayHardware
 import Testing
 
+@testable import RunWayCLI
 @testable import RunWayDaemon
 
 /// Choosing the run at the buttons (issue 27): PAUSE pressed briefly in preflight steps through
@@ -168,5 +169,34 @@ struct RunChoiceTests {
         #expect(throws: ControlRequest.Refusal.self) {
             _ = try ControlRequest.parse(Array(#"{"command":"start","workout":""}"#.utf8))
         }
+    }
+
+    /// Mid-workout, status says the step, its number and what is left of it (JSON and the
+    /// status line); after the workout, and without one, the fields are null.
+    @Test func statusSaysTheWorkoutsStep() throws {
+        var computer = FlightComputer()
+        _ = computer.handle(
+            .start(
+                at: 1_790_000_000, mission: nil, countdown: false,
+                workout: try Workout(parsing: "wu 1km; work 2min @4:00")))
+        let origin = LocalProjection(origin: Coordinate(latitude: 37.5, longitude: 127))
+        for t in 1...100 {
+            _ = computer.handle(
+                .fix(
+                    Fix(
+                        time: 1_790_000_000 + Double(t),
+                        coordinate: origin.coordinate(east: 3 * Double(t), north: 0),
+                        horizontalAccuracy: 4, speed: 3, track: 90, altitude: nil, mode: 3)))
+        }
+        let status = ControlStatus(computer.pfd, board: BoardStatus())
+        #expect(status.text(.step) == "warmup 1km")
+        #expect(status.number(.stepNumber) == 1 && status.number(.stepCount) == 2)
+        #expect(abs((status.number(.stepLeftMetres) ?? 0) - 700) < 10, "\(status.json)")
+        #expect(status.number(.stepLeftSeconds) == nil)
+        #expect(
+            ControlCommands.line(status).contains("STEP 1/2 warmup 1km, 70"),
+            "\(ControlCommands.line(status))")
+        let free = ControlStatus(PFD.idle(at: 1), board: BoardStatus())
+        #expect(free.text(.step) == nil && !ControlCommands.line(free).contains("STEP"))
     }
 }
