@@ -6,7 +6,10 @@
 #define RUNWAY_CGPS_SHIM_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gps.h>
+#include <sys/select.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +35,23 @@ static inline struct gps_data_t *rw_gps_open(const char *host, const char *port,
         *error = errno != 0 ? errno : status;
         free(data);
         return NULL;
+    }
+    /* libgps's gps_waiting() uses select(2): a descriptor at or above FD_SETSIZE (1024) aborts
+     * the whole process in glibc's fortify check ("bit out of range 0 - FD_SETSIZE on fd_set"),
+     * as it did once in the test run, whose process held over a thousand files. The session is
+     * moved below it if a descriptor there came free meanwhile (the kernel gave the lowest free
+     * one), else refused with EMFILE: said, and retried with the client's back-off. */
+    if (data->gps_fd >= FD_SETSIZE) {
+        int low = fcntl(data->gps_fd, F_DUPFD_CLOEXEC, 3);
+        if (low < 0 || low >= FD_SETSIZE) {
+            if (low >= 0) close(low);
+            *error = EMFILE;
+            gps_close(data);
+            free(data);
+            return NULL;
+        }
+        close(data->gps_fd);
+        data->gps_fd = low;
     }
     if (gps_stream(data, WATCH_ENABLE | WATCH_JSON, NULL) != 0) {
         *error = errno != 0 ? errno : EIO;

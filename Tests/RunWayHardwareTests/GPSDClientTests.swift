@@ -4,6 +4,7 @@ import RunWayCore
 import RunWayHardware
 import RunWaySystem
 import RunWayTestSupport
+import Synchronization
 import Testing
 
 /// The project's libgps client against a real gpsd, fed by gpsfake on a loopback port.
@@ -128,6 +129,53 @@ struct GPSDClientTests {
         let flight = try #require(computer.end(sentAt: nil).result.flight)
         #expect(abs(flight.distance - 1500) < 1500 * 0.015)  // the simulated walk is 1.5 km
         #expect(flight.splits.count == 2)
+    }
+
+    /// A process holding more than FD_SETSIZE (1024) files: libgps's gps_waiting() selects on
+    /// the session's descriptor, and one above 1023 aborted the whole test run once. Now the
+    /// session is refused with "too many open files", said once and retried; once files come
+    /// free, the fixes come as ever.
+    @Test func aProcessWithManyFilesOpenIsRefusedNotKilled() async throws {
+        // Held until the client has said it was refused; closed then (or at the end).
+        let held = Mutex<[Int32]>([])
+        func release() {
+            held.withLock { fds in
+                for fd in fds { close(fd) }
+                fds.removeAll()
+            }
+        }
+        defer { release() }
+        for _ in 0..<1100 {
+            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            try #require(fd >= 0, "could not hold 1100 files (ulimit -n)")
+            held.withLock { $0.append(fd) }
+        }
+        let lines = try SimulateCommand.lines(scenario: "walker", format: .nmea)
+        let path = NSTemporaryDirectory() + "runway-manyfiles-\(UUID().uuidString).nmea"
+        try (lines.prefix(600).joined(separator: "\r\n") + "\r\n").write(
+            toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fake = try GPSFake(log: path, cycle: 0.05)
+        defer { fake.stop() }
+        let client = GPSDClient(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: fake.port), policy: Self.fast,
+            buffering: Self.wholeLog
+        ).start()
+        let events = await Self.collect(client, seconds: 120) { events in
+            if events.contains(where: {
+                if case .disconnected(.system(_, EMFILE), _) = $0 { true } else { false }
+            }) {
+                held.withLock { fds in
+                    for fd in fds { close(fd) }
+                    fds.removeAll()
+                }
+            }
+            return Self.fixes(events).count >= 20 || Self.feedEnded(events)
+        }
+        #expect(
+            events.contains { if case .disconnected(.system(_, EMFILE), _) = $0 { true } else { false } },
+            "\(events.prefix(5))")
+        #expect(Self.fixes(events).count >= 20, "\(events.suffix(5))")
     }
 
     @Test func gpsdDyingMidRunIsSurvivedAndTheFlightContinues() async throws {
