@@ -80,8 +80,10 @@ class Browser:
         raise RuntimeError(f"the view was not drawn within {timeout} s")
 
     def hash(self, fragment, timeout=20):
-        """Changes the page's hash (a click on a link) and waits for the view."""
-        self.evaluate(f"location.hash = {json.dumps(fragment)}")
+        """Changes the page's hash (a click on a link) and waits for the view. The mark of the view
+        before is taken off first: hashchange comes after this call returns, and the old mark read
+        as the new view's under load."""
+        self.evaluate(f"document.body.removeAttribute('data-rendered-ms'); location.hash = {json.dumps(fragment)}")
         return self.wait_rendered(timeout)
 
     def screenshot(self, path):
