@@ -31,6 +31,9 @@
     return (signed && v > 0 ? "+" : "") + v + " m";
   }
   function whole(v, unit) { return v == null ? "--" : Math.round(v) + (unit ? " " + unit : ""); }
+  // Metres descended as a runner reads them: "−12 m", a descent that rounds to 0 is "0 m" (never
+  // "−0 m"), and no altitude at all "--".
+  function descent(m) { return m == null ? "--" : Math.round(m) > 0 ? "−" + Math.round(m) + " m" : "0 m"; }
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
     for (var k in attrs || {}) {
@@ -51,6 +54,16 @@
     return null;
   }
   function mode(f) { return f.mission ? "mission" : "free"; }
+  // Opens `hash` on a click and, for the keyboard, on Enter: the element is a tab stop.
+  function opens(e, hash) {
+    e.tabIndex = 0;
+    e.setAttribute("role", "link");
+    e.addEventListener("click", function () { go(hash); });
+    e.addEventListener("keydown", function (k) { if (k.key === "Enter") { k.preventDefault(); go(hash); } });
+    return e;
+  }
+  // A table cell that says what it is when a phone shows the row as a card (the CSS draws it).
+  function cell(label, text, cls) { return el("td", { "class": cls || "", "data-label": label, text: text }); }
   function statusText(f) {
     return f.status === "recovered" ? "recovered" : (f.recorded ? "recorded" : "too short");
   }
@@ -104,20 +117,21 @@
       view.appendChild(el("p", { text: "No flights yet: fly one, then export again." }));
       return;
     }
+    // Moving time as `runway logbook` shows it, and Time (elapsed, pauses included) beside it.
     var rows = logbook.flights.map(function (f) {
-      return el("tr", { "class": "flight", "data-id": f.id, onclick: function () { go("#/flight/" + f.id); } }, [
-        el("td", { text: f.local_date + " " + f.local_time }), el("td", { text: mode(f) }),
-        el("td", { "class": "num", text: km(f.distance_m) }), el("td", { "class": "num", text: clock(f.elapsed_s) }),
-        el("td", { "class": "num", text: pace(f.pace_s_per_km) }), el("td", { "class": "num", text: metres(f.gain_m, true) }),
-        el("td", {}, [el("span", { "class": "badge", text: statusText(f) })]),
-      ]);
+      return opens(el("tr", { "class": "flight", "data-id": f.id }, [
+        el("td", { "class": "when", text: f.local_date + " " + f.local_time }), el("td", { "class": "mode", text: mode(f) }),
+        cell("Distance", km(f.distance_m), "num"), cell("Moving", clock(f.moving_s), "num"), cell("Time", clock(f.elapsed_s), "num"),
+        cell("Pace", pace(f.pace_s_per_km), "num"), cell("Gain", metres(f.gain_m, true), "num"),
+        el("td", { "class": "status" }, [el("span", { "class": "badge", text: statusText(f) })]),
+      ]), "#/flight/" + f.id);
     });
-    var head = el("tr", {}, ["Date", "Mode", "Distance", "Time", "Pace", "Gain", "Status"].map(function (h, i) {
-      return el("th", { "class": i >= 2 && i <= 5 ? "num" : "", text: h });
+    var head = el("tr", { "class": "head" }, ["Date", "Mode", "Distance", "Moving", "Time", "Pace", "Gain", "Status"].map(function (h, i) {
+      return el("th", { "class": i >= 2 && i <= 6 ? "num" : "", text: h });
     }));
     view.appendChild(el("div", { "class": "scroll" }, [el("table", { id: "logbook" }, [head].concat(rows))]));
     var n = logbook.flights.length;
-    view.appendChild(el("p", { "class": "note", text: n + " flight" + (n === 1 ? "" : "s") + ", most recent first; times are " + (logbook.zone || "local") + "." }));
+    view.appendChild(el("p", { "class": "note", text: n + " flight" + (n === 1 ? "" : "s") + ", most recent first; times are " + (logbook.zone || "local") + ". Moving: time in motion (as the board's logbook); Time: from start to landing, pauses included." }));
   }
 
   // ---- Calendar and the week --------------------------------------------------------------
@@ -153,19 +167,18 @@
       var date = dateOf(n), runs = days[date] || [], inMonth = n >= first && n < first + count;
       if (!inMonth) grid.appendChild(el("div", { "class": "day empty" }));
       else {
-        var dist = total(runs), cell = el("div", { "class": "day" + (runs.length ? " has-run" : ""), "data-date": date }, [el("span", { "class": "num", text: date.slice(8) })]);
+        var dist = total(runs), box = el("div", { "class": "day" + (runs.length ? " has-run" : ""), "data-date": date }, [el("span", { "class": "num", text: date.slice(8) })]);
         if (runs.length) {
           weekKm += dist;
           lastRunDay = date;
-          cell.appendChild(el("span", { "class": "km", text: (dist / 1000).toFixed(1) }));
-          if (runs.length > 1) cell.appendChild(el("span", { "class": "dots", title: runs.length + " runs", text: "•".repeat(Math.min(runs.length - 1, 4)) }));
+          box.appendChild(el("span", { "class": "km", text: (dist / 1000).toFixed(1) }));
+          if (runs.length > 1) box.appendChild(el("span", { "class": "dots", title: runs.length + " runs", text: "•".repeat(Math.min(runs.length, 4)) }));
           var level = most > 0 ? dist / most : 0;
-          cell.style.background = "rgba(11, 99, 196, " + (0.12 + 0.5 * level).toFixed(2) + ")";
-          cell.addEventListener("click", (function (runs, date) {
-            return function () { go(runs.length === 1 ? "#/flight/" + runs[0].id : "#/day/" + date); };
-          })(runs, date));
+          box.style.background = "rgba(11, 99, 196, " + (0.12 + 0.5 * level).toFixed(2) + ")";
+          box.setAttribute("aria-label", date + ": " + runs.length + " run" + (runs.length === 1 ? "" : "s") + ", " + (dist / 1000).toFixed(1) + " km");
+          opens(box, runs.length === 1 ? "#/flight/" + runs[0].id : "#/day/" + date);
         }
-        grid.appendChild(cell);
+        grid.appendChild(box);
       }
       if ((n - start) % 7 === 6) {
         grid.appendChild(el("div", { "class": "week-total", text: weekKm ? (weekKm / 1000).toFixed(1) : "" }));
@@ -173,7 +186,7 @@
       }
     }
     view.appendChild(grid);
-    view.appendChild(el("p", { "class": "note", text: (monthKm / 1000).toFixed(1) + " km in " + monthRuns + " run" + (monthRuns === 1 ? "" : "s") + "; • one more run that day; local days (" + (logbook.zone || "local") + ")." }));
+    view.appendChild(el("p", { "class": "note", text: (monthKm / 1000).toFixed(1) + " km in " + monthRuns + " run" + (monthRuns === 1 ? "" : "s") + "; • a run, on a day of several; local days (" + (logbook.zone || "local") + ")." }));
     week(lastRunDay || dateOf(first), days);
   }
   function total(runs) { return (runs || []).reduce(function (s, f) { return s + f.distance_m; }, 0); }
@@ -193,12 +206,14 @@
   function dayList(date) {
     var runs = (byDay()[date] || []).slice().sort(function (a, b) { return a.start < b.start ? -1 : 1; });
     view.appendChild(el("h2", { text: date + ": " + runs.length + " run" + (runs.length === 1 ? "" : "s") }));
-    view.appendChild(el("table", { id: "day" }, runs.map(function (f) {
-      return el("tr", { "class": "flight", "data-id": f.id, onclick: function () { go("#/flight/" + f.id); } }, [
+    var head = el("tr", {}, ["Start", "Distance", "Moving", "Time", "Pace"].map(function (h, i) { return el("th", { "class": i ? "num" : "", text: h }); }));
+    view.appendChild(el("table", { id: "day" }, [head].concat(runs.map(function (f) {
+      return opens(el("tr", { "class": "flight", "data-id": f.id }, [
         el("td", { text: f.local_time }), el("td", { "class": "num", text: km(f.distance_m) }),
-        el("td", { "class": "num", text: clock(f.elapsed_s) }), el("td", { "class": "num", text: pace(f.pace_s_per_km) }),
-      ]);
-    })));
+        el("td", { "class": "num", text: clock(f.moving_s) }), el("td", { "class": "num", text: clock(f.elapsed_s) }),
+        el("td", { "class": "num", text: pace(f.pace_s_per_km) }),
+      ]), "#/flight/" + f.id);
+    }))));
     view.appendChild(el("p", {}, [el("a", { href: "#/calendar/" + date.slice(0, 7), text: "◀ back to " + date.slice(0, 7) })]));
   }
 
@@ -219,7 +234,7 @@
     view.appendChild(tabs(f, "summary"));
     var boxes = [
       ["Distance", km(s.distance_m)], ["Time", clock(s.elapsed_s)], ["Moving", clock(s.moving_s)],
-      ["Avg pace", pace(s.pace_s_per_km)], ["Gain", metres(s.gain_m, true)], ["Descent", s.loss_m == null ? "--" : "−" + Math.round(s.loss_m) + " m"],
+      ["Avg pace", pace(s.pace_s_per_km)], ["Gain", metres(s.gain_m, true)], ["Descent", descent(s.loss_m)],
       ["Avg HR", whole(s.avg_hr, "bpm")], ["Max HR", whole(s.max_hr, "bpm")], ["Avg cadence", whole(s.avg_cadence, "spm")],
       ["GPWS alerts", s.gpws.sink_rate + s.gpws.overspeed + " (SINK RATE " + s.gpws.sink_rate + ", OVERSPEED " + s.gpws.overspeed + ")"],
     ];
@@ -251,12 +266,10 @@
       }
       view.appendChild(el("p", { id: "mission", text: "Mission: " + targets.join(" ") + " — " + verdicts.join(", ") }));
     }
+    var marks = { pace: splitMarks(f.splits, "pace_s_per_km", true), heart_rate: splitMarks(f.splits, "heart_rate"), cadence: splitMarks(f.splits, "cadence") };
+    var marked = Object.keys(marks).some(function (k) { return marks[k].some(Boolean); });
     var rows = f.splits.map(function (sp, i) {
-      function mark(kind) {
-        var k = f.marks[kind];
-        if (!k) return "";
-        return i === k[0] ? " ▲" : i === k[1] ? " ▼" : "";
-      }
+      function mark(kind) { return marks[kind][i] ? " " + marks[kind][i] : ""; }
       var name = sp.full ? sp.order + " km" : Math.round(sp.distance_m) + " m";
       return el("tr", { "class": "split" }, [
         el("td", { text: name }), el("td", { "class": "num", text: pace(sp.pace_s_per_km) + mark("pace") }),
@@ -268,7 +281,7 @@
     var head = el("tr", {}, ["Split", "Pace", "BPM", "Max", "SPM", "Gain", "At"].map(function (h, i) { return el("th", { "class": i ? "num" : "", text: h }); }));
     view.appendChild(el("h2", { text: "Splits" }));
     view.appendChild(el("div", { "class": "scroll" }, [el("table", { id: "splits" }, [head].concat(rows))]));
-    if (f.splits.length >= 2) view.appendChild(el("p", { "class": "note", text: "▲ fastest / highest   ▼ slowest / lowest" }));
+    if (marked) view.appendChild(el("p", { "class": "note", text: "▲ fastest / highest   ▼ slowest / lowest (a tail under 500 m is not compared)" }));
     if (f.alerts.length) {
       view.appendChild(el("h2", { text: "GPWS alerts" }));
       view.appendChild(el("div", { "class": "scroll" }, [el("table", { id: "alerts" }, f.alerts.map(function (a) {
@@ -277,6 +290,20 @@
           el("td", {}, [el("a", { href: "#/flight/" + f.id + "/fdr/" + Math.round(a.start_s), text: "see it" })])]);
       }))]));
     }
+  }
+
+  // ▲ and ▼ for each split (or ""), judged on the values as shown (whole seconds, whole bpm and
+  // spm): only when the best and the worst shown differ, on every split showing either, never on
+  // a tail under half a kilometre (a 337 m tail's pace is not a kilometre's).
+  function splitMarks(splits, key, lowerIsBetter) {
+    var shown = splits.map(function (sp) {
+      return sp[key] == null || (!sp.full && sp.distance_m < 500) ? null : Math.round(sp[key]);
+    });
+    var present = shown.filter(function (v) { return v != null; });
+    if (present.length < 2) return shown.map(function () { return ""; });
+    var r = range(present), lo = r[0], hi = r[1];
+    var best = lowerIsBetter ? lo : hi, worst = lowerIsBetter ? hi : lo;
+    return shown.map(function (v) { return v == null || lo === hi ? "" : v === best ? "▲" : v === worst ? "▼" : ""; });
   }
 
   // Time in heart-rate zones: one bar of five parts, each as wide as its share of the time in

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Issue 28's viewer rows in headless Chromium, as JSON.
+
+--fixes RUNWAY-FOLDER FLIGHT-ID DAY MONTH: the logbook's and the day list's heads and rows (Time
+and Moving named apart), the summary's totals and split marks, the calendar's dots, at 360 and
+390 px whether the page scrolls sideways (document.scrollWidth against innerWidth) and whether
+each table fits its box, the lane labels' drawn size, and the keyboard: Tab to a logbook row or a
+calendar cell, Enter opens it.
+
+--map RUNWAY-FOLDER FLIGHT-ID: the course's OpenStreetMap switch. Every request to
+tile.openstreetmap.org is answered here (the DevTools Fetch domain, a 256 px PNG made here) and
+every other host name resolves to nothing, so the test never reaches the network: the requests
+made with the switch off, on, after a reload, off again and offline.
+"""
+import json, os, struct, sys, zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import Browser
+
+ROWS = "Array.from(document.querySelectorAll(%s)).map(r => Array.from(r.children).map(c => c.textContent))"
+TEXTS = "Array.from(document.querySelectorAll(%s)).map(e => e.textContent)"
+# Whether the page scrolls sideways, and every table wider than its box.
+FITS = """(() => ({ inner: innerWidth, scroll: document.documentElement.scrollWidth,
+    tables: Array.from(document.querySelectorAll('#view table')).filter(t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 0.5 || t.getBoundingClientRect().right > innerWidth + 0.5).map(t => t.id + ' ' + Math.round(t.getBoundingClientRect().width)),
+    links: Array.from(document.querySelectorAll('#view a')).filter(a => a.getBoundingClientRect().right > innerWidth + 0.5).map(a => a.textContent) }))()"""
+# Each lane label's drawn height in CSS px: its font size times the drawing's scale.
+LABELS = """Array.from(document.querySelectorAll('svg .lane-label')).map(t => { const s = t.ownerSVGElement;
+    const scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+    return [t.textContent, +(parseFloat(getComputedStyle(t).fontSize) * scale).toFixed(1)]; })"""
+
+
+def key(b, name, code, vk, text=None):
+    if name == "Enter":  # it opens a view: the old view's mark off first (see Browser.hash)
+        b.evaluate("document.body.removeAttribute('data-rendered-ms')")
+    down = {"type": "keyDown", "key": name, "code": code, "windowsVirtualKeyCode": vk}
+    if text:
+        down["text"] = text
+    b.send("Input.dispatchKeyEvent", down)
+    b.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": name, "code": code, "windowsVirtualKeyCode": vk})
+
+
+def tab_to(b, selector, limit=60):
+    """Presses Tab until the focus is on an element matching selector; its outline, or None."""
+    b.evaluate("document.activeElement && document.activeElement.blur()")
+    for _ in range(limit):
+        key(b, "Tab", "Tab", 9)
+        if b.evaluate(f"document.activeElement.matches({json.dumps(selector)})"):
+            return b.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+    return None
+
+
+def fixes(folder, flight, day, month):
+    index = "file://" + os.path.abspath(os.path.join(folder, "index.html"))
+    b = Browser()
+    out = {"widths": {}}
+    try:
+        b.open_page()
+        b.viewport(1280, 900)
+        b.go(index + "#/logbook")
+        out["logbook_head"] = b.evaluate(TEXTS % "'#logbook th'")
+        out["logbook_rows"] = b.evaluate(ROWS % "'#logbook tr.flight'")
+        b.hash(f"#/day/{day}")
+        out["day_head"] = b.evaluate(TEXTS % "'#day th'")
+        out["day_rows"] = b.evaluate(ROWS % "'#day tr.flight'")
+        b.hash(f"#/calendar/{month}")
+        out["dots"] = b.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('.day.has-run')).map(d => [d.dataset.date, (d.querySelector('.dots') || {textContent: ''}).textContent]))")
+        out["calendar_note"] = b.evaluate("document.querySelector('#view p.note').textContent")
+        b.hash(f"#/flight/{flight}")
+        out["totals"] = b.evaluate(TEXTS % "'#totals .total'")
+        out["splits"] = b.evaluate(ROWS % "'#splits tr.split'")
+        for width in (360, 390):
+            b.viewport(width, 800, True)
+            seen = {}
+            for name, fragment in (("logbook", "#/logbook"), ("calendar", f"#/calendar/{month}"), ("day", f"#/day/{day}"),
+                                   ("summary", f"#/flight/{flight}"), ("fdr", f"#/flight/{flight}/fdr/60")):
+                b.send("Page.navigate", {"url": "about:blank"})
+                b.go(index + fragment)
+                seen[name] = b.evaluate(FITS)
+                if name == "fdr":
+                    seen["labels"] = b.evaluate(LABELS)
+            out["widths"][str(width)] = seen
+        # The keyboard: Tab reaches a logbook row and a calendar cell, Enter opens them.
+        b.viewport(1280, 900)
+        b.send("Page.navigate", {"url": "about:blank"})
+        b.go(index + "#/logbook")
+        out["row_focus"] = tab_to(b, "#logbook tr.flight")
+        focused = b.evaluate("document.activeElement.dataset.id")
+        key(b, "Enter", "Enter", 13, "\r")
+        b.wait_rendered()
+        out["row_enter"] = [focused, b.evaluate("location.hash")]
+        b.hash(f"#/calendar/{month}")
+        out["cell_focus"] = tab_to(b, f".day[data-date=\"{day}\"]")
+        key(b, "Enter", "Enter", 13, "\r")
+        b.wait_rendered()
+        out["cell_enter"] = b.evaluate("location.hash")
+        out["day_row_focus"] = tab_to(b, "#day tr.flight")
+        key(b, "Enter", "Enter", 13, "\r")
+        b.wait_rendered()
+        out["day_row_enter"] = b.evaluate("location.hash")
+        out["requests"] = b.requests()
+        out["exceptions"] = b.exceptions()
+    finally:
+        b.close()
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--fixes":
+        fixes(*sys.argv[2:6])
