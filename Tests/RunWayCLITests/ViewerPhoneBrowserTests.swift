@@ -152,4 +152,64 @@ struct ViewerPhoneBrowserTests {
         #expect(requests.allSatisfy { $0.hasPrefix("file://\(folder)/") }, "\(requests)")
         #expect((seen["exceptions"] as? [String])?.isEmpty == true, "\(seen["exceptions"] ?? "")")
     }
+
+    /// The course over OpenStreetMap (viewer_phone.py --map): every tile request is answered by
+    /// the test through the DevTools Fetch domain and every host name resolves to nothing, so
+    /// nothing reaches the network. Off (the default): no request beyond the page's own files.
+    /// On: the box's tiles at tile.openstreetmap.org/{z}/{x}/{y}.png, each inside the box, at most
+    /// 3 × 3, the attribution with its link; moving the cursor asks nothing more; remembered
+    /// across a reload; offline: says so and asks nothing; off again: nothing after a reload.
+    @Test func theMapIsOptInRemembersTheChoiceAndSaysWhenItIsOffOrOffline() async throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
+            "Debian's chromium is needed: scripts/install-deps.sh test installs it")
+        let scratch = NSTemporaryDirectory() + "runway-viewer-map-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = try await Self.export(into: scratch)
+        let script = RunWayBinary.root.appendingPathComponent("Tests/Viewer/viewer_phone.py").path
+        let result = try await RunWayBinary.shell("python3 '\(script)' --map '\(folder)' 1")
+        #expect(result.status == 0, "\(result.stderr)")
+        let seen = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+            "\(result.stdout)")
+        func step(_ name: String) throws -> [String: Any] {
+            try #require(seen[name] as? [String: Any], "\(name)")
+        }
+        let tilePattern = /https:\/\/tile\.openstreetmap\.org\/(\d+)\/(\d+)\/(\d+)\.png/
+
+        let off = try step("off")
+        #expect(off["checked"] as? Bool == false && (off["network"] as? [String])?.isEmpty == true, "\(off)")
+        #expect(
+            (off["status"] as? String)?.hasPrefix("Map off: the course is drawn alone and nothing leaves")
+                == true)
+        #expect((off["tiles"] as? [String])?.isEmpty == true && off["attribution"] is NSNull)
+
+        for name in ["on", "reloaded", "phone"] {
+            let on = try step(name)
+            let tiles = try #require(on["tiles"] as? [String], "\(name)")
+            #expect(on["checked"] as? Bool == true && on["stored"] as? String == "on", "\(name): \(on)")
+            #expect(!tiles.isEmpty && tiles.count <= 9, "\(name): \(tiles)")
+            #expect(tiles.allSatisfy { (try? tilePattern.wholeMatch(in: $0)) != nil }, "\(name): \(tiles)")
+            #expect(Set(on["network"] as? [String] ?? []) == Set(tiles), "\(name): \(on)")
+            #expect(on["inside"] as? Bool == true && on["route"] as? Bool == true)
+            #expect(on["attribution"] as? String == "© OpenStreetMap contributors")
+            #expect(on["link"] as? String == "https://www.openstreetmap.org/copyright")
+        }
+        let moved = try step("moved")
+        #expect((moved["network"] as? [String])?.isEmpty == true, "\(moved)")
+        #expect(moved["marker"] as? String != (try step("on"))["marker"] as? String)
+        #expect((try step("phone"))["scroll"] as? [Double] == [390, 390])
+
+        let offline = try step("offline")
+        #expect(offline["checked"] as? Bool == true && (offline["network"] as? [String])?.isEmpty == true)
+        #expect(
+            offline["status"] as? String == "Map on, but this computer is offline: the course is drawn alone."
+        )
+        let offAgain = try step("off_again")
+        #expect(offAgain["stored"] as? String == "off" && (offAgain["network"] as? [String])?.isEmpty == true)
+        #expect(
+            (seen["served"] as? [String])?.allSatisfy { $0.hasPrefix("https://tile.openstreetmap.org/") }
+                == true)
+        #expect((seen["exceptions"] as? [String])?.isEmpty == true, "\(seen["exceptions"] ?? "")")
+    }
 }

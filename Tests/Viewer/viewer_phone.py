@@ -104,6 +104,115 @@ def fixes(folder, flight, day, month):
     print(json.dumps(out))
 
 
+def png(size=256):
+    """A grey square PNG (a stand-in tile), made here."""
+    row = b"\0" + b"\xdd\xe3\xea" * size
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * size)) + chunk(b"IEND", b""))
+
+
+TILE_HOST = "https://tile.openstreetmap.org/"
+MAP = """(() => { const s = document.getElementById('map-switch'), a = document.getElementById('map-attribution');
+    return { checked: s && s.checked, status: (document.getElementById('map-status') || {}).textContent,
+      tiles: Array.from(document.querySelectorAll('#map-tiles image')).map(i => i.getAttribute('href')),
+      inside: Array.from(document.querySelectorAll('#map-tiles image')).every(i => { const x = +i.getAttribute('x'), y = +i.getAttribute('y'), w = +i.getAttribute('width'), h = +i.getAttribute('height'); return x < 300 && y < 300 && x + w > 0 && y + h > 0; }),
+      loaded: Array.from(document.querySelectorAll('#map-tiles image')).length,
+      attribution: a && a.textContent, link: a && a.querySelector('a') && a.querySelector('a').href,
+      stored: localStorage.getItem('runway.map'), route: !!document.querySelector('#course-svg polyline.route'),
+      marker: document.getElementById('marker').getAttribute('transform') }; })()"""
+
+
+def serve_tiles(b, served, quiet=0.4):
+    """Answers every paused request for a tile with the stand-in PNG until none has come for
+    `quiet` s; any other paused request fails (nothing leaves the machine)."""
+    import base64, time
+    body = base64.b64encode(png()).decode()
+    last = time.time()
+    while time.time() - last < quiet:
+        b._drain()
+        for e in b.events:
+            if e.get("method") != "Fetch.requestPaused" or e["params"]["requestId"] in served:
+                continue
+            request = e["params"]["requestId"]
+            served[request] = e["params"]["request"]["url"]
+            try:
+                if served[request].startswith(TILE_HOST):
+                    b.send("Fetch.fulfillRequest", {"requestId": request, "responseCode": 200, "body": body,
+                                                     "responseHeaders": [{"name": "Content-Type", "value": "image/png"}]})
+                else:
+                    b.send("Fetch.failRequest", {"requestId": request, "errorReason": "BlockedByClient"})
+            except RuntimeError as error:  # the page that asked has gone (a reload): nothing to answer
+                if "Invalid InterceptionId" not in str(error):
+                    raise
+            last = time.time()
+        time.sleep(0.05)
+
+
+def network(b, since):
+    """The requests made since the `since`-th, but the page's own files."""
+    return [u for u in b.requests()[since:] if not u.startswith("file://")]
+
+
+def map_check(folder, flight):
+    index = "file://" + os.path.abspath(os.path.join(folder, "index.html"))
+    page = index + f"#/flight/{flight}/fdr/60"
+    # Every host name resolves to nothing: were a tile not intercepted, it still could not leave.
+    b = Browser(extra_args=["--host-resolver-rules=MAP * ~NOTFOUND"])
+    out, served = {}, {}
+    try:
+        b.open_page()
+        b.send("Fetch.enable", {"patterns": [{"urlPattern": "http://*", "requestStage": "Request"}, {"urlPattern": "https://*", "requestStage": "Request"}]})
+        b.viewport(1280, 900)
+        step = lambda: len(b.requests())
+        def reload():
+            b.evaluate("document.body.removeAttribute('data-rendered-ms')")
+            b.send("Page.reload", {})
+            b.wait_rendered()
+            serve_tiles(b, served)
+        since = step()
+        b.go(page)
+        serve_tiles(b, served)
+        out["off"] = dict(b.evaluate(MAP), network=network(b, since))
+        since = step()
+        b.evaluate("document.body.removeAttribute('data-rendered-ms'); document.getElementById('map-switch').click()")
+        b.wait_rendered()
+        serve_tiles(b, served)
+        out["on"] = dict(b.evaluate(MAP), network=network(b, since))
+        since = step()
+        b.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": "ArrowRight", "code": "ArrowRight", "windowsVirtualKeyCode": 39})
+        b.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "ArrowRight", "code": "ArrowRight", "windowsVirtualKeyCode": 39})
+        serve_tiles(b, served)
+        out["moved"] = dict(b.evaluate(MAP), network=network(b, since))
+        since = step()
+        reload()
+        out["reloaded"] = dict(b.evaluate(MAP), network=network(b, since))
+        b.viewport(390, 844, True)
+        since = step()
+        reload()
+        out["phone"] = dict(b.evaluate(MAP), network=network(b, since),
+                            scroll=b.evaluate("[innerWidth, document.documentElement.scrollWidth]"))
+        b.viewport(1280, 900)
+        b.send("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        since = step()
+        reload()
+        out["offline"] = dict(b.evaluate(MAP), network=network(b, since))
+        b.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        b.evaluate("document.body.removeAttribute('data-rendered-ms'); document.getElementById('map-switch').click()")
+        b.wait_rendered()
+        since = step()
+        reload()
+        out["off_again"] = dict(b.evaluate(MAP), network=network(b, since))
+        out["served"] = sorted(set(served.values()))
+        out["exceptions"] = b.exceptions()
+    finally:
+        b.close()
+    print(json.dumps(out))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--fixes":
         fixes(*sys.argv[2:6])
+    elif sys.argv[1] == "--map":
+        map_check(*sys.argv[2:4])

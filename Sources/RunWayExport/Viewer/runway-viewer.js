@@ -93,6 +93,10 @@
     rendered();
   }
   window.addEventListener("hashchange", route);
+  // The map's switch says online or offline as the browser does: the course is drawn again.
+  function mapNews() { if (document.getElementById("map-switch")) route(); }
+  window.addEventListener("online", mapNews);
+  window.addEventListener("offline", mapNews);
 
   function withFlight(id, show) {
     var e = entry(id);
@@ -348,7 +352,7 @@
       // The course is still the flight's: drawn, its marker at the start.
       var alone = el("div", { "class": "course", id: "course" });
       view.appendChild(el("div", { "class": "fdr" }, [alone]));
-      var drawn = drawCourse(alone, f);
+      var drawn = window.RUNWAY_MAP.course(alone, f, tools);
       if (drawn) drawn.show(0, null);
       return;
     }
@@ -372,7 +376,7 @@
     lanes.appendChild(timeLabel);
     lanesBox.appendChild(lanes);
 
-    var course = drawCourse(courseBox, f);
+    var course = window.RUNWAY_MAP.course(courseBox, f, tools);
     function move(to) {
       t = Math.max(0, Math.min(end, to));
       var x = (t / end) * W;
@@ -442,61 +446,9 @@
     for (var i = 0; i < values.length; i++) { if (values[i] < lo) lo = values[i]; if (values[i] > hi) hi = values[i]; }
     return [lo, hi];
   }
+  // What the course's drawing (runway-map.js) takes from here; `redraw` draws the view again.
+  var tools = { el: el, svg: svg, range: range, redraw: route };
 
-  /// The course, north up, longitude scaled by cos(mean latitude), one scale for both axes; a
-  /// 2-minute trail brightening toward the marker, turned by heading. One point is drawn as the
-  /// marker alone.
-  function drawCourse(box, f) {
-    var R = f.route;
-    if (!R || !R.lat.length) { box.appendChild(el("p", { "class": "note", text: "No route was stored for this flight." })); return null; }
-    var mean = R.lat.reduce(function (a, b) { return a + b; }, 0) / R.lat.length, k = Math.cos(mean * Math.PI / 180);
-    var xs = R.lon.map(function (v) { return v * k; }), ys = R.lat;
-    var xr = range(xs), yr = range(ys), minX = xr[0], maxX = xr[1], minY = yr[0], maxY = yr[1];
-    var size = 300, margin = 12, scale = (size - 2 * margin) / Math.max(maxX - minX, maxY - minY, 1e-9);
-    // Centred: the shorter side gets the spare room on both sides.
-    var dx = (size - 2 * margin - (maxX - minX) * scale) / 2, dy = (size - 2 * margin - (maxY - minY) * scale) / 2;
-    function px(i) { return [margin + dx + (xs[i] - minX) * scale, size - margin - dy - (ys[i] - minY) * scale]; }
-    var root = svg("svg", { viewBox: "0 0 " + size + " " + size, id: "course-svg" });
-    root.appendChild(svg("polyline", { "class": "route", points: R.lat.map(function (_, i) { return px(i).join(","); }).join(" ") }));
-    (f.alerts || []).forEach(function (a) {
-      if (a.lat == null) return;
-      root.appendChild(svg("circle", { "class": "alert-spot", cx: margin + dx + (a.lon * k - minX) * scale, cy: size - margin - dy - (a.lat - minY) * scale, r: 6 }));
-    });
-    var north = svg("text", { x: size - 18, y: 16, "class": "lane-label" });
-    north.textContent = "N ↑";
-    root.appendChild(north);
-    var trail = svg("g", { id: "trail" });
-    root.appendChild(trail);
-    var marker = svg("polygon", { "class": "marker", id: "marker", points: "0,-9 6,7 0,3 -6,7" });
-    root.appendChild(marker);
-    box.appendChild(root);
-    function position(t) {
-      // The last point at or before t, by halving (a 24-hour route has ~86 400).
-      var i = 0, hi = R.t.length - 1;
-      while (i < hi) { var mid = (i + hi + 1) >> 1; if (R.t[mid] <= t) i = mid; else hi = mid - 1; }
-      var j = Math.min(i + 1, R.t.length - 1), u = R.t[j] > R.t[i] ? Math.max(0, Math.min(1, (t - R.t[i]) / (R.t[j] - R.t[i]))) : 0;
-      var a = px(i), b = px(j);
-      return [a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, i];
-    }
-    return {
-      show: function (t, hdg) {
-        var p = position(t);
-        marker.setAttribute("transform", "translate(" + p[0].toFixed(1) + " " + p[1].toFixed(1) + ") rotate(" + Math.round(hdg || 0) + ")");
-        marker.setAttribute("data-x", p[0].toFixed(1));
-        marker.setAttribute("data-y", p[1].toFixed(1));
-        trail.textContent = "";
-        var steps = 8;
-        for (var s = 0; s < steps; s++) {
-          var t0 = t - 120 * (1 - s / steps), t1 = t - 120 * (1 - (s + 1) / steps);
-          if (t1 <= 0) continue;
-          var a = position(Math.max(0, t0)), b = position(t1), pts = [a[0] + "," + a[1]];
-          for (var i = a[2] + 1; i <= b[2]; i++) pts.push(px(i).join(","));
-          pts.push(b[0] + "," + b[1]);
-          trail.appendChild(svg("polyline", { points: pts.join(" "), fill: "none", stroke: "#b3261e", "stroke-width": 4, "stroke-opacity": ((s + 1) / steps).toFixed(2) }));
-        }
-      },
-    };
-  }
 
   route();
 })();
