@@ -9,6 +9,13 @@ import Testing
 /// and laptop widths are kept in .build/viewer-screenshots.
 @Suite("The offline viewer in a real browser")
 struct ViewerBrowserTests {
+    /// The screenshots the README shows (docs/), from this test's laptop (1280 px) and phone
+    /// (390 px) views.
+    static let readmeScreenshots = [
+        ("fdr-laptop.png", "viewer-fdr.png"), ("calendar-laptop.png", "viewer-calendar.png"),
+        ("logbook-phone.png", "viewer-logbook-phone.png"), ("summary-phone.png", "viewer-summary-phone.png"),
+    ]
+
     @Test func theFourViewsShowTheFlightsAndNothingIsFetched() async throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
@@ -118,6 +125,14 @@ struct ViewerBrowserTests {
         for view in ["logbook", "calendar", "summary", "fdr"] {
             for width in ["phone", "laptop"] {
                 #expect(FileManager.default.fileExists(atPath: "\(shots)/\(view)-\(width).png"))
+            }
+        }
+        // The README's pictures are these: RUNWAY_UPDATE_SCREENSHOTS=1 copies them into docs/.
+        if ProcessInfo.processInfo.environment["RUNWAY_UPDATE_SCREENSHOTS"] == "1" {
+            let docs = RunWayBinary.root.appendingPathComponent("docs").path
+            for (shot, name) in Self.readmeScreenshots {
+                try? FileManager.default.removeItem(atPath: "\(docs)/\(name)")
+                try FileManager.default.copyItem(atPath: "\(shots)/\(shot)", toPath: "\(docs)/\(name)")
             }
         }
     }
