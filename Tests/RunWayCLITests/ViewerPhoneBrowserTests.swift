@@ -60,8 +60,12 @@ struct ViewerPhoneBrowserTests {
                 heartRate: nil, cadence: nil, elevationGain: 0)
         }
         let begin = start + Double(day) * 86_400 + hour * 3_600
+        // The next day's run had a goal of 10 minutes: of moving time, as the page must say.
         return Flight(
-            mission: nil, startTime: begin, endTime: begin + 600, distance: 2_000, elapsed: 600,
+            mission: day == 1
+                ? Mission(pace: .init(targetPace: 330, allowedDeviation: 15), goal: .duration(600)) : nil,
+            startTime: begin,
+            endTime: begin + 600, distance: 2_000, elapsed: 600,
             movingTime: 600, splits: splits, droppedTail: 0, samples: [], route: Route(points: []),
             simplifiedRoute: Route(points: []), alerts: [], averageHeartRate: nil, averageCadence: nil)
     }
@@ -71,7 +75,7 @@ struct ViewerPhoneBrowserTests {
         try FileManager.default.createDirectory(atPath: scratch + "/stick", withIntermediateDirectories: true)
         let logbook = try Logbook(path: scratch + "/logbook.sqlite", journalCapacity: 0)
         for flight in [longRun(), shortRun(day: 0, hour: 10), shortRun(day: 1, hour: 0)] {
-            let id = try logbook.begin(startTime: flight.startTime, mission: nil, source: "test")
+            let id = try logbook.begin(startTime: flight.startTime, mission: flight.mission, source: "test")
             try logbook.finish(flight: id, with: flight)
         }
         let export = try await RunWayBinary.run([
@@ -107,6 +111,11 @@ struct ViewerPhoneBrowserTests {
         #expect(seen["day_head"] as? [String] == ["Start", "Distance", "Moving", "Time", "Pace"])
         let day = try #require(seen["day_rows"] as? [[String]])
         #expect(day.first == ["07:00", "3.34 km", "27:26", "50:27", "8:13 /km"], "\(day)")
+        // A time goal is a goal of moving time, and the mission line says so.
+        #expect(
+            seen["mission"] as? String
+                == "Mission: 5:30 /km ±15 s for 10:00 moving — moving time reached ✓, average pace outside the band ✗",
+            "\(seen["mission"] ?? "")")
 
         // Row 8: 0.3 m of descent is "0 m"; no altitude at all is "--".
         let totals = try #require(seen["totals"] as? [String])

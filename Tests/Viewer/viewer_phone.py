@@ -97,6 +97,8 @@ def fixes(folder, flight, day, month):
         key(b, "Enter", "Enter", 13, "\r")
         b.wait_rendered()
         out["day_row_enter"] = b.evaluate("location.hash")
+        b.hash("#/flight/3")
+        out["mission"] = b.evaluate("(document.getElementById('mission') || {textContent: null}).textContent")
         out["requests"] = b.requests()
         out["exceptions"] = b.exceptions()
     finally:

@@ -254,8 +254,9 @@
       if (m.pace_s_per_km != null) targets.push(pace(m.pace_s_per_km) + " ±" + m.deviation_s_per_km + " s");
       if (m.hr_low != null) targets.push(m.hr_low + "–" + m.hr_high + " bpm");
       if (m.time_s != null) {
-        targets.push("for " + clock(m.time_s));
-        verdicts.push("time " + (s.moving_s >= m.time_s ? "reached ✓" : "not reached ✗"));
+        // A time goal is moving time (Mission.Goal), and says so.
+        targets.push("for " + clock(m.time_s) + " moving");
+        verdicts.push("moving time " + (s.moving_s >= m.time_s ? "reached ✓" : "not reached ✗"));
       } else if (m.distance_m != null) {
         targets.push("over " + km(m.distance_m));
         verdicts.push("distance " + (s.distance_m >= m.distance_m ? "reached ✓" : "not reached ✗"));
