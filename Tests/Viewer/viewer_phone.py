@@ -5,7 +5,7 @@
 and Moving named apart), the summary's totals and split marks, the calendar's dots, at 360 and
 390 px whether the page scrolls sideways (document.scrollWidth against innerWidth) and whether
 each table fits its box, the lane labels' drawn size, and the keyboard: Tab to a logbook row or a
-calendar cell, Enter opens it.
+calendar cell, Enter opens it (a row by the link in its first cell).
 
 --map RUNWAY-FOLDER FLIGHT-ID: the course's OpenStreetMap switch. Every request to
 tile.openstreetmap.org is answered here (the DevTools Fetch domain, a 256 px PNG made here) and
@@ -83,8 +83,8 @@ def fixes(folder, flight, day, month):
         b.viewport(1280, 900)
         b.send("Page.navigate", {"url": "about:blank"})
         b.go(index + "#/logbook")
-        out["row_focus"] = tab_to(b, "#logbook tr.flight")
-        focused = b.evaluate("document.activeElement.dataset.id")
+        out["row_focus"] = tab_to(b, "#logbook tr.flight a")
+        focused = b.evaluate("document.activeElement.closest('tr').dataset.id")
         key(b, "Enter", "Enter", 13, "\r")
         b.wait_rendered()
         out["row_enter"] = [focused, b.evaluate("location.hash")]
@@ -93,7 +93,7 @@ def fixes(folder, flight, day, month):
         key(b, "Enter", "Enter", 13, "\r")
         b.wait_rendered()
         out["cell_enter"] = b.evaluate("location.hash")
-        out["day_row_focus"] = tab_to(b, "#day tr.flight")
+        out["day_row_focus"] = tab_to(b, "#day tr.flight a")
         key(b, "Enter", "Enter", 13, "\r")
         b.wait_rendered()
         out["day_row_enter"] = b.evaluate("location.hash")

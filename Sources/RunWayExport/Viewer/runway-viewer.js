@@ -54,7 +54,16 @@
     return null;
   }
   function mode(f) { return f.mission ? "mission" : "free"; }
-  // Opens `hash` on a click and, for the keyboard, on Enter: the element is a tab stop.
+  // A table row that opens `hash`: a click anywhere on it, and for the keyboard its first cell is
+  // a link (a tab stop, Enter opens it; the table keeps its rows for a screen reader).
+  function rowOpens(tr, hash) {
+    var first = tr.firstChild, link = el("a", { href: hash, text: first.textContent });
+    first.textContent = "";
+    first.appendChild(link);
+    tr.addEventListener("click", function (e) { if (!e.target.closest("a")) go(hash); });
+    return tr;
+  }
+  // A calendar day that opens `hash` on a click and, for the keyboard, on Enter: a tab stop.
   function opens(e, hash) {
     e.tabIndex = 0;
     e.setAttribute("role", "link");
@@ -123,7 +132,7 @@
     }
     // Moving time as `runway logbook` shows it, and Time (elapsed, pauses included) beside it.
     var rows = logbook.flights.map(function (f) {
-      return opens(el("tr", { "class": "flight", "data-id": f.id }, [
+      return rowOpens(el("tr", { "class": "flight", "data-id": f.id }, [
         el("td", { "class": "when", text: f.local_date + " " + f.local_time }), el("td", { "class": "mode", text: mode(f) }),
         cell("Distance", km(f.distance_m), "num"), cell("Moving", clock(f.moving_s), "num"), cell("Time", clock(f.elapsed_s), "num"),
         cell("Pace", pace(f.pace_s_per_km), "num"), cell("Gain", metres(f.gain_m, true), "num"),
@@ -212,7 +221,7 @@
     view.appendChild(el("h2", { text: date + ": " + runs.length + " run" + (runs.length === 1 ? "" : "s") }));
     var head = el("tr", {}, ["Start", "Distance", "Moving", "Time", "Pace"].map(function (h, i) { return el("th", { "class": i ? "num" : "", text: h }); }));
     view.appendChild(el("table", { id: "day" }, [head].concat(runs.map(function (f) {
-      return opens(el("tr", { "class": "flight", "data-id": f.id }, [
+      return rowOpens(el("tr", { "class": "flight", "data-id": f.id }, [
         el("td", { text: f.local_time }), el("td", { "class": "num", text: km(f.distance_m) }),
         el("td", { "class": "num", text: clock(f.moving_s) }), el("td", { "class": "num", text: clock(f.elapsed_s) }),
         el("td", { "class": "num", text: pace(f.pace_s_per_km) }),
