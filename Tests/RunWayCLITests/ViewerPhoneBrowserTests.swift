@@ -149,6 +149,9 @@ struct ViewerPhoneBrowserTests {
                 labels.count >= 5 && labels.allSatisfy { ($0[1] as? Double ?? 0) >= 12 },
                 "\(width): \(labels)")
         }
+        // A phone turned from 844 to 390 px: the lanes are drawn again, their labels still ≥ 12 px.
+        let turned = try #require(seen["turned_labels"] as? [[Any]])
+        #expect(turned.count >= 5 && turned.allSatisfy { ($0[1] as? Double ?? 0) >= 12 }, "\(turned)")
         // Keyboard: Tab reaches a logbook row and Enter opens its flight; a calendar day of two
         // runs opens its list, whose row opens the flight.
         #expect(seen["row_focus"] is String, "\(seen)")

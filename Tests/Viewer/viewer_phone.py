@@ -79,6 +79,17 @@ def fixes(folder, flight, day, month):
                 if name == "fdr":
                     seen["labels"] = b.evaluate(LABELS)
             out["widths"][str(width)] = seen
+        # A phone turned: the FDR drawn at 844 px, then the window made 390 px wide.
+        b.viewport(844, 390, True)
+        b.send("Page.navigate", {"url": "about:blank"})
+        b.go(index + f"#/flight/{flight}/fdr/60")
+        b.evaluate("document.body.removeAttribute('data-rendered-ms')")
+        b.viewport(390, 844, True)
+        try:
+            b.wait_rendered(3)
+        except RuntimeError:  # not drawn again: the labels are measured as they were shrunk
+            b.evaluate("document.body.setAttribute('data-rendered-ms', 'stale')")
+        out["turned_labels"] = b.evaluate(LABELS)
         # The keyboard: Tab reaches a logbook row and a calendar cell, Enter opens them.
         b.viewport(1280, 900)
         b.send("Page.navigate", {"url": "about:blank"})

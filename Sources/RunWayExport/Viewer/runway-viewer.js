@@ -106,6 +106,16 @@
   function mapNews() { if (document.getElementById("map-switch")) route(); }
   window.addEventListener("online", mapNews);
   window.addEventListener("offline", mapNews);
+  // The lanes are drawn one unit a pixel for the width they had: a window made narrower (a phone
+  // turned) would shrink their labels, so the FDR is drawn again once the resizing stops.
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () {
+      var lanes = document.getElementById("lanes");
+      if (lanes && Math.max(280, Math.round(lanes.clientWidth)) !== W) route();
+    }, 150);
+  });
 
   function withFlight(id, show) {
     var e = entry(id);
