@@ -57,7 +57,7 @@ let package = Package(
             name: "RunWayExport", dependencies: ["RunWayCore", "RunWayStore", "RunWaySystem", "CLinux"],
             resources: [
                 .embedInCode("Viewer/index.html"), .embedInCode("Viewer/runway-viewer.js"),
-                .embedInCode("Viewer/runway-viewer.css"),
+                .embedInCode("Viewer/runway-viewer.css"), .embedInCode("Viewer/runway-map.js"),
             ],
             swiftSettings: strict
         ),

@@ -41,8 +41,8 @@ public enum ViewerData {
             + JSONValue.object([("zone", .string(zone)), ("flights", .array(entries))]).rendered() + ";\n"
     }
 
-    /// One flight's file: summary, mission, splits with their markers, alerts, FDR samples and
-    /// the simplified route.
+    /// One flight's file: summary, mission, splits, alerts, FDR samples and the simplified route.
+    /// The splits' ▲/▼ are the page's to judge, on the values it shows (issue 28 row 8).
     static func flight(_ logged: LoggedFlight, bodyMass: Double?) -> String {
         let f = logged.flight
         func n(_ v: Double?, _ places: Int = 1) -> JSONValue { .number(v, places: places) }
@@ -60,14 +60,6 @@ public enum ViewerData {
                 "gpws",
                 .object([("sink_rate", .number(Double(sink))), ("overspeed", .number(Double(overspeed)))])
             ),
-        ])
-        func mark(_ pair: (Int, Int)?) -> JSONValue {
-            pair.map { .array([.number(Double($0.0)), .number(Double($0.1))]) } ?? .null
-        }
-        let marks: JSONValue = .object([
-            ("pace", mark(f.paceExtremes.map { ($0.fastest, $0.slowest) })),
-            ("heart_rate", mark(f.heartRateExtremes.map { ($0.highest, $0.lowest) })),
-            ("cadence", mark(f.cadenceExtremes.map { ($0.highest, $0.lowest) })),
         ])
         let splits = f.splits.map { s -> JSONValue in
             .object([
@@ -121,7 +113,7 @@ public enum ViewerData {
         let data: JSONValue = .object([
             ("id", .number(Double(logged.id))), ("summary", summary), ("mission", mission),
             ("splits", .array(splits)),
-            ("marks", marks), ("alerts", .array(alerts)), ("samples", samples), ("route", routeJSON),
+            ("alerts", .array(alerts)), ("samples", samples), ("route", routeJSON),
             ("no_samples_reason", reason), ("zones", zones(f)),
         ])
         return "RUNWAY_FLIGHT(\(logged.id), \(data.rendered()));\n"

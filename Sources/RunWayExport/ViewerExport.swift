@@ -5,7 +5,8 @@ import RunWayStore
 /// (built into this program from `Viewer/`), `runway-logbook.js` with every run, and one data file
 /// per flight, loaded only when that flight is opened (a 300-flight stick opens fast). A data
 /// file is rewritten only when its bytes change, so a repeat export writes the logbook file and
-/// little else. Open `RUNWAY/index.html` on any computer or phone: nothing is fetched.
+/// little else. Open `RUNWAY/index.html` on any computer or phone: nothing is fetched unless the
+/// runner turns the course's map on (`runway-map.js`: OpenStreetMap's tiles for the view).
 public enum ViewerExport {
     public struct Written: Sendable, Equatable {
         /// The page to open.
@@ -21,6 +22,7 @@ public enum ViewerExport {
     static let assets: [(name: String, bytes: [UInt8])] = [
         ("index.html", PackageResources.index_html),
         ("runway-viewer.js", PackageResources.runway_viewer_js),
+        ("runway-map.js", PackageResources.runway_map_js),
         ("runway-viewer.css", PackageResources.runway_viewer_css),
     ]
 

@@ -19,8 +19,8 @@ struct DriveImageTests {
             "drive", "--image", image, "--logbook", ExportCommandTests.logbook, "--config", "/nonexistent",
         ])
         #expect(built.status == 0, "\(built.stderr)")
-        // Six activity files, and the viewer: page, script, style, logbook, a file per flight.
-        #expect(built.stdout.contains("12 files in RUNWAY/"), "\(built.stdout)")
+        // Six activity files, and the viewer: page, its two scripts, style, logbook, a file per flight.
+        #expect(built.stdout.contains("13 files in RUNWAY/"), "\(built.stdout)")
         let info = try await Self.mtools("minfo", ["-i", image, "::"])
         #expect(info.stdout.contains("disk label=\"RUNWAY"), "\(info.stdout)\(info.stderr)")
         let listing = try await Self.mtools("mdir", ["-b", "-i", image, "::/RUNWAY"])

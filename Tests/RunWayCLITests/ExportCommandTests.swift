@@ -65,12 +65,12 @@ struct ExportCommandTests {
                 ".runway-manifest", "2026-10-03-0659-5.2km.fit", "2026-10-03-0659-5.2km.gpx",
                 "2026-10-03-0659-5.2km.tcx", "2026-10-04-0659-5.2km.fit", "2026-10-04-0659-5.2km.gpx",
                 "2026-10-04-0659-5.2km.tcx",
-                // The offline viewer: its page, script and style, the logbook, a file per flight.
-                "index.html", "runway-viewer.js", "runway-viewer.css", "runway-logbook.js",
+                // The offline viewer: its page, scripts and style, the logbook, a file per flight.
+                "index.html", "runway-viewer.js", "runway-viewer.css", "runway-map.js", "runway-logbook.js",
                 "runway-flight-20261003-065950.js", "runway-flight-20261004-065950.js",
             ])
         let viewer = try #require(object["viewer"] as? [String: Any])
-        #expect(viewer["flights"] as? Double == 2 && viewer["files_written"] as? Double == 6)
+        #expect(viewer["flights"] as? Double == 2 && viewer["files_written"] as? Double == 7)
         let again = try await Self.export(destination, ["--json"])
         let repeated = try #require(
             try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])

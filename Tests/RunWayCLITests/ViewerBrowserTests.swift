@@ -9,6 +9,13 @@ import Testing
 /// and laptop widths are kept in .build/viewer-screenshots.
 @Suite("The offline viewer in a real browser")
 struct ViewerBrowserTests {
+    /// The screenshots the README shows (docs/), from this test's laptop (1280 px) and phone
+    /// (390 px) views.
+    static let readmeScreenshots = [
+        ("fdr-laptop.png", "viewer-fdr.png"), ("calendar-laptop.png", "viewer-calendar.png"),
+        ("logbook-phone.png", "viewer-logbook-phone.png"), ("summary-phone.png", "viewer-summary-phone.png"),
+    ]
+
     @Test func theFourViewsShowTheFlightsAndNothingIsFetched() async throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
@@ -54,13 +61,15 @@ struct ViewerBrowserTests {
             ])
         let rows = try #require(seen["logbook_rows"] as? [[String]])
         #expect(
-            rows.last == ["2026-10-03 06:59", "mission", "5.18 km", "29:35", "5:33 /km", "+20 m", "recorded"])
-        #expect(rows[0][1] == "free" && rows[0][5] == "0 m")
+            rows.last == [
+                "2026-10-03 06:59", "mission", "5.18 km", "28:48", "29:35", "5:33 /km", "+20 m", "recorded",
+            ])
+        #expect(rows[0][1] == "free" && rows[0][6] == "0 m")
 
-        // Calendar: the km of each day, a dot for the 3rd's second run; the day opens its list.
+        // Calendar: the km of each day, a dot for each of the 3rd's two runs; the day opens its list.
         let days = try #require(seen["calendar_days"] as? [String: [String]])
         #expect(
-            days == ["2026-10-03": ["10.4", "•"], "2026-10-06": ["5.2", ""], "2026-10-12": ["0.7", ""]])
+            days == ["2026-10-03": ["10.4", "••"], "2026-10-06": ["5.2", ""], "2026-10-12": ["0.7", ""]])
         let dayList = try #require(seen["day_list"] as? [String: Any])
         #expect(dayList["hash"] as? String == "#/day/2026-10-03" && dayList["ids"] as? [Int] == [1, 2])
         #expect((seen["calendar_note"] as? String)?.hasPrefix("16.3 km in 4 runs") == true)
@@ -116,6 +125,14 @@ struct ViewerBrowserTests {
         for view in ["logbook", "calendar", "summary", "fdr"] {
             for width in ["phone", "laptop"] {
                 #expect(FileManager.default.fileExists(atPath: "\(shots)/\(view)-\(width).png"))
+            }
+        }
+        // The README's pictures are these: RUNWAY_UPDATE_SCREENSHOTS=1 copies them into docs/.
+        if ProcessInfo.processInfo.environment["RUNWAY_UPDATE_SCREENSHOTS"] == "1" {
+            let docs = RunWayBinary.root.appendingPathComponent("docs").path
+            for (shot, name) in Self.readmeScreenshots {
+                try? FileManager.default.removeItem(atPath: "\(docs)/\(name)")
+                try FileManager.default.copyItem(atPath: "\(shots)/\(shot)", toPath: "\(docs)/\(name)")
             }
         }
     }

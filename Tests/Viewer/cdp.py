@@ -4,7 +4,7 @@ import json, os, shutil, subprocess, tempfile, time
 
 
 class Browser:
-    def __init__(self, chromium=None):
+    def __init__(self, chromium=None, extra_args=()):
         self.chromium = chromium or shutil.which("chromium") or "/usr/bin/chromium"
         self.profile = tempfile.mkdtemp(prefix="runway-chromium-")
         to_browser_r, self.to_browser = os.pipe()
@@ -17,7 +17,7 @@ class Browser:
             [self.chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--metrics-recording-only", "--mute-audio",
-             "--remote-debugging-pipe", f"--user-data-dir={self.profile}", "about:blank"],
+             "--remote-debugging-pipe", f"--user-data-dir={self.profile}", *extra_args, "about:blank"],
             pass_fds=(3, 4), preexec_fn=fds, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_browser_r)
         os.close(from_browser_w)
@@ -80,8 +80,10 @@ class Browser:
         raise RuntimeError(f"the view was not drawn within {timeout} s")
 
     def hash(self, fragment, timeout=20):
-        """Changes the page's hash (a click on a link) and waits for the view."""
-        self.evaluate(f"location.hash = {json.dumps(fragment)}")
+        """Changes the page's hash (a click on a link) and waits for the view. The mark of the view
+        before is taken off first: hashchange comes after this call returns, and the old mark read
+        as the new view's under load."""
+        self.evaluate(f"document.body.removeAttribute('data-rendered-ms'); location.hash = {json.dumps(fragment)}")
         return self.wait_rendered(timeout)
 
     def screenshot(self, path):

@@ -45,9 +45,9 @@ def check(folder, shots, flight, month, single=None, bare=None):
                 # A day with two runs opens its list; one with one run opens the summary.
                 two = [d for d, v in out["calendar_days"].items() if v[1]]
                 if two:
-                    b.evaluate(f"document.querySelector('.day[data-date=\"{two[0]}\"]').click()")
+                    b.evaluate(f"document.body.removeAttribute('data-rendered-ms'); document.querySelector('.day[data-date=\"{two[0]}\"]').click()")
                     b.wait_rendered()
-                    out["day_list"] = {"hash": b.evaluate("location.hash"), "ids": b.evaluate("Array.from(document.querySelectorAll('#day tr')).map(r => +r.dataset.id)")}
+                    out["day_list"] = {"hash": b.evaluate("location.hash"), "ids": b.evaluate("Array.from(document.querySelectorAll('#day tr.flight')).map(r => +r.dataset.id)")}
                     b.hash(f"#/calendar/{month}")
                 out["prev_month"] = b.evaluate("document.getElementById('prev-month').textContent")
             b.screenshot(os.path.join(shots, f"calendar-{name}.png"))

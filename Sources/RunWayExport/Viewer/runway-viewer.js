@@ -31,6 +31,9 @@
     return (signed && v > 0 ? "+" : "") + v + " m";
   }
   function whole(v, unit) { return v == null ? "--" : Math.round(v) + (unit ? " " + unit : ""); }
+  // Metres descended as a runner reads them: "−12 m", a descent that rounds to 0 is "0 m" (never
+  // "−0 m"), and no altitude at all "--".
+  function descent(m) { return m == null ? "--" : Math.round(m) > 0 ? "−" + Math.round(m) + " m" : "0 m"; }
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
     for (var k in attrs || {}) {
@@ -51,6 +54,25 @@
     return null;
   }
   function mode(f) { return f.mission ? "mission" : "free"; }
+  // A table row that opens `hash`: a click anywhere on it, and for the keyboard its first cell is
+  // a link (a tab stop, Enter opens it; the table keeps its rows for a screen reader).
+  function rowOpens(tr, hash) {
+    var first = tr.firstChild, link = el("a", { href: hash, text: first.textContent });
+    first.textContent = "";
+    first.appendChild(link);
+    tr.addEventListener("click", function (e) { if (!e.target.closest("a")) go(hash); });
+    return tr;
+  }
+  // A calendar day that opens `hash` on a click and, for the keyboard, on Enter: a tab stop.
+  function opens(e, hash) {
+    e.tabIndex = 0;
+    e.setAttribute("role", "link");
+    e.addEventListener("click", function () { go(hash); });
+    e.addEventListener("keydown", function (k) { if (k.key === "Enter") { k.preventDefault(); go(hash); } });
+    return e;
+  }
+  // A table cell that says what it is when a phone shows the row as a card (the CSS draws it).
+  function cell(label, text, cls) { return el("td", { "class": cls || "", "data-label": label, text: text }); }
   function statusText(f) {
     return f.status === "recovered" ? "recovered" : (f.recorded ? "recorded" : "too short");
   }
@@ -80,6 +102,20 @@
     rendered();
   }
   window.addEventListener("hashchange", route);
+  // The map's switch says online or offline as the browser does: the course is drawn again.
+  function mapNews() { if (document.getElementById("map-switch")) route(); }
+  window.addEventListener("online", mapNews);
+  window.addEventListener("offline", mapNews);
+  // The lanes are drawn one unit a pixel for the width they had: a window made narrower (a phone
+  // turned) would shrink their labels, so the FDR is drawn again once the resizing stops.
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () {
+      var lanes = document.getElementById("lanes");
+      if (lanes && Math.max(280, Math.round(lanes.clientWidth)) !== W) route();
+    }, 150);
+  });
 
   function withFlight(id, show) {
     var e = entry(id);
@@ -104,20 +140,21 @@
       view.appendChild(el("p", { text: "No flights yet: fly one, then export again." }));
       return;
     }
+    // Moving time as `runway logbook` shows it, and Time (elapsed, pauses included) beside it.
     var rows = logbook.flights.map(function (f) {
-      return el("tr", { "class": "flight", "data-id": f.id, onclick: function () { go("#/flight/" + f.id); } }, [
-        el("td", { text: f.local_date + " " + f.local_time }), el("td", { text: mode(f) }),
-        el("td", { "class": "num", text: km(f.distance_m) }), el("td", { "class": "num", text: clock(f.elapsed_s) }),
-        el("td", { "class": "num", text: pace(f.pace_s_per_km) }), el("td", { "class": "num", text: metres(f.gain_m, true) }),
-        el("td", {}, [el("span", { "class": "badge", text: statusText(f) })]),
-      ]);
+      return rowOpens(el("tr", { "class": "flight", "data-id": f.id }, [
+        el("td", { "class": "when", text: f.local_date + " " + f.local_time }), el("td", { "class": "mode", text: mode(f) }),
+        cell("Distance", km(f.distance_m), "num"), cell("Moving", clock(f.moving_s), "num"), cell("Time", clock(f.elapsed_s), "num"),
+        cell("Pace", pace(f.pace_s_per_km), "num"), cell("Gain", metres(f.gain_m, true), "num"),
+        el("td", { "class": "status" }, [el("span", { "class": "badge", text: statusText(f) })]),
+      ]), "#/flight/" + f.id);
     });
-    var head = el("tr", {}, ["Date", "Mode", "Distance", "Time", "Pace", "Gain", "Status"].map(function (h, i) {
-      return el("th", { "class": i >= 2 && i <= 5 ? "num" : "", text: h });
+    var head = el("tr", { "class": "head" }, ["Date", "Mode", "Distance", "Moving", "Time", "Pace", "Gain", "Status"].map(function (h, i) {
+      return el("th", { "class": i >= 2 && i <= 6 ? "num" : "", text: h });
     }));
     view.appendChild(el("div", { "class": "scroll" }, [el("table", { id: "logbook" }, [head].concat(rows))]));
     var n = logbook.flights.length;
-    view.appendChild(el("p", { "class": "note", text: n + " flight" + (n === 1 ? "" : "s") + ", most recent first; times are " + (logbook.zone || "local") + "." }));
+    view.appendChild(el("p", { "class": "note", text: n + " flight" + (n === 1 ? "" : "s") + ", most recent first; times are " + (logbook.zone || "local") + ". Moving: time in motion (as the board's logbook); Time: from start to landing, pauses included." }));
   }
 
   // ---- Calendar and the week --------------------------------------------------------------
@@ -153,19 +190,18 @@
       var date = dateOf(n), runs = days[date] || [], inMonth = n >= first && n < first + count;
       if (!inMonth) grid.appendChild(el("div", { "class": "day empty" }));
       else {
-        var dist = total(runs), cell = el("div", { "class": "day" + (runs.length ? " has-run" : ""), "data-date": date }, [el("span", { "class": "num", text: date.slice(8) })]);
+        var dist = total(runs), box = el("div", { "class": "day" + (runs.length ? " has-run" : ""), "data-date": date }, [el("span", { "class": "num", text: date.slice(8) })]);
         if (runs.length) {
           weekKm += dist;
           lastRunDay = date;
-          cell.appendChild(el("span", { "class": "km", text: (dist / 1000).toFixed(1) }));
-          if (runs.length > 1) cell.appendChild(el("span", { "class": "dots", title: runs.length + " runs", text: "•".repeat(Math.min(runs.length - 1, 4)) }));
+          box.appendChild(el("span", { "class": "km", text: (dist / 1000).toFixed(1) }));
+          if (runs.length > 1) box.appendChild(el("span", { "class": "dots", title: runs.length + " runs", text: "•".repeat(Math.min(runs.length, 4)) }));
           var level = most > 0 ? dist / most : 0;
-          cell.style.background = "rgba(11, 99, 196, " + (0.12 + 0.5 * level).toFixed(2) + ")";
-          cell.addEventListener("click", (function (runs, date) {
-            return function () { go(runs.length === 1 ? "#/flight/" + runs[0].id : "#/day/" + date); };
-          })(runs, date));
+          box.style.background = "rgba(11, 99, 196, " + (0.12 + 0.5 * level).toFixed(2) + ")";
+          box.setAttribute("aria-label", date + ": " + runs.length + " run" + (runs.length === 1 ? "" : "s") + ", " + (dist / 1000).toFixed(1) + " km");
+          opens(box, runs.length === 1 ? "#/flight/" + runs[0].id : "#/day/" + date);
         }
-        grid.appendChild(cell);
+        grid.appendChild(box);
       }
       if ((n - start) % 7 === 6) {
         grid.appendChild(el("div", { "class": "week-total", text: weekKm ? (weekKm / 1000).toFixed(1) : "" }));
@@ -173,7 +209,7 @@
       }
     }
     view.appendChild(grid);
-    view.appendChild(el("p", { "class": "note", text: (monthKm / 1000).toFixed(1) + " km in " + monthRuns + " run" + (monthRuns === 1 ? "" : "s") + "; • one more run that day; local days (" + (logbook.zone || "local") + ")." }));
+    view.appendChild(el("p", { "class": "note", text: (monthKm / 1000).toFixed(1) + " km in " + monthRuns + " run" + (monthRuns === 1 ? "" : "s") + "; • a run, on a day of several; local days (" + (logbook.zone || "local") + ")." }));
     week(lastRunDay || dateOf(first), days);
   }
   function total(runs) { return (runs || []).reduce(function (s, f) { return s + f.distance_m; }, 0); }
@@ -193,12 +229,14 @@
   function dayList(date) {
     var runs = (byDay()[date] || []).slice().sort(function (a, b) { return a.start < b.start ? -1 : 1; });
     view.appendChild(el("h2", { text: date + ": " + runs.length + " run" + (runs.length === 1 ? "" : "s") }));
-    view.appendChild(el("table", { id: "day" }, runs.map(function (f) {
-      return el("tr", { "class": "flight", "data-id": f.id, onclick: function () { go("#/flight/" + f.id); } }, [
+    var head = el("tr", {}, ["Start", "Distance", "Moving", "Time", "Pace"].map(function (h, i) { return el("th", { "class": i ? "num" : "", text: h }); }));
+    view.appendChild(el("table", { id: "day" }, [head].concat(runs.map(function (f) {
+      return rowOpens(el("tr", { "class": "flight", "data-id": f.id }, [
         el("td", { text: f.local_time }), el("td", { "class": "num", text: km(f.distance_m) }),
-        el("td", { "class": "num", text: clock(f.elapsed_s) }), el("td", { "class": "num", text: pace(f.pace_s_per_km) }),
-      ]);
-    })));
+        el("td", { "class": "num", text: clock(f.moving_s) }), el("td", { "class": "num", text: clock(f.elapsed_s) }),
+        el("td", { "class": "num", text: pace(f.pace_s_per_km) }),
+      ]), "#/flight/" + f.id);
+    }))));
     view.appendChild(el("p", {}, [el("a", { href: "#/calendar/" + date.slice(0, 7), text: "◀ back to " + date.slice(0, 7) })]));
   }
 
@@ -219,7 +257,7 @@
     view.appendChild(tabs(f, "summary"));
     var boxes = [
       ["Distance", km(s.distance_m)], ["Time", clock(s.elapsed_s)], ["Moving", clock(s.moving_s)],
-      ["Avg pace", pace(s.pace_s_per_km)], ["Gain", metres(s.gain_m, true)], ["Descent", s.loss_m == null ? "--" : "−" + Math.round(s.loss_m) + " m"],
+      ["Avg pace", pace(s.pace_s_per_km)], ["Gain", metres(s.gain_m, true)], ["Descent", descent(s.loss_m)],
       ["Avg HR", whole(s.avg_hr, "bpm")], ["Max HR", whole(s.max_hr, "bpm")], ["Avg cadence", whole(s.avg_cadence, "spm")],
       ["GPWS alerts", s.gpws.sink_rate + s.gpws.overspeed + " (SINK RATE " + s.gpws.sink_rate + ", OVERSPEED " + s.gpws.overspeed + ")"],
     ];
@@ -235,8 +273,9 @@
       if (m.pace_s_per_km != null) targets.push(pace(m.pace_s_per_km) + " ±" + m.deviation_s_per_km + " s");
       if (m.hr_low != null) targets.push(m.hr_low + "–" + m.hr_high + " bpm");
       if (m.time_s != null) {
-        targets.push("for " + clock(m.time_s));
-        verdicts.push("time " + (s.moving_s >= m.time_s ? "reached ✓" : "not reached ✗"));
+        // A time goal is moving time (Mission.Goal), and says so.
+        targets.push("for " + clock(m.time_s) + " moving");
+        verdicts.push("moving time " + (s.moving_s >= m.time_s ? "reached ✓" : "not reached ✗"));
       } else if (m.distance_m != null) {
         targets.push("over " + km(m.distance_m));
         verdicts.push("distance " + (s.distance_m >= m.distance_m ? "reached ✓" : "not reached ✗"));
@@ -251,12 +290,10 @@
       }
       view.appendChild(el("p", { id: "mission", text: "Mission: " + targets.join(" ") + " — " + verdicts.join(", ") }));
     }
+    var marks = { pace: splitMarks(f.splits, "pace_s_per_km", true), heart_rate: splitMarks(f.splits, "heart_rate"), cadence: splitMarks(f.splits, "cadence") };
+    var marked = Object.keys(marks).some(function (k) { return marks[k].some(Boolean); });
     var rows = f.splits.map(function (sp, i) {
-      function mark(kind) {
-        var k = f.marks[kind];
-        if (!k) return "";
-        return i === k[0] ? " ▲" : i === k[1] ? " ▼" : "";
-      }
+      function mark(kind) { return marks[kind][i] ? " " + marks[kind][i] : ""; }
       var name = sp.full ? sp.order + " km" : Math.round(sp.distance_m) + " m";
       return el("tr", { "class": "split" }, [
         el("td", { text: name }), el("td", { "class": "num", text: pace(sp.pace_s_per_km) + mark("pace") }),
@@ -268,7 +305,7 @@
     var head = el("tr", {}, ["Split", "Pace", "BPM", "Max", "SPM", "Gain", "At"].map(function (h, i) { return el("th", { "class": i ? "num" : "", text: h }); }));
     view.appendChild(el("h2", { text: "Splits" }));
     view.appendChild(el("div", { "class": "scroll" }, [el("table", { id: "splits" }, [head].concat(rows))]));
-    if (f.splits.length >= 2) view.appendChild(el("p", { "class": "note", text: "▲ fastest / highest   ▼ slowest / lowest" }));
+    if (marked) view.appendChild(el("p", { "class": "note", text: "▲ fastest / highest   ▼ slowest / lowest (a tail under 500 m is not compared)" }));
     if (f.alerts.length) {
       view.appendChild(el("h2", { text: "GPWS alerts" }));
       view.appendChild(el("div", { "class": "scroll" }, [el("table", { id: "alerts" }, f.alerts.map(function (a) {
@@ -277,6 +314,20 @@
           el("td", {}, [el("a", { href: "#/flight/" + f.id + "/fdr/" + Math.round(a.start_s), text: "see it" })])]);
       }))]));
     }
+  }
+
+  // ▲ and ▼ for each split (or ""), judged on the values as shown (whole seconds, whole bpm and
+  // spm): only when the best and the worst shown differ, on every split showing either, never on
+  // a tail under half a kilometre (a 337 m tail's pace is not a kilometre's).
+  function splitMarks(splits, key, lowerIsBetter) {
+    var shown = splits.map(function (sp) {
+      return sp[key] == null || (!sp.full && sp.distance_m < 500) ? null : Math.round(sp[key]);
+    });
+    var present = shown.filter(function (v) { return v != null; });
+    if (present.length < 2) return shown.map(function () { return ""; });
+    var r = range(present), lo = r[0], hi = r[1];
+    var best = lowerIsBetter ? lo : hi, worst = lowerIsBetter ? hi : lo;
+    return shown.map(function (v) { return v == null || lo === hi ? "" : v === best ? "▲" : v === worst ? "▼" : ""; });
   }
 
   // Time in heart-rate zones: one bar of five parts, each as wide as its share of the time in
@@ -321,7 +372,7 @@
       // The course is still the flight's: drawn, its marker at the start.
       var alone = el("div", { "class": "course", id: "course" });
       view.appendChild(el("div", { "class": "fdr" }, [alone]));
-      var drawn = drawCourse(alone, f);
+      var drawn = window.RUNWAY_MAP.course(alone, f, tools);
       if (drawn) drawn.show(0, null);
       return;
     }
@@ -345,7 +396,7 @@
     lanes.appendChild(timeLabel);
     lanesBox.appendChild(lanes);
 
-    var course = drawCourse(courseBox, f);
+    var course = window.RUNWAY_MAP.course(courseBox, f, tools);
     function move(to) {
       t = Math.max(0, Math.min(end, to));
       var x = (t / end) * W;
@@ -415,61 +466,9 @@
     for (var i = 0; i < values.length; i++) { if (values[i] < lo) lo = values[i]; if (values[i] > hi) hi = values[i]; }
     return [lo, hi];
   }
+  // What the course's drawing (runway-map.js) takes from here; `redraw` draws the view again.
+  var tools = { el: el, svg: svg, range: range, redraw: route };
 
-  /// The course, north up, longitude scaled by cos(mean latitude), one scale for both axes; a
-  /// 2-minute trail brightening toward the marker, turned by heading. One point is drawn as the
-  /// marker alone.
-  function drawCourse(box, f) {
-    var R = f.route;
-    if (!R || !R.lat.length) { box.appendChild(el("p", { "class": "note", text: "No route was stored for this flight." })); return null; }
-    var mean = R.lat.reduce(function (a, b) { return a + b; }, 0) / R.lat.length, k = Math.cos(mean * Math.PI / 180);
-    var xs = R.lon.map(function (v) { return v * k; }), ys = R.lat;
-    var xr = range(xs), yr = range(ys), minX = xr[0], maxX = xr[1], minY = yr[0], maxY = yr[1];
-    var size = 300, margin = 12, scale = (size - 2 * margin) / Math.max(maxX - minX, maxY - minY, 1e-9);
-    // Centred: the shorter side gets the spare room on both sides.
-    var dx = (size - 2 * margin - (maxX - minX) * scale) / 2, dy = (size - 2 * margin - (maxY - minY) * scale) / 2;
-    function px(i) { return [margin + dx + (xs[i] - minX) * scale, size - margin - dy - (ys[i] - minY) * scale]; }
-    var root = svg("svg", { viewBox: "0 0 " + size + " " + size, id: "course-svg" });
-    root.appendChild(svg("polyline", { "class": "route", points: R.lat.map(function (_, i) { return px(i).join(","); }).join(" ") }));
-    (f.alerts || []).forEach(function (a) {
-      if (a.lat == null) return;
-      root.appendChild(svg("circle", { "class": "alert-spot", cx: margin + dx + (a.lon * k - minX) * scale, cy: size - margin - dy - (a.lat - minY) * scale, r: 6 }));
-    });
-    var north = svg("text", { x: size - 18, y: 16, "class": "lane-label" });
-    north.textContent = "N ↑";
-    root.appendChild(north);
-    var trail = svg("g", { id: "trail" });
-    root.appendChild(trail);
-    var marker = svg("polygon", { "class": "marker", id: "marker", points: "0,-9 6,7 0,3 -6,7" });
-    root.appendChild(marker);
-    box.appendChild(root);
-    function position(t) {
-      // The last point at or before t, by halving (a 24-hour route has ~86 400).
-      var i = 0, hi = R.t.length - 1;
-      while (i < hi) { var mid = (i + hi + 1) >> 1; if (R.t[mid] <= t) i = mid; else hi = mid - 1; }
-      var j = Math.min(i + 1, R.t.length - 1), u = R.t[j] > R.t[i] ? Math.max(0, Math.min(1, (t - R.t[i]) / (R.t[j] - R.t[i]))) : 0;
-      var a = px(i), b = px(j);
-      return [a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, i];
-    }
-    return {
-      show: function (t, hdg) {
-        var p = position(t);
-        marker.setAttribute("transform", "translate(" + p[0].toFixed(1) + " " + p[1].toFixed(1) + ") rotate(" + Math.round(hdg || 0) + ")");
-        marker.setAttribute("data-x", p[0].toFixed(1));
-        marker.setAttribute("data-y", p[1].toFixed(1));
-        trail.textContent = "";
-        var steps = 8;
-        for (var s = 0; s < steps; s++) {
-          var t0 = t - 120 * (1 - s / steps), t1 = t - 120 * (1 - (s + 1) / steps);
-          if (t1 <= 0) continue;
-          var a = position(Math.max(0, t0)), b = position(t1), pts = [a[0] + "," + a[1]];
-          for (var i = a[2] + 1; i <= b[2]; i++) pts.push(px(i).join(","));
-          pts.push(b[0] + "," + b[1]);
-          trail.appendChild(svg("polyline", { points: pts.join(" "), fill: "none", stroke: "#b3261e", "stroke-width": 4, "stroke-opacity": ((s + 1) / steps).toFixed(2) }));
-        }
-      },
-    };
-  }
 
   route();
 })();
