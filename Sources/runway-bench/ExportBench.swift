@@ -69,11 +69,12 @@ struct ExportBench {
         tsv.reserveCapacity(activity.points.count * 64)
         for (index, segment) in activity.segments.enumerated() {
             for p in segment {
+                guard let c = p.coordinate else { continue }
                 let ele = p.altitude.map { format($0, 1) } ?? ""
                 let hr = p.heartRate.map { String(Int($0.rounded())) } ?? ""
                 let cad = p.cadence.map { String(Int(($0 / 2).rounded())) } ?? ""
                 tsv +=
-                    "\(index)\t\(p.coordinate.latitude)\t\(p.coordinate.longitude)\t\(ele)\t\(p.time)\t\(hr)\t\(cad)\n"
+                    "\(index)\t\(c.latitude)\t\(c.longitude)\t\(ele)\t\(p.time)\t\(hr)\t\(cad)\n"
             }
         }
         let input = NSTemporaryDirectory() + "runway-bench-points.tsv"
