@@ -16,13 +16,19 @@ public struct DeviceIdentity: Sendable, Equatable {
         serialNumber = Self.serial(machineID: machineID)
     }
 
-    /// FIT's `software_version` (device_info: a uint16 at scale 100, so 0.1.0 reads 0.10):
-    /// major × 100 + minor; the patch does not fit and is left out.
+    /// FIT's `software_version` (a uint16 read at scale 100): major.minor.patch with one-digit
+    /// minor and patch as major × 100 + minor × 10 + patch, so 0.1.0 reads 0.10 and 1.2.3 reads
+    /// 1.23; a two-digit minor as major × 100 + minor (2.17.3 reads 2.17, the patch left out).
     public var softwareVersion: Int {
-        let parts = version.split(separator: ".").map { Int($0) ?? 0 }
-        let major = parts.first ?? 0
-        let minor = parts.count > 1 ? parts[1] : 0
-        return min(max(major * 100 + min(minor, 99), 0), 0xFFFE)
+        let (major, minor, patch) = release
+        let value = minor <= 9 && patch <= 9 ? major * 100 + minor * 10 + patch : major * 100 + min(minor, 99)
+        return min(max(value, 0), 0xFFFE)
+    }
+
+    /// The release's major, minor and patch numbers (TCX's VersionMajor, VersionMinor, BuildMajor).
+    public var release: (major: Int, minor: Int, patch: Int) {
+        let parts = version.split(separator: ".").map { max(Int($0) ?? 0, 0) }
+        return (parts.first ?? 0, parts.count > 1 ? parts[1] : 0, parts.count > 2 ? parts[2] : 0)
     }
 
     /// The board's serial: FNV-1a (32 bits) of "runway-serial:" and the machine id, so the

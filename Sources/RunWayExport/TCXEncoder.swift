@@ -83,9 +83,9 @@ public enum TCXEncoder {
         x.element("UnitId", Int(device.serialNumber))
         x.element("ProductID", Int(FITEncoder.product))
         x.raw("<Version>")
-        x.element("VersionMajor", device.softwareVersion / 100)
-        x.element("VersionMinor", device.softwareVersion % 100)
-        x.element("BuildMajor", 0)
+        x.element("VersionMajor", device.release.major)
+        x.element("VersionMinor", device.release.minor)
+        x.element("BuildMajor", device.release.patch)
         x.element("BuildMinor", 0)
         x.raw("</Version></Creator>\n</Activity>\n</Activities>\n</TrainingCenterDatabase>\n")
         return x.bytes
