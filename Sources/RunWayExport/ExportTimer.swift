@@ -14,34 +14,42 @@ extension ExportActivity {
         timerIntervals.contains { $0.lowerBound <= time && time < $0.upperBound }
     }
 
-    /// Where the flight's moving time ends, in seconds from ROTATE: TOUCHDOWN, less the last
-    /// standing seconds the flight did not count (its moving time is backdated to the last
-    /// movement: 4.5 s on flat 5 km, 5.25 s on the stops run — issue 28 row 2's −4.5 s).
-    static func movingEnd(elapsed: Double, movingTime: Double, pauses: [PauseInterval]) -> Double {
-        let paused = pauses.reduce(0) { $0 + max(0, min($1.end, elapsed) - max($1.start, 0)) }
-        let standing = elapsed - paused - movingTime
-        let lastResume = pauses.last.map { min($0.end, elapsed) } ?? 0
-        return standing > 0 ? max(lastResume, elapsed - standing) : elapsed
+    /// The timer's running stretches in seconds from ROTATE: from ROTATE and each resume to each
+    /// pause and TOUCHDOWN, less the standing seconds the flight did not count, taken from the
+    /// end of the last stretches (its moving time is backdated to the last movement: 4.5 s on
+    /// flat 5 km, 5.25 s on the stops run — issue 28 row 2's −4.5 s).
+    static func movingStretches(elapsed: Double, movingTime: Double, pauses: [PauseInterval]) -> [(
+        Double, Double
+    )] {
+        let starts = [0] + pauses.map { min(max($0.end, 0), elapsed) }
+        let stops = pauses.map { min(max($0.start, 0), elapsed) } + [elapsed]
+        var stretches = starts.indices.compactMap { stops[$0] > starts[$0] ? (starts[$0], stops[$0]) : nil }
+        var standing = stretches.reduce(0) { $0 + $1.1 - $1.0 } - movingTime
+        var k = stretches.count - 1
+        while standing > 0, k >= 0 {
+            let cut = min(standing, stretches[k].1 - stretches[k].0)
+            stretches[k].1 -= cut
+            standing -= cut
+            k -= 1
+        }
+        return stretches.filter { $0.1 > $0.0 }
     }
 
-    /// Each running stretch of the timer in whole GPS seconds: from ROTATE and each resume to
-    /// each pause and the moving time's end. Each stop is placed so the running total is the
-    /// flight's moving time so far, rounded: the file's timer is the logbook's moving time
-    /// within half a second, however many pauses round the same way.
+    /// Each running stretch of the timer in whole GPS seconds. Each stop is placed so the
+    /// running total is the flight's moving time so far, rounded: the file's timer is the
+    /// logbook's moving time within half a second, however many pauses round the same way.
     static func runningStretches(
         startTime: Double, elapsed: Double, movingTime: Double, pauses: [PauseInterval]
     ) -> [ClosedRange<Double>] {
-        let end = movingEnd(elapsed: elapsed, movingTime: movingTime, pauses: pauses)
-        let starts = [0] + pauses.map { min($0.end, end) }
-        let stops = pauses.map { min($0.start, end) } + [end]
+        let stretches = movingStretches(elapsed: elapsed, movingTime: movingTime, pauses: pauses)
         var intervals: [ClosedRange<Double>] = []
         var exact = 0.0
         var counted = 0.0
-        for k in starts.indices where stops[k] > starts[k] {
-            exact += stops[k] - starts[k]
-            let from = max((startTime + starts[k]).rounded(), intervals.last?.upperBound ?? -.infinity)
+        for (k, stretch) in stretches.enumerated() {
+            exact += stretch.1 - stretch.0
+            let from = max((startTime + stretch.0).rounded(), intervals.last?.upperBound ?? -.infinity)
             var to = from + max(0, exact.rounded() - counted)
-            if k + 1 < starts.count { to = min(to, max(from, (startTime + starts[k + 1]).rounded())) }
+            if k + 1 < stretches.count { to = min(to, max(from, (startTime + stretches[k + 1].0).rounded())) }
             counted += to - from
             if to > from { intervals.append(from...to) }
         }
