@@ -74,6 +74,9 @@ public struct ExportActivity: Sendable, Equatable {
 
     /// What the altitudes are measured from; nil without altitude.
     public var altitudeAnchor: AltitudeAnchor?
+    /// Metres added to the flight's relative altitude (0 m at the start) to put it above sea
+    /// level; nil when it stays relative or there is none.
+    public var altitudeOffset: Double?
     /// What the files lack, each said in the file (GPX and TCX description, FIT device_info):
     /// a damaged raw log, no heart rate for part of the run, no altitude.
     public var missing: [String] = []
@@ -134,6 +137,7 @@ public struct ExportActivity: Sendable, Equatable {
         }
         let anchored = profile?.anchor(readings: readings, homeAltitude: homeAltitude)
         if elevationSource != nil { altitudeAnchor = anchored?.anchor ?? .start }
+        altitudeOffset = anchored?.offset
         points = Self.series(
             flight, readings: readings, profile: profile, anchor: anchored?.offset, timer: timerIntervals)
         laps = Self.laps(flight)

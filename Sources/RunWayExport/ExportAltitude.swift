@@ -88,6 +88,11 @@ public enum AltitudeAnchor: Sendable, Equatable {
         }
     }
 
+    /// The receiver's fixes the mean was taken over; nil for another anchor.
+    public var fixes: Int? {
+        if case .receiverMean(let fixes) = self { fixes } else { nil }
+    }
+
     /// The JSON's short name.
     public var name: String {
         switch self {
