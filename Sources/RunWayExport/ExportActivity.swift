@@ -1,8 +1,10 @@
 import RunWayCore
 
-/// A flight as every export format sees it: a track of points at most one per second (as a
-/// watch records), laps (one per split), pauses, and the session's totals. Built once from the
-/// logbook's flight; the FIT, GPX and TCX encoders only render it.
+/// A flight as every export format sees it: the per-second series (a record every whole GPS
+/// second, paused ones too, as a watch records), laps (one per split), pauses and the timer's
+/// running stretches, the altitude's anchor, what is missing, and the session's totals. Built
+/// once from the logbook's flight and its raw log; the FIT, GPX and TCX encoders only render it,
+/// so they cannot disagree.
 public struct ExportActivity: Sendable, Equatable {
     /// One record of the per-second series: a whole GPS second of the flight, paused or not.
     public struct Point: Sendable, Equatable {
@@ -187,7 +189,8 @@ public struct ExportActivity: Sendable, Equatable {
         }
     }
 
-    /// The track split at every pause: GPX's segments, FIT's and TCX's timer gaps.
+    /// The series split at every pause's end: GPX's segments and TCX's tracks (a pause's own
+    /// seconds, where the runner stood, end the segment before it).
     public var segments: [[Point]] {
         var segments: [[Point]] = [[]]
         var pauseIndex = 0
