@@ -219,12 +219,11 @@ struct PositionCursor {
         }
         if let after, after.elapsed - t <= 0.5 { return after.coordinate }
         if paused { return (before ?? after)?.coordinate }
-        guard let before, let after, after.elapsed - before.elapsed <= gap else {
-            // Before the first counted fix the runner is where it is; after the last, where it was.
-            if before == nil, let after, after.elapsed - t <= gap { return after.coordinate }
-            if after == nil, let before, t - before.elapsed <= gap { return before.coordinate }
-            return nil
-        }
+        // Before the route's first point the runner is where it begins (the first counted fix
+        // waits for a 5 m step); after its last, where it ended, standing until END.
+        guard let before else { return after?.coordinate }
+        guard let after else { return before.coordinate }
+        guard after.elapsed - before.elapsed <= gap else { return nil }
         let f = (t - before.elapsed) / (after.elapsed - before.elapsed)
         return Coordinate(
             latitude: before.coordinate.latitude + (after.coordinate.latitude - before.coordinate.latitude)
