@@ -8,7 +8,7 @@ import Testing
 /// the run, no altitude at all. Each gives files every reader takes whole, which say what is
 /// missing (the description: GPX's track desc, TCX's notes, FIT's device descriptor), and whose
 /// series is still the same in the three formats.
-@Suite("Bad input still makes valid files that say what is missing")
+@Suite("Bad input still makes valid files that say what is missing", .serialized)
 struct ExportBadInputTests {
     static func stops() throws -> (Flight, [EngineInput]) {
         let run = SimulatedFlight.fly(.stops5k)

@@ -8,8 +8,11 @@ import Testing
 /// The per-second series every format encodes (issue 28): a record each second, paused or not,
 /// with the raw log's values at that second; FIT in time order over the whole file, its timer
 /// totals the file's own intervals; and the three files giving the same series to independent
-/// readers, over a varied set of flights.
-@Suite("One per-second series, the same in FIT, GPX and TCX")
+/// readers, over a varied set of flights. Serialized: each case starts five reader processes and
+/// the day-long one reads 86 400 records; one at a time they leave the machine to the suites
+/// that keep real time (run all at once beside another suite on 2 cores, timing-bound tests
+/// elsewhere missed their bounds).
+@Suite("One per-second series, the same in FIT, GPX and TCX", .serialized)
 struct ExportSeriesTests {
     static func flights() -> [(name: String, scenario: Scenario)] {
         var noBarometer = Scenario.hilly10k.ending(at: 2400)
