@@ -2,6 +2,7 @@ import Foundation
 import RunWayCore
 import RunWayExport
 import RunWaySimulator
+import RunWayTestSupport
 import Testing
 
 /// Who wrote a file (issue 28 row 6): the product's name, its release and the board's serial,
@@ -27,8 +28,8 @@ struct DeviceIdentityTests {
     }
 
     @Test func fileIDAndDeviceInfoNameTheProductReleaseAndSerial() async throws {
-        let run = SimulatedFlight.fly(Scenario.flat5k.ending(at: 600))
-        let activity = ExportActivity(flight: try #require(run.flight), inputs: run.inputs)
+        let (flight, inputs) = try await ExportSeriesTests.fly(Scenario.flat5k.ending(at: 600))
+        let activity = try await offPool { ExportActivity(flight: flight, inputs: inputs) }
         let device = DeviceIdentity(version: "0.1.0", machineID: Self.machineID)
         let read = try await ReadBack.of(activity, device: device)
         read.expectValid("device")
