@@ -84,7 +84,15 @@ public enum ExportCommand {
         let zone = zone ?? LocalZone.configured(configuration.timeZone)
         options.utcOffset = { zone.offset(at: $0) }
         options.zoneLabel = zone.name
+        options.device = device()
         return (configuration, options)
+    }
+
+    /// The board as its files name it: the release, and a serial hashed from `machineID` (a
+    /// board without /etc/machine-id gets the hash of nothing: still stable, the same for all).
+    static func device(machineID path: String = "/etc/machine-id") -> DeviceIdentity {
+        let id = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return DeviceIdentity(version: RunWayRelease.version, machineID: id)
     }
 
     /// `runway drive --image FILE`: the USB drive image of every run (the gadget serves it).

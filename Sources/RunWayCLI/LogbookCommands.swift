@@ -1,5 +1,6 @@
 import Foundation
 import RunWayCore
+import RunWayExport
 import RunWayStore
 
 /// `runway logbook` and `runway reprocess`.
@@ -170,6 +171,7 @@ public enum LogbookCommands {
                     ),
                 ]
             if !logged.damage.isEmpty { fields.append(("damage", Self.json(logged.damage))) }
+            fields.append(("altitude_anchor", try altitudeAnchor(logged, logbook, path: path)))
             console.out(JSONValue.object(fields).rendered())
             return 0
         }
@@ -183,6 +185,28 @@ public enum LogbookCommands {
             console.out("  (calories: give --body-mass KG)")
         }
         return 0
+    }
+
+    /// What the exported files' altitude above sea level is anchored to (issue 28): the reference
+    /// (`gps_mean`, `home_altitude`, `start`), the receiver's fixes it was taken over, the metres
+    /// added to the flight's relative altitude, and the sentence the files say; null without
+    /// altitude. Read from the raw log, as the export does.
+    static func altitudeAnchor(_ logged: LoggedFlight, _ logbook: Logbook, path: String) throws(CLIError)
+        -> JSONValue
+    {
+        let activity: ExportActivity
+        do {
+            activity = try Exporter.activity(of: logged, from: logbook, options: ExportOptions())
+        } catch {
+            throw CLIError.logbook(path, error)
+        }
+        guard let anchor = activity.altitudeAnchor else { return .null }
+        return .object([
+            ("reference", .string(anchor.name)),
+            ("gps_fixes", anchor.fixes.map { .number(Double($0)) } ?? .null),
+            ("offset_m", .number(activity.altitudeOffset ?? 0, places: 1)),
+            ("description", .string(anchor.description)),
+        ])
     }
 
     /// Copies every flight that can still be read from a damaged logbook into a new one; the

@@ -1,25 +1,30 @@
 import RunWayCore
 
-/// A flight as every export format sees it: a track of points at most one per second (as a
-/// watch records), laps (one per split), pauses, and the session's totals. Built once from the
-/// logbook's flight; the FIT, GPX and TCX encoders only render it.
+/// A flight as every export format sees it: the per-second series (a record every whole GPS
+/// second, paused ones too, as a watch records), laps (one per split), pauses and the timer's
+/// running stretches, the altitude's anchor, what is missing, and the session's totals. Built
+/// once from the logbook's flight and its raw log; the FIT, GPX and TCX encoders only render it,
+/// so they cannot disagree.
 public struct ExportActivity: Sendable, Equatable {
-    /// One track point: a counted fix with what the flight data recorder knew at its moment.
+    /// One record of the per-second series: a whole GPS second of the flight, paused or not.
     public struct Point: Sendable, Equatable {
         /// Seconds since ROTATE.
         public var elapsed: Double
-        /// GPS time, seconds since the Unix epoch.
+        /// GPS time, seconds since the Unix epoch: a whole second.
         public var time: Double
-        public var coordinate: Coordinate
+        /// Nil in a signal gap longer than `ExportActivity.interpolatedGap`.
+        public var coordinate: Coordinate?
         /// Metres from the start, never decreasing.
         public var distance: Double
-        /// Metres relative to the start (0 at ROTATE), from `elevationSource`.
+        /// Metres, from `elevationSource`, measured as `altitudeAnchor` says.
         public var altitude: Double?
-        /// Metres per second; nil while paused or before the first pace.
+        /// Metres per second, the receiver's at that second.
         public var speed: Double?
         public var heartRate: Double?
         /// Steps per minute (FIT and TCX's running cadence are strides per minute: half).
         public var cadence: Double?
+        /// Inside a pause: the timer stopped, the record kept (as a Garmin watch records).
+        public var paused: Bool = false
     }
 
     /// One lap: a split of the flight, or a lap of its own (a workout's step, a pressed lap).
@@ -71,16 +76,29 @@ public struct ExportActivity: Sendable, Equatable {
     public var workout: Workout?
     /// In flight-elapsed seconds.
     public var pauses: [PauseInterval]
+    /// The timer's running stretches in whole GPS seconds (`ExportTimer`): FIT's start and stop
+    /// events, every timer total, and which records are paused.
+    public private(set) var timerIntervals: [ClosedRange<Double>] = []
     /// Whether any altitude was recorded (no barometer: none, never 0).
     public var hasAltitude: Bool { points.contains { $0.altitude != nil } }
 
-    /// What the altitudes are measured from, zeroed at ROTATE. Every format says so where it can,
-    /// so a service keeps (or knowingly replaces) the file's elevation profile.
+    /// What the altitudes are measured from; nil without altitude.
+    public var altitudeAnchor: AltitudeAnchor?
+    /// Metres added to the flight's relative altitude (0 m at the start) to put it above sea
+    /// level; nil when it stays relative or there is none.
+    public var altitudeOffset: Double?
+    /// What the files lack, each said in the file (GPX and TCX description, FIT device_info):
+    /// a damaged raw log, no heart rate for part of the run, no altitude.
+    public var missing: [String] = []
+
+    /// What the altitudes are and what they are measured from. Every format says so where it
+    /// can, so a service keeps (or knowingly replaces) the file's elevation profile.
     public var altitudeReference: String? {
+        let anchor = (altitudeAnchor ?? .start).description
         switch elevationSource {
-        case .barometer: "barometric altitude (BMP280), 0 m at the start"
-        case .gps: "GPS altitude, 0 m at the start"
-        case nil: nil
+        case .barometer: return "barometric altitude (BMP280), \(anchor)"
+        case .gps: return "GPS altitude, \(anchor)"
+        case nil: return nil
         }
     }
 
@@ -89,7 +107,22 @@ public struct ExportActivity: Sendable, Equatable {
         elevationSource == .barometer ? "RunWay Core (barometric altitude)" : "RunWay Core"
     }
 
-    public init(flight: Flight, bodyMass: Double? = nil) {
+    /// The description each file carries: the altitude's reference and what is missing.
+    public var description: String {
+        var lines: [String] = []
+        if let reference = altitudeReference { lines.append("Elevation: \(reference).") }
+        lines += missing
+        return lines.joined(separator: " ")
+    }
+
+    /// `inputs` is the flight's raw log (`Logbook.rawInputSequence`): each second's heart rate,
+    /// cadence, speed and altitude come from it; without it (a flight whose raw log is gone) from
+    /// the recorder's 5-s samples. `homeAltitude` anchors the altitude when configured;
+    /// `rawLogGaps` are the holes a damaged card left (seconds from ROTATE), said in the files.
+    public init(
+        flight: Flight, bodyMass: Double? = nil, inputs: [EngineInput] = [], homeAltitude: Double? = nil,
+        rawLogGaps: [ClosedRange<Double>] = [], configuration: EngineConfiguration = EngineConfiguration()
+    ) {
         startTime = flight.startTime
         endTime = flight.startTime + flight.elapsed
         elapsed = flight.elapsed
@@ -105,9 +138,49 @@ public struct ExportActivity: Sendable, Equatable {
         timeInZone = flight.timeInZone
         averageCadence = flight.averageCadence
         pauses = flight.pauses
-        points = Self.track(flight)
+        timerIntervals = Self.runningStretches(
+            startTime: startTime, elapsed: elapsed, movingTime: movingTime, pauses: pauses)
+        let readings = RawReadings(inputs, from: flight.startTime, to: endTime)
+        let profile = elevationSource.flatMap {
+            AltitudeProfile(
+                readings: readings, source: $0, startTime: flight.startTime, configuration: configuration)
+        }
+        let anchored = profile?.anchor(readings: readings, homeAltitude: homeAltitude)
+        if elevationSource != nil { altitudeAnchor = anchored?.anchor ?? .start }
+        altitudeOffset = anchored?.offset
+        points = Self.series(
+            flight, readings: readings, profile: profile, anchor: anchored?.offset, timer: timerIntervals)
         laps = flight.laps.isEmpty ? Self.laps(flight) : Self.workoutLaps(flight)
         workout = flight.workout
+        missing = Self.missing(flight, points: points, hasRawLog: !inputs.isEmpty, gaps: rawLogGaps)
+    }
+
+    /// What the files say is missing, in words a runner reads in a service's description.
+    static func missing(
+        _ flight: Flight, points: [Point], hasRawLog: Bool, gaps: [ClosedRange<Double>]
+    ) -> [String] {
+        var said: [String] = []
+        for gap in gaps {
+            said.append(
+                "The raw log was damaged from \(Int(gap.lowerBound)) s to \(Int(gap.upperBound)) s after "
+                    + "the start: those seconds have no heart rate, cadence or speed.")
+        }
+        if !hasRawLog {
+            said.append("No raw log: heart rate, cadence, speed and altitude are the 5-s recorder's.")
+        }
+        if flight.elevation == nil { said.append("No altitude: no barometer and no GPS altitude.") }
+        let withHeartRate = points.filter { $0.heartRate != nil }.count
+        if withHeartRate == 0 {
+            said.append("No heart rate.")
+        } else if withHeartRate < points.count * 9 / 10 {
+            let percent = Int((Double(points.count - withHeartRate) / Double(points.count) * 100).rounded())
+            said.append("No heart rate for \(percent) % of the seconds (no sensor reading).")
+        }
+        let withPosition = points.filter { $0.coordinate != nil }.count
+        if withPosition < points.count {
+            said.append("No position for \(points.count - withPosition) s (no GPS fix).")
+        }
+        return said
     }
 
     /// Running cadence as FIT, TCX and Garmin's GPX write it: strides (not steps) per minute,
@@ -120,13 +193,13 @@ public struct ExportActivity: Sendable, Equatable {
     /// summed within each segment (never across a pause).
     public var trackLength: Double {
         segments.reduce(0) { total, segment in
-            zip(segment, segment.dropFirst()).reduce(total) {
-                $0 + Geodesy.distance($1.0.coordinate, $1.1.coordinate)
-            }
+            let located = segment.compactMap(\.coordinate)
+            return zip(located, located.dropFirst()).reduce(total) { $0 + Geodesy.distance($1.0, $1.1) }
         }
     }
 
-    /// The track split at every pause: GPX's segments, FIT's and TCX's timer gaps.
+    /// The series split at every pause's end: GPX's segments and TCX's tracks (a pause's own
+    /// seconds, where the runner stood, end the segment before it).
     public var segments: [[Point]] {
         var segments: [[Point]] = [[]]
         var pauseIndex = 0
@@ -140,61 +213,6 @@ public struct ExportActivity: Sendable, Equatable {
             segments[segments.count - 1].append(point)
         }
         return segments.filter { !$0.isEmpty }
-    }
-
-    /// Every counted fix, the first of each whole second, with the recorder's values around it:
-    /// distance interpolated between the two samples that straddle it (so the track ends at the
-    /// flight's distance), the other values from the sample at or before it.
-    static func track(_ flight: Flight) -> [Point] {
-        let samples = flight.samples
-        var points: [Point] = []
-        points.reserveCapacity(min(flight.route.points.count, Int(flight.elapsed) + 1))
-        var lastSecond = -Double.infinity
-        var s = 0
-        var lastDistance = 0.0
-        for routePoint in flight.route.points {
-            let second = (flight.startTime + routePoint.elapsed).rounded(.down)
-            guard second > lastSecond else { continue }
-            lastSecond = second
-            while s + 1 < samples.count, samples[s + 1].elapsed <= routePoint.elapsed { s += 1 }
-            let before =
-                samples.indices.contains(s) && samples[s].elapsed <= routePoint.elapsed ? samples[s] : nil
-            let after = samples.indices.contains(s + 1) ? samples[s + 1] : nil
-            var distance: Double
-            switch (before, after) {
-            case (let b?, let a?) where a.elapsed > b.elapsed:
-                let f = (routePoint.elapsed - b.elapsed) / (a.elapsed - b.elapsed)
-                distance = b.distance + (a.distance - b.distance) * f
-            case (let b?, _):
-                let f =
-                    flight.elapsed > b.elapsed
-                    ? (routePoint.elapsed - b.elapsed) / (flight.elapsed - b.elapsed) : 1
-                distance = b.distance + (flight.distance - b.distance) * min(max(f, 0), 1)
-            default:
-                distance = 0
-            }
-            distance = min(max(distance, lastDistance), flight.distance)
-            lastDistance = distance
-            points.append(
-                Point(
-                    elapsed: routePoint.elapsed, time: flight.startTime + routePoint.elapsed,
-                    coordinate: routePoint.coordinate, distance: distance, altitude: before?.altitude,
-                    speed: before?.pace.map { 1000 / $0 }, heartRate: before?.heartRate,
-                    cadence: before?.cadence))
-        }
-        // The last metres were counted at touchdown (inside the 5 m anchor), after the last
-        // counted fix: the track ends where the flight does, at its distance.
-        if var last = points.last, last.distance < flight.distance {
-            let end = flight.startTime + flight.elapsed
-            if end.rounded(.down) > last.time.rounded(.down) {
-                last.elapsed = flight.elapsed
-                last.time = end
-                last.speed = nil
-                points.append(last)
-            }
-            points[points.count - 1].distance = flight.distance
-        }
-        return points
     }
 
     /// The flight's highest heart rate; for a flight stored before it was kept, its samples'.

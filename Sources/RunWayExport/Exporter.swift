@@ -23,7 +23,10 @@ public struct ExportOptions: Sendable {
     public var bodyMass: Double?
     /// Seconds east of UTC at a moment, for file names (the configured time zone).
     public var utcOffset: @Sendable (Double) -> Int = { _ in 0 }
-    public var softwareVersion = 1
+    /// Who writes the files: the release and the board's serial (`DeviceIdentity`).
+    public var device = DeviceIdentity()
+    /// The configuration's `home_altitude_m`: anchors the altitude above sea level at the start.
+    public var homeAltitude: Double?
     /// How the viewer names the local times (`Asia/Seoul, UTC+9`).
     public var zoneLabel = "UTC"
 
@@ -102,7 +105,7 @@ public enum Exporter {
             if options.formats.contains(.html) {
                 viewer[entry.id] = ViewerExport.prepare(logged, options: options)
             }
-            let activity = ExportActivity(flight: logged.flight, bodyMass: options.bodyMass)
+            let activity = try activity(of: logged, from: logbook, options: options)
             let base = baseName(logged.flight, utcOffset: options.utcOffset(logged.flight.startTime))
             let notes =
                 logged.status == .recovered
@@ -168,6 +171,18 @@ public enum Exporter {
         }
     }
 
+    /// The export's view of a logged flight: its per-second series from its raw log (holes a
+    /// damaged card left said in the files).
+    public static func activity(
+        of logged: LoggedFlight, from logbook: Logbook, options: ExportOptions
+    ) throws(StoreError) -> ExportActivity {
+        let inputs = Array(try logbook.rawInputSequence(flight: logged.id))
+        return ExportActivity(
+            flight: logged.flight, bodyMass: options.bodyMass, inputs: inputs,
+            homeAltitude: options.homeAltitude,
+            rawLogGaps: logged.rawLogGaps.map { $0.fromElapsed...max($0.fromElapsed, $0.toElapsed) })
+    }
+
     /// The file's bytes in `format`.
     public static func encode(
         _ activity: ExportActivity, _ format: ExportFormat, name: String, notes: String?,
@@ -176,10 +191,9 @@ public enum Exporter {
         switch format {
         case .fit:
             FITEncoder.encode(
-                activity, softwareVersion: options.softwareVersion,
-                utcOffset: options.utcOffset(activity.startTime))
+                activity, device: options.device, utcOffset: options.utcOffset(activity.startTime))
         case .gpx: GPXEncoder.encode(activity, name: notes.map { "\(name) — \($0)" } ?? name)
-        case .tcx: TCXEncoder.encode(activity, notes: notes, softwareVersion: options.softwareVersion)
+        case .tcx: TCXEncoder.encode(activity, notes: notes, device: options.device)
         case .html: []  // the viewer is written for the whole logbook (ViewerExport), not per file
         }
     }

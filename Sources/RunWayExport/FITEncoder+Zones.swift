@@ -36,7 +36,7 @@ extension FITEncoder {
     /// with other than five zones).
     static func zoneTimes(_ activity: ExportActivity) -> [Int64?]? {
         guard let times = activity.timeInZone, times.count == zoneCount - 1 else { return nil }
-        let belowZone1 = max(0, activity.movingTime - times.reduce(0, +))
+        let belowZone1 = max(0, activity.timerTime - times.reduce(0, +))
         return ([belowZone1] + times).map { Int64(($0 * 1000).rounded()) }
     }
 

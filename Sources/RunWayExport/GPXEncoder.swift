@@ -2,8 +2,9 @@ import RunWayCore
 
 /// GPX 1.1 of one flight: a track whose segments break at every pause, UTC times with `Z`,
 /// elevation and its source (said in `creator` and the track's description), heart rate and running
-/// cadence in Garmin's TrackPointExtension v1 in its schema order (hr, then cad). A value that is
-/// missing is left out, never written as 0.
+/// cadence in Garmin's TrackPointExtension v1 in its schema order (hr, then cad): a point per
+/// second of the per-second series that has a position. A value that is missing is left out,
+/// never written as 0; the track's description says what is missing.
 public enum GPXEncoder {
     public static func encode(_ activity: ExportActivity, name: String) -> [UInt8] {
         var x = XMLWriter(reservingCapacity: activity.points.count * 256 + 2048)
@@ -19,18 +20,18 @@ public enum GPXEncoder {
         x.element("time", time: activity.startTime)
         x.raw("</metadata>\n<trk>")
         x.element("name", name)
-        if activity.hasAltitude, let reference = activity.altitudeReference {
-            x.element("desc", "Elevation: \(reference).")
-        }
+        if !activity.description.isEmpty { x.element("desc", activity.description) }
         x.element("type", "running")
         x.raw("\n")
         for segment in activity.segments {
             x.raw("<trkseg>\n")
+            // GPX needs a position: a second without one (a long signal gap) is left out.
             for point in segment {
+                guard let coordinate = point.coordinate else { continue }
                 x.raw("<trkpt lat=\"")
-                x.number(point.coordinate.latitude, decimals: 7)
+                x.number(coordinate.latitude, decimals: 7)
                 x.raw("\" lon=\"")
-                x.number(point.coordinate.longitude, decimals: 7)
+                x.number(coordinate.longitude, decimals: 7)
                 x.raw("\">")
                 if let altitude = point.altitude { x.element("ele", altitude, decimals: 1) }
                 x.element("time", time: point.time)

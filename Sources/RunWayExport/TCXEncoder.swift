@@ -6,9 +6,9 @@ import RunWayCore
 /// running cadence (strides per minute) in ActivityExtension v2's `TPX`; a `Creator` of
 /// `Device_t` whose name says the altitude is barometric.
 public enum TCXEncoder {
-    public static func encode(_ activity: ExportActivity, notes: String? = nil, softwareVersion: Int = 1)
-        -> [UInt8]
-    {
+    public static func encode(
+        _ activity: ExportActivity, notes: String? = nil, device: DeviceIdentity = DeviceIdentity()
+    ) -> [UInt8] {
         var x = XMLWriter(reservingCapacity: activity.points.count * 448 + 4096)
         x.raw(
             "<TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\" "
@@ -25,9 +25,9 @@ public enum TCXEncoder {
         for (index, lap) in activity.laps.enumerated() {
             let isLast = index == activity.laps.count - 1
             x.raw("<Lap StartTime=\"\(UTCTime.format(activity.startTime + lap.startElapsed))\">")
-            x.element("TotalTimeSeconds", lap.movingTime, decimals: 1)
+            x.element("TotalTimeSeconds", activity.timerTime(lap: index), decimals: 1)
             x.element("DistanceMeters", lap.distance, decimals: 1)
-            x.element("Calories", Int((activity.lapCalories(index) ?? 0).rounded()))
+            x.element("Calories", activity.lapCalories(index) ?? 0)
             if let heartRate = lap.heartRate {
                 x.raw("<AverageHeartRateBpm>")
                 x.element("Value", Int(heartRate.rounded()))
@@ -76,15 +76,16 @@ public enum TCXEncoder {
             }
             x.raw("</Lap>\n")
         }
-        if let notes { x.element("Notes", notes) }
+        let said = [notes, activity.description.isEmpty ? nil : activity.description].compactMap { $0 }
+        if !said.isEmpty { x.element("Notes", said.joined(separator: " ")) }
         x.raw("<Creator xsi:type=\"Device_t\">")
         x.element("Name", activity.creatorName)
-        x.element("UnitId", 0)
+        x.element("UnitId", Int(device.serialNumber))
         x.element("ProductID", Int(FITEncoder.product))
         x.raw("<Version>")
-        x.element("VersionMajor", softwareVersion)
-        x.element("VersionMinor", 0)
-        x.element("BuildMajor", 0)
+        x.element("VersionMajor", device.release.major)
+        x.element("VersionMinor", device.release.minor)
+        x.element("BuildMajor", device.release.patch)
         x.element("BuildMinor", 0)
         x.raw("</Version></Creator>\n</Activity>\n</Activities>\n</TrainingCenterDatabase>\n")
         return x.bytes
@@ -93,10 +94,12 @@ public enum TCXEncoder {
     private static func trackpoint(_ x: inout XMLWriter, _ point: ExportActivity.Point) {
         x.raw("<Trackpoint>")
         x.element("Time", time: point.time)
-        x.raw("<Position>")
-        x.element("LatitudeDegrees", point.coordinate.latitude, decimals: 7)
-        x.element("LongitudeDegrees", point.coordinate.longitude, decimals: 7)
-        x.raw("</Position>")
+        if let coordinate = point.coordinate {
+            x.raw("<Position>")
+            x.element("LatitudeDegrees", coordinate.latitude, decimals: 7)
+            x.element("LongitudeDegrees", coordinate.longitude, decimals: 7)
+            x.raw("</Position>")
+        }
         if let altitude = point.altitude { x.element("AltitudeMeters", altitude, decimals: 1) }
         x.element("DistanceMeters", point.distance, decimals: 1)
         if let heartRate = point.heartRate {

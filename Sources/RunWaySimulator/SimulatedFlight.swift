@@ -19,6 +19,8 @@ public struct SimulatedFlight: Sendable {
     /// what issue 26 will make the saved flight; measured by `runway-bench accuracy` and
     /// `conditions`, not yet stored by runwayd.
     public var savedFlight: Flight?
+    /// Every input the engine flew while flying: the raw log a recorder would have kept.
+    public var inputs: [EngineInput] = []
 
     /// Flies `scenario` through the `FlightEngine`, on this thread; `observe` sees every output as
     /// it happens.
@@ -71,7 +73,7 @@ public struct SimulatedFlight: Sendable {
             }
             return SimulatedFlight(
                 scenario: scenario, truth: runner.truth, result: result, callouts: callouts,
-                earlyReadouts: early, distanceLog: distances, savedFlight: saved)
+                earlyReadouts: early, distanceLog: distances, savedFlight: saved, inputs: flown)
         }
     }
 }

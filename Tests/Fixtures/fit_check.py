@@ -30,9 +30,21 @@ def zone_message(m):
     return z
 
 
+def epoch(value):
+    """A fitdecode timestamp (a datetime, or seconds) as Unix seconds."""
+    return value.timestamp() if hasattr(value, "timestamp") else value
+
+
 def second_reading(path):
-    """fitdecode's reading: the session's and laps' heart-rate fields and each time_in_zone."""
-    out = {"errors": [], "session": None, "laps": [], "time_in_zone": []}
+    """fitdecode's reading: the session's and laps' heart-rate fields and each time_in_zone; every
+    message's timestamp in file order (the largest step back over the whole file, not records
+    only); the timer's running seconds summed from the file's own start and stop events; the
+    session's and laps' total_timer_time; and every record as [time, heart rate, cadence,
+    distance, enhanced altitude, enhanced speed, latitude, longitude]."""
+    out = {"errors": [], "session": None, "laps": [], "time_in_zone": [], "largest_step_back": 0,
+           "timer_sum": 0, "session_timer": None, "lap_timers": [], "records": [], "descriptors": []}
+    latest = None
+    running_since = None
     if fitdecode is None:
         out["errors"].append("fitdecode is not installed (scripts/interop-venv.sh)")
         return out
@@ -42,11 +54,35 @@ def second_reading(path):
                 if frame.frame_type != fitdecode.FIT_FRAME_DATA:
                     continue
                 values = {f.name: f.value for f in frame.fields}
+                stamp = epoch(values.get("timestamp")) if values.get("timestamp") is not None else None
+                if stamp is not None:
+                    if latest is not None:
+                        out["largest_step_back"] = max(out["largest_step_back"], latest - stamp)
+                    latest = stamp if latest is None else max(latest, stamp)
+                if frame.name == "event" and values.get("event") == "timer":
+                    if values.get("event_type") == "start" and running_since is None:
+                        running_since = stamp
+                    elif values.get("event_type") in ("stop", "stop_all") and running_since is not None:
+                        out["timer_sum"] += stamp - running_since
+                        running_since = None
+                elif frame.name == "record":
+                    semicircle = 180 / 2**31
+                    lat, lon = values.get("position_lat"), values.get("position_long")
+                    out["records"].append([
+                        stamp, values.get("heart_rate"), values.get("cadence"), values.get("distance"),
+                        values.get("enhanced_altitude"), values.get("enhanced_speed"),
+                        lat * semicircle if lat is not None else None,
+                        lon * semicircle if lon is not None else None])
+                elif frame.name == "device_info":
+                    out["descriptors"].append({k: values.get(k) for k in (
+                        "descriptor", "product_name", "serial_number", "software_version", "manufacturer")})
                 if frame.name == "session":
+                    out["session_timer"] = values.get("total_timer_time")
                     out["session"] = {k: values.get(k) for k in ("avg_heart_rate", "max_heart_rate")}
                     out["session"]["time_in_hr_zone"] = listed(values.get("time_in_hr_zone"))
                 elif frame.name == "lap":
                     out["laps"].append(values.get("max_heart_rate"))
+                    out["lap_timers"].append(values.get("total_timer_time"))
                 elif frame.name == "time_in_zone":
                     out["time_in_zone"].append(zone_message(values))
     except Exception as e:  # noqa: BLE001 - any failure to read is the finding
@@ -99,6 +135,9 @@ def main(path):
                 (e.get("event"), e.get("event_type")) for e in events if e.get("event") == "timer"
             ],
             "devices": [d.get("descriptor") for d in messages.get("device_info_mesgs", [])],
+            "product_name": file_id.get("product_name"),
+            "serial_number": file_id.get("serial_number"),
+            "lap_calories": [l.get("total_calories") for l in laps],
             "activity_sessions": (messages.get("activity_mesgs") or [{}])[0].get("num_sessions"),
             "lap_intensities": [l.get("intensity") for l in laps],
             "lap_triggers": [l.get("lap_trigger") for l in laps],

@@ -267,6 +267,13 @@ struct LogbookCommandTests {
         #expect((object["route_simplified"] as? [Any])?.count == saved["route_points_simplified"] as? Int)
         #expect(object["source"] as? String == "fly \(gps)")
         #expect(object["calories_kcal"] is NSNull)
+        // Where the exported files' altitude above sea level comes from (issue 28): the
+        // receiver's mean over the run, said with how many fixes and by how much.
+        let anchor = try #require(object["altitude_anchor"] as? [String: Any])
+        #expect(anchor["reference"] as? String == "gps_mean")
+        #expect((anchor["gps_fixes"] as? Int ?? 0) > 1000)
+        #expect((anchor["offset_m"] as? Double).map { (-500...9000).contains($0) && $0 != 0 } == true)
+        #expect((anchor["description"] as? String)?.contains("above sea level") == true)
         let missing = try RunWayBinary.run(["logbook", "--logbook", path, "--flight", "7"])
         #expect(missing.status == 1 && missing.stderr.contains("no flight 7"))
         let badMass = try RunWayBinary.run([
