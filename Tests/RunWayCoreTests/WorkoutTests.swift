@@ -243,3 +243,50 @@ struct WorkoutFlightTests {
         #expect(computer.phase == .preflight)
     }
 }
+
+/// `WorkoutTracker` on its own: progress in, steps and laps out (issue 27: each rule a pure
+/// state machine).
+@Suite("Workouts: the step tracker on its own")
+struct WorkoutTrackerTests {
+    static func at(_ elapsed: Double, _ distance: Double, moving: Double? = nil) -> Progress {
+        Progress(elapsed: elapsed, distance: distance, movingTime: moving ?? elapsed, elevationGain: 0)
+    }
+
+    @Test func stepsEndAtTheirLengthsAndTheLapsAddUp() throws {
+        var tracker = WorkoutTracker(workout: try Workout(parsing: "work 400m; rest 60s; work 400m"))
+        #expect(tracker.update(Self.at(90, 399)).isEmpty)
+        #expect(tracker.remaining(at: Self.at(90, 399)) == 1)
+        let ended = tracker.update(Self.at(91, 402))
+        guard case .stepEnded(let lap)? = ended.first else {
+            Issue.record("\(ended)")
+            return
+        }
+        #expect(lap.distance == 402 && lap.completed && lap.index == 0)
+        #expect(ended.last == .stepBegan(1))
+        // A time step counts moving time from its start: 60 s of it.
+        #expect(tracker.update(Self.at(150, 500, moving: 150)).isEmpty)
+        #expect(tracker.update(Self.at(151, 502, moving: 151)).last == .stepBegan(2))
+        // Two steps' lengths in one update end both.
+        let both = tracker.update(Self.at(300, 1000))
+        #expect(both.last == .finished)
+        let laps = tracker.finish(at: Self.at(320, 1080))
+        #expect(laps.map(\.index) == [0, 1, 2, 3])
+        #expect(laps.last?.step == nil && laps.last?.distance == 80)
+        #expect(laps.reduce(0) { $0 + $1.distance } == 1080)
+    }
+
+    @Test func aLapPressCutsTheStepShortAndTwoPressesAtOnceAreOne() throws {
+        var tracker = WorkoutTracker(workout: try Workout(parsing: "wu 1km; cd 1km"))
+        let pressed = tracker.lap(at: Self.at(100, 300))
+        #expect(pressed.last == .stepBegan(1))
+        #expect(tracker.lap(at: Self.at(100, 300)).isEmpty)
+        #expect(tracker.laps.first?.completed == false)
+        // A free run's tracker has no steps: a press is a lap of its own.
+        var free = WorkoutTracker(workout: Workout(steps: []))
+        guard case .lapped(let lap)? = free.lap(at: Self.at(60, 200)).first else {
+            Issue.record("no lap")
+            return
+        }
+        #expect(lap.step == nil && lap.distance == 200)
+    }
+}
