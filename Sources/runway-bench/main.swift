@@ -37,6 +37,11 @@ func seconds(_ duration: Duration) -> Double {
 // name the same sections.
 let sections: [String: () -> Void] = [
     "daemon": { DaemonBench().run() },  // runwayd's figures (section f)
+    // Issue 29: a long flight through the engine and the recorder, memory every hour.
+    "memory": {
+        guard let bench = MemoryBench(arguments: Array(CommandLine.arguments.dropFirst(2))) else { exit(2) }
+        bench.run()
+    },
     "accuracy": { AccuracyBench().run() },
     "callouts": { CalloutBench().run() },
     "elevation": { ElevationBench().run() },
@@ -65,7 +70,7 @@ if let first = benchArguments.first {
         Data(
             ((known ? "" : "runway-bench: unknown section \"\(first)\"\n")
                 + """
-                usage: runway-bench [accuracy | daemon | callouts | elevation | export | viewer | voice | conditions | slips]
+                usage: runway-bench [accuracy | daemon | memory | callouts | elevation | export | viewer | voice | conditions | slips]
                   (no argument)  every figure: memory, cost per fix, accuracy, the gpsd path, storage,
                                  runway fly's memory, runwayd, callouts, elevation, export, voice,
                                  conditions, slips (~10 min)
@@ -83,6 +88,8 @@ if let first = benchArguments.first {
                                  weather, intervals, slow, fast, 10 Hz): distance, live distance, moving
                                  time, splits, gain and the exported track against the truth, median and
                                  worst over 20 seeds; [--seeds N] [--only NAME] [--json]
+                  memory         a long flight through the engine and the recorder on one thread, RSS
+                                 and what the flight retains every hour; [--hours H] [--rate HZ]
                   slips          issue 27's slips: a PAUSE bump (how long unnoticed), a car and a bus
                                  (how much of the ride counted), a forgotten stop (when it lands), a
                                  sprint finish (that it counts), median and worst over 20 seeds
