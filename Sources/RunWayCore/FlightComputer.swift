@@ -34,6 +34,9 @@ public struct FlightComputer: Sendable {
 
     public var isFlying: Bool { flight != nil }
 
+    /// What the flight in progress keeps that grows with its length (issue 29's bound).
+    public var retained: RetainedMemory { flight?.retained ?? RetainedMemory() }
+
     /// The current flight's ROTATE time: its start, and the start a replay must use.
     public var rotateTime: Double? { flight?.rotateAt }
 

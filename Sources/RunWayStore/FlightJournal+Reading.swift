@@ -12,7 +12,8 @@ extension FlightJournal {
     /// What a reading of the journal found.
     struct Scan {
         var header: JournalHeader?
-        var records: [Record] = []
+        /// How many records of the epoch were read (each handed to the scan's `each` as read).
+        var count = 0
         /// Where the records end: the next record goes there.
         var end: Int
         var nextIndex: UInt32 = 0
@@ -25,14 +26,19 @@ extension FlightJournal {
     /// (`Logbook.rawLogGaps`). The records end where nothing valid follows, or where the file
     /// does. What was wrong is left in `damage`.
     func records() throws(StoreError) -> [Record] {
-        try scan().records
+        var records: [Record] = []
+        _ = try scan { records.append($0) }
+        return records
     }
 
     /// Reads the header and the records. The epoch is the header's; without a readable header
     /// (damaged, or a journal of the first layout, whose records start at byte 0) it is the
     /// first valid record's, so a damaged header loses nothing and a damaged first record only
-    /// itself.
-    func scan() throws(StoreError) -> Scan {
+    /// itself. Each record goes to `each` as it is read, and the reader keeps only the bytes from
+    /// the record in hand on (`SectorReader.release`): absorbing a full 4 MiB journal held the
+    /// whole file and every record's text at once, 25.6 MiB of heap at its peak, which glibc kept
+    /// as the daemon's RSS (issue 29, heaptrack on `runway-bench memory --hours 10 --rate 10`).
+    func scan(_ each: (Record) throws(StoreError) -> Void = { _ in }) throws(StoreError) -> Scan {
         if let status = try? descriptor.status() { extent = Int(status.st_size) }
         var reader = SectorReader(journal: self)
         let header = try reader.header()
@@ -49,9 +55,11 @@ extension FlightJournal {
                     found.append(.unreadableRecords(Int(index), offset: 0, path: path))
                 }
                 firstAt = firstAt ?? position
-                result.records.append(record.record)
+                try each(record.record)
+                result.count += 1
                 (epoch, result.nextIndex) = (record.epoch, index &+ 1)
                 position += Int(record.span)
+                reader.release(before: position)
                 continue
             }
             // Damaged, or the end: a later record of the same epoch means damage. The whole rest
@@ -84,6 +92,7 @@ extension FlightJournal {
             found.append(.truncated(size: extent, expected: nil, path: path))
         }
         damage = found
+        mostHeldReading = reader.mostHeld
         return result
     }
 
@@ -96,24 +105,42 @@ extension FlightJournal {
     }
 }
 
-/// The file's bytes, read in aligned chunks as far as they are asked for.
+/// The file's bytes from `base` on, read in aligned chunks as far as they are asked for.
 struct SectorReader {
     let journal: FlightJournal
+    /// The bytes at `base ..< base + file.count` of the file.
     var file: [UInt8] = []
+    /// The file offset of `file[0]`: a multiple of the I/O buffer, so reads stay aligned.
+    private(set) var base = 0
+    /// The most bytes the reader held at once (issue 29's bound: a few I/O buffers).
+    private(set) var mostHeld = 0
 
-    /// Reads on until `count` bytes are in or the file ends.
+    /// The offset up to which the file has been read.
+    var end: Int { base + file.count }
+
+    /// Reads on until the file's first `count` bytes are in or the file ends.
     mutating func read(upTo count: Int) throws(StoreError) {
         // Whole buffers at aligned offsets (`O_DIRECT`), however the file ends.
-        while file.count < Swift.min(count, journal.extent) {
+        while end < Swift.min(count, journal.extent) {
             let whole = UnsafeMutableRawBufferPointer(start: journal.buffer, count: FlightJournal.bufferSize)
-            let at = file.count
+            let at = end
             let result = try FlightJournal.io("reading", journal.path) { () throws(Errno) in
                 try journal.descriptor.read(fromAbsoluteOffset: at, into: whole)
             }
             if result == 0 { return }
-            let kept = Swift.min(result, journal.extent - file.count)
+            let kept = Swift.min(result, journal.extent - end)
             file.append(contentsOf: UnsafeRawBufferPointer(start: journal.buffer, count: kept))
+            mostHeld = Swift.max(mostHeld, file.count)
         }
+    }
+
+    /// Forgets the bytes before `offset`'s I/O buffer once a few buffers lie behind it: nothing
+    /// before the record in hand is read again (a damaged record is probed for further on).
+    mutating func release(before offset: Int) {
+        let behind = (offset - base) / FlightJournal.bufferSize * FlightJournal.bufferSize
+        guard behind >= 2 * FlightJournal.bufferSize else { return }
+        file.removeFirst(Swift.min(behind, file.count))
+        base += behind
     }
 
     /// The journal's header, if it reads.
@@ -128,17 +155,17 @@ struct SectorReader {
         (record: FlightJournal.Record, epoch: UInt64, span: UInt32), UInt32
     )? {
         try read(upTo: position + FlightJournal.headerSize)
-        guard position + FlightJournal.headerSize <= file.count,
+        guard position >= base, position + FlightJournal.headerSize <= end,
             let header = file.withUnsafeBytes({
-                FlightJournal.Header(loading: $0.baseAddress!.advanced(by: position))
+                FlightJournal.Header(loading: $0.baseAddress!.advanced(by: position - base))
             }),
             header.span >= FlightJournal.headerSize,
             Int(header.length) <= Int(header.span) - FlightJournal.headerSize,
             header.epoch == (epoch ?? header.epoch)
         else { return nil }
         try read(upTo: position + Int(header.span))
-        guard position + Int(header.span) <= file.count else { return nil }
-        let start = position + FlightJournal.headerSize
+        guard position + Int(header.span) <= end else { return nil }
+        let start = position - base + FlightJournal.headerSize
         let stored = Array(file[start..<start + Int(header.length)])
         guard header.crc(stored) == header.checksum,
             let text = header.plain ? stored : FlightJournal.unpacked(stored, length: Int(header.textLength))

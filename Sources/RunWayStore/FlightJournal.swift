@@ -52,6 +52,8 @@ final class FlightJournal {
     /// The journal takes no record until it has started over: its header is unreadable (or
     /// missing, in a journal of the first layout) or the file is shorter than it was made.
     private(set) var needsRestart = false
+    /// The most bytes of the file the last reading held at once (`SectorReader.mostHeld`).
+    var mostHeldReading = 0
     let buffer: UnsafeMutableRawPointer
     static let bufferSize = 64 * 1024
 
@@ -127,7 +129,7 @@ final class FlightJournal {
             (offset, index) = (found.end, found.nextIndex)
             needsRestart = extent < Self.headerBlock + header.capacity
         } else {
-            if found.records.isEmpty, try holdsForeignBytes() {
+            if found.count == 0, try holdsForeignBytes() {
                 throw .notAJournal(reason: "no RunWay header or record in its first 64 KiB", path: path)
             }
             // A journal of the first layout keeps its size; one cut in its header, the size asked.

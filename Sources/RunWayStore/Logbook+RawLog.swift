@@ -42,20 +42,25 @@ extension Logbook {
     /// What the journal was found to have lost (damaged records, a cut, an unreadable header)
     /// joins `journalDamage`, to be said; a journal that must start over (cut short, or without
     /// a readable header) starts over even with no record to take in.
+    ///
+    /// The records go into `raw_log` as they are read, one at a time (a full journal's records
+    /// read whole first were the daemon's growth: issue 29, `FlightJournal.scan`).
     func absorbJournal() throws(StoreError) {
         guard let journal else { return }
-        let records = try journal.records()
-        journalDamage += journal.damage.filter { !journalDamage.contains($0) }
-        guard !records.isEmpty || journal.needsRestart else { return }
-        try database.transaction { () throws(StoreError) in
-            for record in records {
+        let found = try database.transaction { () throws(StoreError) in
+            try journal.scan { (record) throws(StoreError) in
                 try database.query(
                     RawLogRow.absorbSQL,
                     RawLogRow(record: record).values + [.integer(record.flight), .real(record.until)])
             }
         }
+        journalDamage += journal.damage.filter { !journalDamage.contains($0) }
+        guard found.count > 0 || journal.needsRestart else { return }
         if !database.inTransaction { try journal.restart() }
     }
+
+    /// The most bytes of the raw-log journal its last reading held at once (issue 29's bound).
+    public var journalReadingPeak: Int { journal?.mostHeldReading ?? 0 }
 
     /// Commits one batch of raw inputs durably: one record in the raw-log journal (absorbed into
     /// SQLite first when the journal is full), or one `raw_log` row where there is no journal.

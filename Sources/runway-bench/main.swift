@@ -36,7 +36,14 @@ func seconds(_ duration: Duration) -> Double {
 // `runway-bench SECTION`: only that section's figures; one table, so the help and the dispatch
 // name the same sections.
 let sections: [String: () -> Void] = [
-    "daemon": { DaemonBench().run() },  // runwayd's figures (section f)
+    "daemon": { DaemonBench(json: CommandLine.arguments.dropFirst(2).contains("--json")).run() },
+    // What recording an hour writes at 1 and 10 Hz (the kernel's write_bytes); [--json].
+    "storage": { storageSection(json: CommandLine.arguments.dropFirst(2).contains("--json")) },
+    // Issue 29: a long flight through the engine and the recorder, memory every hour.
+    "memory": {
+        guard let bench = MemoryBench(arguments: Array(CommandLine.arguments.dropFirst(2))) else { exit(2) }
+        bench.run()
+    },
     "accuracy": { AccuracyBench().run() },
     "callouts": { CalloutBench().run() },
     "elevation": { ElevationBench().run() },
@@ -65,13 +72,15 @@ if let first = benchArguments.first {
         Data(
             ((known ? "" : "runway-bench: unknown section \"\(first)\"\n")
                 + """
-                usage: runway-bench [accuracy | daemon | callouts | elevation | export | viewer | voice | conditions | slips]
+                usage: runway-bench [accuracy | daemon | memory | storage | callouts | elevation | export | viewer | voice | conditions | slips]
                   (no argument)  every figure: memory, cost per fix, accuracy, the gpsd path, storage,
                                  runway fly's memory, runwayd, callouts, elevation, export, voice,
                                  conditions, slips (~10 min)
                   accuracy       the saved (smoothed) flight against the live engine's: distance, the
                                  exported track's length, split times, moving time per stop
                   daemon         runwayd: start → READY, idle wake-ups, CPU per hour, memory over 24 h
+                                 (RSS every hour), and the storage figures; [--json]
+                  storage        what recording an hour writes at 1 and 10 Hz, from /proc/self/io; [--json]
                   callouts       GPWS episodes at a band edge, the SPLIT callout's delay
                   elevation      gain error with the barometer and with GPS alone, loop closure
                   export         a 24-hour flight to FIT, GPX and TCX, and gpxpy's GPX for the ratio
@@ -83,6 +92,8 @@ if let first = benchArguments.first {
                                  weather, intervals, slow, fast, 10 Hz): distance, live distance, moving
                                  time, splits, gain and the exported track against the truth, median and
                                  worst over 20 seeds; [--seeds N] [--only NAME] [--json]
+                  memory         a long flight through the engine and the recorder on one thread, RSS
+                                 and what the flight retains every hour; [--hours H] [--rate HZ]
                   slips          issue 27's slips: a PAUSE bump (how long unnoticed), a car and a bus
                                  (how much of the ride counted), a forgotten stop (when it lands), a
                                  sprint finish (that it counts), median and worst over 20 seeds
@@ -287,144 +298,10 @@ func gpsdPath() {
 }
 gpsdPath()
 
-// MARK: - (e) Storage: what recording a flight writes to the SD card
-
-/// Bytes this process has caused to be written to storage (/proc/self/io `write_bytes`).
-func bytesWritten() -> Double {
-    guard let io = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return .nan }
-    for line in io.split(separator: "\n") where line.hasPrefix("write_bytes:") {
-        return Double(line.split(separator: " ").last.map(String.init) ?? "") ?? .nan
-    }
-    return .nan
-}
-
-/// A simulated input with the precision the board's sources deliver (the simulator's doubles
-/// carry 17 digits, which would overstate the raw log): gpsd's JSON prints latitude and
-/// longitude to 9 decimals, altitude, speed and error estimates to 3, track to 4; the BMP280's
-/// compensated pressure is Q24.8 (1/256 Pa).
-func deliveredByTheBoard(_ input: EngineInput) -> EngineInput {
-    func round(_ value: Double?, _ places: Double) -> Double? {
-        value.map { ($0 * Foundation.pow(10, places)).rounded() / Foundation.pow(10, places) }
-    }
-    switch input {
-    case .fix(var fix):
-        fix.coordinate = Coordinate(
-            latitude: round(fix.coordinate.latitude, 9)!, longitude: round(fix.coordinate.longitude, 9)!)
-        fix.altitude = round(fix.altitude, 3)
-        fix.speed = round(fix.speed, 3)
-        fix.track = round(fix.track, 4)
-        fix.horizontalAccuracy = round(fix.horizontalAccuracy, 3)
-        return .fix(fix)
-    case .pressure(var sample):
-        sample.pascals = (sample.pascals * 256).rounded() / 256
-        return .pressure(sample)
-    default:
-        return input
-    }
-}
-
-func storageBudget(gpsRate: Double) {
-    print("")
-    print(
-        "== Storage: a 1-hour flight recorded as it flies (\(format(gpsRate, 0)) Hz GPS, 1 Hz heart rate, "
-            + "2 Hz barometer) ==")
-    let directory = FileManager.default.currentDirectoryPath + "/.build/bench-logbook"
-    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let path = directory + "/bench-\(getpid()).sqlite"
-    defer {
-        for suffix in ["", "-journal", "-rawlog"] {
-            try? FileManager.default.removeItem(atPath: path + suffix)
-        }
-    }
-    do {
-        let created = bytesWritten()
-        let logbook = try Logbook(path: path)
-        if let failure = logbook.prepareJournal() { print("  no raw-log journal: \(failure)") }
-        let setup = bytesWritten() - created
-        let engine = FlightEngine.replaying(FlightComputer(), observers: [FlightRecorder(logbook: logbook)])
-        var scenario = Scenario.endurance(hours: 1, rate: gpsRate)
-        scenario.barometer.rate = 2  // the board's BarometerSource reads every 0.5 s
-        var runner = ScenarioRunner(scenario)
-        runner.recordsDistance = false
-        runner.speedLogSeconds = 0
-        let before = bytesWritten()
-        var commits = 0
-        var flying = Double.nan
-        while let event = runner.next() {
-            switch event {
-            case .input(let simulated):
-                let input = deliveredByTheBoard(simulated)
-                let committed = engine.assumeIsolated { engine -> Bool in
-                    let pendingBefore = engine.recorder?.pending.count ?? 0
-                    engine.handle(input)
-                    return engine.isFlying && (engine.recorder?.pending.count ?? 0) <= pendingBefore
-                }
-                if committed { commits += 1 }
-            case .end(let sentAt):
-                flying = bytesWritten() - before
-                let stored = engine.assumeIsolated { engine -> Bool in
-                    _ = engine.end(sentAt: sentAt)
-                    engine.close()  // the recorder stores the landed flight at its next event
-                    return engine.flightID == nil && engine.recorder?.landingDue == nil
-                }
-                if !stored { print("  the flight could not be stored") }
-            }
-        }
-        let during = bytesWritten() - before
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Double) ?? .nan
-        // The logbook went to the engine with its recorder: read it there (on this thread).
-        let (sizes, direct) = engine.assumeIsolated { engine in
-            ((try? engine.recorder?.logbook.tableSizes()) ?? [:], engine.recorder?.logbook.journalIsDirect)
-        }
-        let tables = ["raw_log", "samples", "route_points", "splits"].map { "\($0) \(sizes[$0] ?? 0)" }
-        print(
-            "  \(commits) commits; written to storage while recording and landing: \(format(during / 1_048_576, 2)) MiB per hour "
-                + "(\(format(flying / 1_048_576, 2)) MiB in flight, \(format((during - flying) / 1_048_576, 2)) MiB at touchdown)"
-        )
-        print(
-            "  logbook size for that hour: \(format(size / 1_048_576, 2)) MiB (\(tables.joined(separator: ", ")) rows)"
-        )
-        print(
-            "  once per logbook, before any flight: \(format(setup / 1_048_576, 2)) MiB (the raw-log journal, "
-                + "preallocated; commits \(direct == true ? "bypass" : "go through") the page cache)"
-        )
-        print("  target: ≤ 2 MB (1.91 MiB) written per hour of running")
-        if gpsRate == 1 {
-            try engine.assumeIsolated { engine in
-                guard let logbook = engine.recorder?.logbook else { return }
-                try openingCost(path: path, logbook: logbook, hours: 100)
-            }
-        }
-    } catch {
-        print("  no figure: \(error)")
-    }
-}
-
-/// What opening costs as the logbook grows: `Logbook(path:)` runs `quick_check`, which reads
-/// every page. The 1-hour flight is copied to make `hours` of runs; the file is dropped from the
-/// page cache first, so the cold figure includes reading it from storage.
-func openingCost(path: String, logbook: Logbook, hours: Int) throws {
-    // Each reprocess stores one more copy of the flight: its raw log and all its derived rows.
-    for _ in 1..<hours { try logbook.reprocess(flight: 1) }
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Double) ?? .nan
-    let descriptor = open(path, O_RDONLY)
-    if descriptor >= 0 {
-        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED))
-        close(descriptor)
-    }
-    let clock = ContinuousClock()
-    let cold = try clock.measure { _ = try Logbook(path: path) }
-    let warm = try clock.measure { _ = try Logbook(path: path) }
-    print(
-        "  opening a logbook of \(hours) h of runs (\(format(size / 1_048_576, 0)) MiB): \(format(seconds(cold), 2)) s "
-            + "from storage, \(format(seconds(warm), 2)) s cached (quick_check reads every page; an SD card reads ~20–40 MB/s)"
-    )
-}
-
-storageBudget(gpsRate: 1)
-storageBudget(gpsRate: 10)
+_ = storageBudget(gpsRate: 1, opening: true)
+_ = storageBudget(gpsRate: 10)
 traceMemory()
-DaemonBench().run()
+DaemonBench(json: false).run()
 ExportBench().run()
 CalloutBench().run()
 ElevationBench().run()
