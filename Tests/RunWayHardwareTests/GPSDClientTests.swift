@@ -71,6 +71,21 @@ struct GPSDClientTests {
         return events[lastFix...].contains { if case .disconnected = $0 { true } else { false } }
     }
 
+    /// `lines` as an NMEA log for gpsfake, in a temporary file (the caller removes it).
+    static func nmeaLog(_ lines: some Sequence<String>, named name: String) throws -> String {
+        let path = NSTemporaryDirectory() + "runway-\(name)-\(UUID().uuidString).nmea"
+        try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Closes every descriptor `held` holds, and forgets them.
+    static func close(_ held: borrowing Mutex<[Int32]>) {
+        held.withLock { fds in
+            for fd in fds { Glibc.close(fd) }
+            fds.removeAll()
+        }
+    }
+
     static func fixes(_ events: [GPSEvent]) -> [Fix] {
         events.compactMap { if case .fix(let fix, _) = $0 { fix } else { nil } }
     }
@@ -107,9 +122,7 @@ struct GPSDClientTests {
     @Test func aSyntheticRunFliesThroughGpsdIntoTheEngine() async throws {
         let lines = try SimulateCommand.lines(scenario: "walker", format: .nmea)
         let epochs = lines.filter { $0.hasPrefix("$GPRMC") && $0.contains(",A,") }.count
-        let nmea = lines.joined(separator: "\r\n") + "\r\n"
-        let path = NSTemporaryDirectory() + "runway-walker-\(UUID().uuidString).nmea"
-        try nmea.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try Self.nmeaLog(lines, named: "walker")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fake = try GPSFake(log: path)
         defer { fake.stop() }
@@ -138,13 +151,7 @@ struct GPSDClientTests {
     @Test func aProcessWithManyFilesOpenIsRefusedNotKilled() async throws {
         // Held until the client has said it was refused; closed then (or at the end).
         let held = Mutex<[Int32]>([])
-        func release() {
-            held.withLock { fds in
-                for fd in fds { close(fd) }
-                fds.removeAll()
-            }
-        }
-        defer { release() }
+        defer { Self.close(held) }
         // Every free descriptor up to 1100: the kernel gives the lowest free one, so the
         // gpsd session's would be above FD_SETSIZE (unless another suite frees one meanwhile).
         while true {
@@ -154,9 +161,7 @@ struct GPSDClientTests {
             if fd >= 1100 { break }
         }
         let lines = try SimulateCommand.lines(scenario: "walker", format: .nmea)
-        let path = NSTemporaryDirectory() + "runway-manyfiles-\(UUID().uuidString).nmea"
-        try (lines.prefix(300).joined(separator: "\r\n") + "\r\n").write(
-            toFile: path, atomically: true, encoding: .utf8)
+        let path = try Self.nmeaLog(lines.prefix(300), named: "manyfiles")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fake = try GPSFake(log: path)
         defer { fake.stop() }
@@ -168,10 +173,7 @@ struct GPSDClientTests {
             if events.contains(where: {
                 if case .disconnected(.system(_, EMFILE), _) = $0 { true } else { false }
             }) {
-                held.withLock { fds in
-                    for fd in fds { close(fd) }
-                    fds.removeAll()
-                }
+                Self.close(held)
             }
             return Self.fixes(events).count >= 20 || Self.feedEnded(events)
         }
@@ -191,14 +193,8 @@ struct GPSDClientTests {
         // Two halves at an epoch boundary: the first plays until gpsd is killed, the second is
         // what a restarted gpsd delivers.
         let half = (lines.count / 2) / 3 * 3
-        func write(_ part: ArraySlice<String>) throws -> String {
-            let path = NSTemporaryDirectory() + "runway-half-\(UUID().uuidString).nmea"
-            try (part.joined(separator: "\r\n") + "\r\n").write(
-                toFile: path, atomically: true, encoding: .utf8)
-            return path
-        }
-        let first = try write(lines[..<half])
-        let second = try write(lines[half...])
+        let first = try Self.nmeaLog(lines[..<half], named: "half")
+        let second = try Self.nmeaLog(lines[half...], named: "half")
         let port = try GPSFake.freePort()
         let client = GPSDClient(
             endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), policy: Self.fast, buffering: Self.wholeLog
