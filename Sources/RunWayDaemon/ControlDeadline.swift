@@ -12,11 +12,15 @@ import Synchronization
 final class ControlDeadline: Sendable {
     let seconds: Double
     let maxOutstanding: Int
+    /// Where the handler and the timer run (nil: Swift's cooperative pool). The timer must not
+    /// wait behind whatever holds the pool, or "busy" comes no sooner than the answer.
+    let executor: (any TaskExecutor)?
     private let outstanding = Mutex(0)
 
-    init(seconds: Double, maxOutstanding: Int) {
+    init(seconds: Double, maxOutstanding: Int, executor: (any TaskExecutor)? = nil) {
         self.seconds = seconds
         self.maxOutstanding = maxOutstanding
+        self.executor = executor
     }
 
     /// Requests still being carried out (answered or not).
@@ -49,11 +53,11 @@ final class ControlDeadline: Sendable {
             first.wait(continuation)
             // The timer ends as soon as the answer comes: a flood of quick requests leaves no
             // sleeping tasks behind.
-            let timer = Task {
+            let timer = Task(executorPreference: executor) {
                 try await Task.sleep(for: .milliseconds(Int(limit * 1000)))
                 first.give(Self.busy(limit))
             }
-            Task {
+            Task(executorPreference: executor) {
                 let line = await handler(request)
                 self.outstanding.withLock { $0 -= 1 }
                 timer.cancel()

@@ -22,6 +22,11 @@ import Synchronization
 ///   longest; only when every other client has a request being answered or has just connected is
 ///   the newcomer told "busy".
 ///
+/// The answers are carried out on a thread of their own (`answering`), never on Swift's
+/// cooperative pool: that pool has one thread per core (two on a 2-core board or CI machine),
+/// and whatever else holds it — CPU-bound or blocking work elsewhere in the process — would
+/// otherwise hold every answer, and its "busy" deadline too, so `runway` heard nothing at all.
+///
 /// The buttons do not use this socket: `ButtonService` hands its presses to the engine
 /// directly, so a runner's END lands however the socket is used.
 public final class ControlServer: Service, Sendable {
@@ -110,6 +115,12 @@ public final class ControlServer: Service, Sendable {
                 counters.peakQueuedBytes, outbox.values.reduce(0) { $0 + $1.count })
         }
     }
+
+    /// The thread every request's answer, its deadline's timer and the request loop run on:
+    /// one for the process, never shut down, since a request past its deadline goes on after
+    /// `run()` returns and must have somewhere to finish. The handlers suspend on the engine's
+    /// or the sensors' own threads, so one thread carries every server's answers.
+    static let answering = ThreadExecutor(name: "control answers")
 
     public let name = "control socket"
     public let path: String
@@ -221,17 +232,33 @@ public final class ControlServer: Service, Sendable {
             continuation.finish()
             stopped.fire()
         }
+        let answering = Self.answering
+        await withTaskExecutorPreference(answering) {
+            await answer(requests, on: answering)
+        }
+        await stopped.wait()
+        if let bound, Self.identity(path) == bound { unlink(path) }
+    }
+
+    /// Answers `requests` until they end or `run()` is cancelled, on `answering`.
+    private func answer(
+        _ requests: AsyncStream<(Int, ControlRequest)>, on answering: ThreadExecutor
+    ) async {
         await withTaskCancellationHandler {
-            let deadline = ControlDeadline(seconds: limits.answerDeadline, maxOutstanding: limits.maxClients)
+            let deadline = ControlDeadline(
+                seconds: limits.answerDeadline, maxOutstanding: limits.maxClients, executor: answering)
             // The sensors' requests wait on the radio (a scan for its seconds): each is answered
             // beside the queue, under its own deadline, so a scan holds up nobody's status; their
             // own limiter bounds how many may be out at once. Not awaited at shutdown (a reply
             // after it goes to no client).
-            let radio = ControlDeadline(seconds: limits.answerDeadline, maxOutstanding: limits.maxClients)
+            let radio = ControlDeadline(
+                seconds: limits.answerDeadline, maxOutstanding: limits.maxClients, executor: answering)
             for await (id, request) in requests {
                 if Task.isCancelled { break }  // SIGTERM answers nothing more
                 if request.answerSeconds != nil {
-                    Task { [self] in reply(await radio.answer(request, with: handler), to: id) }
+                    Task(executorPreference: answering) { [self] in
+                        reply(await radio.answer(request, with: handler), to: id)
+                    }
                     continue
                 }
                 let line = await deadline.answer(request, with: handler)
@@ -241,8 +268,6 @@ public final class ControlServer: Service, Sendable {
             shared.withLock { $0.stopping = true }
             signal()
         }
-        await stopped.wait()
-        if let bound, Self.identity(path) == bound { unlink(path) }
     }
 
     /// The file at `path` (device and inode), nil when there is none.

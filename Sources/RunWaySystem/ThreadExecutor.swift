@@ -9,10 +9,14 @@ import Synchronization
 /// left to join); the caller awaits without blocking the pool. Every maker shuts its executor
 /// down: an executor never shut down keeps its thread and eventfd.
 ///
+/// It is a `TaskExecutor` too: a task that prefers it (`withTaskExecutorPreference`,
+/// `Task(executorPreference:)`) runs its nonisolated code there, so work that must keep time
+/// (the control socket's answers) does not wait for a pool that other work holds.
+///
 /// The queue is a `Mutex`; the thread sleeps on a `WakeSignal` (an eventfd, whose count keeps a
 /// signal sent while the thread was busy, so no wake-up is lost between its look at the queue
 /// and its wait).
-public final class ThreadExecutor: SerialExecutor, Sendable {
+public final class ThreadExecutor: SerialExecutor, TaskExecutor, Sendable {
     private struct State {
         var jobs: [UnownedJob] = []
         var stopping = false
@@ -68,7 +72,10 @@ public final class ThreadExecutor: SerialExecutor, Sendable {
                 return state.stopping ? .end : .wait
             }
             switch next {
-            case .run(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+            case .run(let job):
+                // Both: a job may come from the actor this executor isolates or from a task that
+                // prefers it (SE-0417's executor that is both).
+                job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
             case .wait: wake.wait(milliseconds: -1)
             case .end:
                 finished.fire()

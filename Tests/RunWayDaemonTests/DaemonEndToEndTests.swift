@@ -1,7 +1,7 @@
 import Foundation
 import RunWayControl
 import RunWayCore
-import RunWayDaemon
+@testable import RunWayDaemon
 import RunWayStore
 import RunWayTestSupport
 import Testing
@@ -400,15 +400,27 @@ struct StopWithoutTimeTests {
         // @unchecked Sendable: `all` is only touched while `lock` is held.
         private let lock = NSLock()
         private var list: [ControlRequest] = []
-        func add(_ request: ControlRequest) { lock.withLock { list.append(request) } }
+        private var offPool: [Bool] = []
+        func add(_ request: ControlRequest, offPool answering: Bool) {
+            lock.withLock {
+                list.append(request)
+                offPool.append(answering)
+            }
+        }
         var all: [ControlRequest] { lock.withLock { list } }
+        /// Whether each was answered on the control socket's own thread.
+        var answeredOffPool: [Bool] { lock.withLock { offPool } }
     }
 
+    /// The server here shares this test process's cooperative pool with every test running
+    /// beside it; on 2 cores two CPU-bound or blocking tests hold that pool for seconds, and an
+    /// answer carried out there came after `runway`'s 5 s (exit 1, "did not answer", in about
+    /// half the full parallel runs). So the answer must come from the socket's own thread.
     @Test func theBoardsOwnStopIsObeyedWhateverItsClockSays() async throws {
         let path = NSTemporaryDirectory() + "rw-stop-\(UUID().uuidString.prefix(8)).sock"
         let seen = Requests()
         let server = ControlServer(path: path) { request in
-            seen.add(request)
+            seen.add(request, offPool: ControlServer.answering.isCurrentThread)
             return ControlReply.ok([("phase", .string("touchdown"))])
         }
         let task = Task { try await server.run() }
@@ -433,6 +445,7 @@ struct StopWithoutTimeTests {
         // What runway said, so a failure on a loaded machine says why.
         #expect(status == 0, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
         #expect(seen.all == [.stop(sentAt: nil)])
+        #expect(seen.answeredOffPool == [true])
     }
 }
 
