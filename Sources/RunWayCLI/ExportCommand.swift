@@ -68,8 +68,9 @@ public enum ExportCommand {
         return report.failure == nil ? 0 : 1
     }
 
-    /// The configuration, and the export options it sets: body mass (calories) and the time zone
-    /// of file names (`zone`, else the configured one, else the system's: `LocalZone`'s rule).
+    /// The configuration, and the export options it sets: body mass (calories), the home altitude
+    /// (the files' altitude anchor) and the time zone of file names (`zone`, else the configured
+    /// one, else the system's: `LocalZone`'s rule).
     static func settings(_ path: String, zone: LocalZone? = nil) throws(CLIError) -> (
         DaemonConfiguration, ExportOptions
     ) {
@@ -81,6 +82,7 @@ public enum ExportCommand {
         }
         var options = ExportOptions()
         options.bodyMass = configuration.bodyMass
+        options.homeAltitude = configuration.homeAltitude
         let zone = zone ?? LocalZone.configured(configuration.timeZone)
         options.utcOffset = { zone.offset(at: $0) }
         options.zoneLabel = zone.name

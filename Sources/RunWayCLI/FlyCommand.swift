@@ -1,4 +1,5 @@
 import RunWayCore
+import RunWayExport
 import RunWayStore
 import RunWaySystem
 import RunWayVoice
@@ -32,7 +33,7 @@ public enum FlyCommand {
         buttons buttonsPath: String? = nil, mission: Mission?, workout: Workout? = nil,
         configuration: EngineConfiguration = EngineConfiguration(), json: Bool,
         saveTo logbookPath: String?, zone: LocalZone = .utc, audio: String? = nil,
-        language: VoiceLanguage = .english, console: Console
+        language: VoiceLanguage = .english, homeAltitude: Double? = nil, console: Console
     ) throws(CLIError) -> Int32 {
         let gps = try GPSTraceFile(LineReader(path: gpsPath))
         report(gps.diagnostics, console: console)
@@ -48,7 +49,7 @@ public enum FlyCommand {
         let listener = audio.map { _ in FlightAudioWriter() }
         let result = try fly(
             gps: gps, pressure: pressure, body: body, presses: presses, mission: mission, workout: workout,
-            configuration: configuration, keepInputs: logbookPath != nil,
+            configuration: configuration, keepInputs: logbookPath != nil || json,
             observers: listener.map { [$0] } ?? [], progress: line.update)
         line.finish()
         var warnings = gps.diagnostics
@@ -94,11 +95,19 @@ public enum FlyCommand {
             // `flight_id`: the logbook's number for this run with --save (new or already there),
             // else null. (`status` is the engine's verdict, recorded or too short; the logbook's
             // own state of a stored flight is `logbook_status` in `runway logbook --flight`.)
+            // `altitude_anchor`: what the exported files' altitude would be measured from.
             console.out(
                 JSONValue.object(
                     FlightReport.fields(
                         result.flight, diagnostics: warnings.kept, warningsCount: warnings.total)
-                        + [("flight_id", savedID.map { .number(Double($0)) } ?? .null)]
+                        + [
+                            ("flight_id", savedID.map { .number(Double($0)) } ?? .null),
+                            (
+                                "altitude_anchor",
+                                ExportActivity(flight: result.flight, inputs: result.inputs, homeAltitude: homeAltitude)
+                                    .anchorJSON
+                            ),
+                        ]
                 ).rendered())
         } else {
             let bodyWords = body.map { _ in ", \(result.bodyCount) body samples" } ?? ""

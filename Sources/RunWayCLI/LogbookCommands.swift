@@ -124,7 +124,7 @@ public enum LogbookCommands {
     /// (the `runway fly --json` fields, plus its FDR samples and simplified route).
     public static func show(
         path: String, id: Int64, zone: LocalZone, bodyMass: Double?, json: Bool,
-        units: DistanceUnit = .kilometre, console: Console
+        units: DistanceUnit = .kilometre, homeAltitude: Double? = nil, console: Console
     ) throws(CLIError) -> Int32 {
         let logbook = try open(path, access: .readOnly, console: console)
         let logged = try answer(for: id, in: path) { () throws(StoreError) in try logbook.flight(id: id) }
@@ -171,7 +171,7 @@ public enum LogbookCommands {
                     ),
                 ]
             if !logged.damage.isEmpty { fields.append(("damage", Self.json(logged.damage))) }
-            fields.append(("altitude_anchor", try altitudeAnchor(logged, logbook, path: path)))
+            fields.append(("altitude_anchor", try altitudeAnchor(logged, logbook, path: path, homeAltitude: homeAltitude)))
             console.out(JSONValue.object(fields).rendered())
             return 0
         }
@@ -187,26 +187,18 @@ public enum LogbookCommands {
         return 0
     }
 
-    /// What the exported files' altitude above sea level is anchored to (issue 28): the reference
-    /// (`gps_mean`, `home_altitude`, `start`), the receiver's fixes it was taken over, the metres
-    /// added to the flight's relative altitude, and the sentence the files say; null without
-    /// altitude. Read from the raw log, as the export does.
-    static func altitudeAnchor(_ logged: LoggedFlight, _ logbook: Logbook, path: String) throws(CLIError)
-        -> JSONValue
-    {
-        let activity: ExportActivity
+    /// What the exported files' altitude above sea level is anchored to (issue 28), read from the
+    /// raw log as the export does: `ExportActivity.anchorJSON`.
+    static func altitudeAnchor(
+        _ logged: LoggedFlight, _ logbook: Logbook, path: String, homeAltitude: Double?
+    ) throws(CLIError) -> JSONValue {
+        var options = ExportOptions()
+        options.homeAltitude = homeAltitude
         do {
-            activity = try Exporter.activity(of: logged, from: logbook, options: ExportOptions())
+            return try Exporter.activity(of: logged, from: logbook, options: options).anchorJSON
         } catch {
             throw CLIError.logbook(path, error)
         }
-        guard let anchor = activity.altitudeAnchor else { return .null }
-        return .object([
-            ("reference", .string(anchor.name)),
-            ("gps_fixes", anchor.fixes.map { .number(Double($0)) } ?? .null),
-            ("offset_m", .number(activity.altitudeOffset ?? 0, places: 1)),
-            ("description", .string(anchor.description)),
-        ])
     }
 
     /// Copies every flight that can still be read from a damaged logbook into a new one; the

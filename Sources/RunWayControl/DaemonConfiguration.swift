@@ -28,6 +28,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var battery = Battery()
     /// An IANA zone for local times (file names, listings); nil uses the system's.
     public var timeZone: String?
+    /// Metres above sea level where runs begin (`home_altitude_m`): anchors the exported files'
+    /// altitude there instead of at the receiver's mean altitude over the run (issue 28); nil
+    /// leaves the receiver's mean.
+    public var homeAltitude: Double?
     /// What the runner hears and how (`voice` in the file).
     public var voice = Voice()
     /// The Bluetooth sensors (`bluetooth` in the file): `{"enabled": false}` on a board without
@@ -201,7 +205,7 @@ struct Reader {
         var config = DaemonConfiguration()
         let top = try object(known: [
             "board", "gpsd", "logbook", "runner", "mission", "time_zone", "battery", "voice", "bluetooth",
-            "run", "runs",
+            "run", "runs", "home_altitude_m",
         ])
         if let run = top["run"] { config.run = try run.runSettings() }
         if let board = top["board"] {
@@ -284,6 +288,10 @@ struct Reader {
                 throw zone.fail("an IANA time zone, e.g. \"Asia/Seoul\"")
             }
             config.timeZone = name
+        }
+        if let home = top["home_altitude_m"], !home.isNull {
+            // The Dead Sea shore to the top of Everest.
+            config.homeAltitude = try home.number("metres above sea level, −430 to 8850", in: -430...8850)
         }
         return config
     }

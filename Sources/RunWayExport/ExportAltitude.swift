@@ -119,3 +119,19 @@ extension AltitudeProfile {
         return (sum / Double(n), .receiverMean(fixes: n))
     }
 }
+
+extension ExportActivity {
+    /// The flight JSON's `altitude_anchor` (`runway show --json`, `runway fly --json`): the
+    /// reference (`gps_mean`, `home_altitude`, `start`), the receiver's fixes it was taken over,
+    /// the metres added to the flight's relative altitude, and the sentence the files say; null
+    /// without altitude.
+    public var anchorJSON: JSONValue {
+        guard let anchor = altitudeAnchor else { return .null }
+        return .object([
+            ("reference", .string(anchor.name)),
+            ("gps_fixes", anchor.fixes.map { .number(Double($0)) } ?? .null),
+            ("offset_m", .number(altitudeOffset ?? 0, places: 1)),
+            ("description", .string(anchor.description)),
+        ])
+    }
+}

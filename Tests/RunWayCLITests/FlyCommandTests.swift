@@ -274,12 +274,36 @@ struct LogbookCommandTests {
         #expect((anchor["gps_fixes"] as? Int ?? 0) > 1000)
         #expect((anchor["offset_m"] as? Double).map { (-500...9000).contains($0) && $0 != 0 } == true)
         #expect((anchor["description"] as? String)?.contains("above sea level") == true)
+        // `runway fly --json` said the same anchor before the flight was stored.
+        let flownAnchor = try #require(saved["altitude_anchor"] as? [String: Any])
+        #expect(flownAnchor["reference"] as? String == "gps_mean")
+        #expect(flownAnchor["offset_m"] as? Double == anchor["offset_m"] as? Double)
         let missing = try RunWayBinary.run(["logbook", "--logbook", path, "--flight", "7"])
         #expect(missing.status == 1 && missing.stderr.contains("no flight 7"))
         let badMass = try RunWayBinary.run([
             "logbook", "--logbook", path, "--flight", "1", "--body-mass", "7O",
         ])
         #expect(badMass.status == 2 && badMass.stderr.contains("--body-mass takes kilograms"))
+    }
+
+    /// `home_altitude_m` in the configuration anchors the files' altitude at the start (issue 28):
+    /// the demo starts 1 m above its lowest point, so the offset is the home altitude itself.
+    @Test func theConfiguredHomeAltitudeAnchorsTheAltitude() throws {
+        let gps = try RunWayBinary.fixture("demo-mission.gpsd.json")
+        let config = try RunWayBinary.temporary(#"{"home_altitude_m": 120}"#, suffix: ".json")
+        let flown = try RunWayBinary.run(["fly", "--gps", gps, "--config", config, "--json"])
+        #expect(flown.status == 0, "\(flown.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(flown.stdout.utf8)) as? [String: Any])
+        let anchor = try #require(object["altitude_anchor"] as? [String: Any])
+        #expect(anchor["reference"] as? String == "home_altitude")
+        #expect(anchor["gps_fixes"] is NSNull)
+        #expect((anchor["offset_m"] as? Double).map { abs($0 - 120) < 3 } == true, "\(anchor)")
+        #expect((anchor["description"] as? String)?.contains("configured home altitude") == true)
+        let bad = try RunWayBinary.temporary(#"{"home_altitude_m": 12000}"#, suffix: ".json")
+        let refused = try RunWayBinary.run(["fly", "--gps", gps, "--config", bad, "--json"])
+        #expect(refused.status != 0 && refused.stderr.contains("home_altitude_m: expected metres above sea level"))
+        #expect(refused.stdout.isEmpty)
     }
 
     @Test func aDamagedLogbookIsRefusedAndSalvageCopiesWhatReads() throws {

@@ -96,6 +96,9 @@ struct DaemonConfigurationTests {
         #expect(config.logbook == "/data/runs.sqlite" && config.bodyMass == 68.5)
         #expect(config.mission == Mission(targetPace: 330, allowedDeviation: 10, targetDistance: 10_000))
         #expect(config.timeZone == "Asia/Seoul")
+        #expect(config.homeAltitude == nil)
+        #expect(try Self.parse(#"{"home_altitude_m": 34.5}"#).homeAltitude == 34.5)
+        #expect(try Self.parse(#"{"home_altitude_m": null}"#).homeAltitude == nil)
         let battery = try Self.parse(
             #"{"battery": {"power_supply": "/run/ups", "low_percent": 25, "critical_percent": 8, "poll_seconds": 10}}"#
         ).battery
@@ -152,7 +155,7 @@ struct DaemonConfigurationTests {
         // Unknown keys, at any depth.
         (
             #"{"bord": {}}"#,
-            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery, voice, bluetooth, run, runs)"
+            "bord: unknown key (known here: board, gpsd, logbook, runner, mission, time_zone, battery, voice, bluetooth, run, runs, home_altitude_m)"
         ),
         (
             #"{"board": {"buttons": {"stop": 3}}}"#,
@@ -180,6 +183,8 @@ struct DaemonConfigurationTests {
             #"logbook: expected an absolute path to the logbook file, got "runs.sqlite""#
         ),
         (#"{"runner": {"body_mass_kg": 5}}"#, "runner.body_mass_kg: expected kilograms 20–300, got 5"),
+        (#"{"home_altitude_m": 9000}"#, "home_altitude_m: expected metres above sea level, −430 to 8850, got 9000"),
+        (#"{"home_altitude_m": "34"}"#, #"home_altitude_m: expected metres above sea level, −430 to 8850, got "34""#),
         (
             #"{"mission": {"pace": "5", "distance": 5000}}"#,
             #"mission.pace: expected a pace as M:SS per km from 2:00 to 20:00, e.g. "5:30", got "5""#

@@ -101,6 +101,8 @@ extension RunWayCommand {
         let pressure: String?
         let body: String?
         let configuration: EngineConfiguration
+        /// The configuration's `home_altitude_m`: the JSON's `altitude_anchor`.
+        let homeAltitude: Double?
         let mission: Mission?
         let workout: Workout?
         let json: Bool
@@ -118,7 +120,9 @@ extension RunWayCommand {
             buttons = arguments.value("--buttons")
             mission = try arguments.mission()
             workout = try arguments.workout()
-            configuration = try arguments.configuration().engine
+            let installed = try arguments.configuration()
+            configuration = installed.engine
+            homeAltitude = installed.homeAltitude
             json = arguments.flag("--json")
             zone = try arguments.zone()
             let save = arguments.flag("--save")
@@ -143,7 +147,7 @@ extension RunWayCommand {
                 gps: gps, pressure: pressure, body: body, buttons: buttons, mission: mission,
                 workout: workout,
                 configuration: configuration, json: json, saveTo: saveTo, zone: zone, audio: audio,
-                language: language, console: console)
+                language: language, homeAltitude: homeAltitude, console: console)
         }
     }
 

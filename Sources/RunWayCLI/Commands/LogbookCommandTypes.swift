@@ -66,6 +66,8 @@ extension RunWayCommand {
         let zone: LocalZone
         /// The runner's unit (`run.units` of the installed configuration): the summary's.
         let units: DistanceUnit
+        /// The installed configuration's `home_altitude_m`: the JSON's `altitude_anchor`.
+        let homeAltitude: Double?
 
         init(_ arguments: ParsedArguments) throws(CLIError) {
             path = arguments.logbookPath()
@@ -73,6 +75,7 @@ extension RunWayCommand {
             let givenMass = try arguments.number("--body-mass", in: 20...300, unit: "kilograms")
             let installed = try? DaemonConfiguration.load(path: arguments.configurationPath)
             units = installed?.run.units ?? .kilometre
+            homeAltitude = installed?.homeAltitude
             bodyMass = givenMass ?? installed?.bodyMass
             all = arguments.flag("--all")
             json = arguments.flag("--json")
@@ -93,7 +96,7 @@ extension RunWayCommand {
             if let flight {
                 return try LogbookCommands.show(
                     path: path, id: flight, zone: zone, bodyMass: bodyMass, json: json, units: units,
-                    console: console)
+                    homeAltitude: homeAltitude, console: console)
             }
             return try LogbookCommands.list(path: path, zone: zone, all: all, json: json, console: console)
         }
