@@ -104,8 +104,10 @@ public enum FlyCommand {
                             ("flight_id", savedID.map { .number(Double($0)) } ?? .null),
                             (
                                 "altitude_anchor",
-                                ExportActivity(flight: result.flight, inputs: result.inputs, homeAltitude: homeAltitude)
-                                    .anchorJSON
+                                ExportActivity(
+                                    flight: result.flight, inputs: result.inputs, homeAltitude: homeAltitude
+                                )
+                                .anchorJSON
                             ),
                         ]
                 ).rendered())

@@ -171,7 +171,11 @@ public enum LogbookCommands {
                     ),
                 ]
             if !logged.damage.isEmpty { fields.append(("damage", Self.json(logged.damage))) }
-            fields.append(("altitude_anchor", try altitudeAnchor(logged, logbook, path: path, homeAltitude: homeAltitude)))
+            fields.append(
+                (
+                    "altitude_anchor",
+                    try altitudeAnchor(logged, logbook, path: path, homeAltitude: homeAltitude)
+                ))
             console.out(JSONValue.object(fields).rendered())
             return 0
         }

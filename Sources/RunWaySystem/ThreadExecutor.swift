@@ -75,7 +75,8 @@ public final class ThreadExecutor: SerialExecutor, TaskExecutor, Sendable {
             case .run(let job):
                 // Both: a job may come from the actor this executor isolates or from a task that
                 // prefers it (SE-0417's executor that is both).
-                job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+                job.runSynchronously(
+                    isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
             case .wait: wake.wait(milliseconds: -1)
             case .end:
                 finished.fire()

@@ -302,7 +302,9 @@ struct LogbookCommandTests {
         #expect((anchor["description"] as? String)?.contains("configured home altitude") == true)
         let bad = try RunWayBinary.temporary(#"{"home_altitude_m": 12000}"#, suffix: ".json")
         let refused = try RunWayBinary.run(["fly", "--gps", gps, "--config", bad, "--json"])
-        #expect(refused.status != 0 && refused.stderr.contains("home_altitude_m: expected metres above sea level"))
+        #expect(
+            refused.status != 0 && refused.stderr.contains("home_altitude_m: expected metres above sea level")
+        )
         #expect(refused.stdout.isEmpty)
     }
 

@@ -183,8 +183,14 @@ struct DaemonConfigurationTests {
             #"logbook: expected an absolute path to the logbook file, got "runs.sqlite""#
         ),
         (#"{"runner": {"body_mass_kg": 5}}"#, "runner.body_mass_kg: expected kilograms 20–300, got 5"),
-        (#"{"home_altitude_m": 9000}"#, "home_altitude_m: expected metres above sea level, −430 to 8850, got 9000"),
-        (#"{"home_altitude_m": "34"}"#, #"home_altitude_m: expected metres above sea level, −430 to 8850, got "34""#),
+        (
+            #"{"home_altitude_m": 9000}"#,
+            "home_altitude_m: expected metres above sea level, −430 to 8850, got 9000"
+        ),
+        (
+            #"{"home_altitude_m": "34"}"#,
+            #"home_altitude_m: expected metres above sea level, −430 to 8850, got "34""#
+        ),
         (
             #"{"mission": {"pace": "5", "distance": 5000}}"#,
             #"mission.pace: expected a pace as M:SS per km from 2:00 to 20:00, e.g. "5:30", got "5""#

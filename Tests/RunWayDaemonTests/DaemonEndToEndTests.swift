@@ -1,10 +1,11 @@
 import Foundation
 import RunWayControl
 import RunWayCore
-@testable import RunWayDaemon
 import RunWayStore
 import RunWayTestSupport
 import Testing
+
+@testable import RunWayDaemon
 
 /// runwayd as a process on the simulated board: it tells a (test) systemd it is ready, flies a
 /// run started, paused, resumed and ended through the control socket, records it, and shuts
