@@ -142,9 +142,9 @@ public struct DistanceProfile: Sendable, Equatable {
                 var end = k
                 while end < stretch.count, stretch[end].bridged { end += 1 }
                 defer { k = end + 1 }
-                guard end < stretch.count, let sa = stretch[k - 1].measuredSpeed,
-                    let sb = stretch[end].measuredSpeed
-                else { continue }
+                guard end < stretch.count, let sa = speedHeld(before: k), let sb = speedHeld(from: end) else {
+                    continue
+                }
                 let a = stretch[k - 1]
                 let b = stretch[end]
                 let span = b.time - a.time
@@ -159,6 +159,41 @@ public struct DistanceProfile: Sendable, Equatable {
                 credited.append(k..<end)
             }
             return credited
+        }
+
+        /// How many measured speeds either side of an outage its held speed is the mean of: one
+        /// fix's Doppler is ±0.1 m/s, ±4 m over a minute's outage, and the ends of one outage
+        /// differed by up to 17 m ("city outages on corners"); five seconds of running are
+        /// steadier, and short enough to keep an interval's change of pace out.
+        static let heldSpeedSamples = 5
+
+        /// The mean measured speed of the points just before `index` (not bridged, with a speed).
+        func speedHeld(before index: Int) -> Double? {
+            meanSpeed(stride(from: index - 1, through: 0, by: -1))
+        }
+
+        /// The mean measured speed from `index` on (not bridged, with a speed).
+        func speedHeld(from index: Int) -> Double? {
+            meanSpeed(stride(from: index, to: stretch.count, by: 1))
+        }
+
+        private func meanSpeed(_ indices: StrideTo<Int>) -> Double? { meanSpeed(Array(indices)) }
+        private func meanSpeed(_ indices: StrideThrough<Int>) -> Double? { meanSpeed(Array(indices)) }
+
+        /// The first of `indices` must have a speed (the outage's own neighbour); the mean runs
+        /// on until `heldSpeedSamples`, a point without one, or the next outage.
+        private func meanSpeed(_ indices: [Int]) -> Double? {
+            guard let first = indices.first, let speed = stretch[first].measuredSpeed, !stretch[first].bridged
+            else { return nil }
+            var sum = speed
+            var count = 1
+            for j in indices.dropFirst() {
+                guard count < Self.heldSpeedSamples, !stretch[j].bridged, let v = stretch[j].measuredSpeed
+                else { break }
+                sum += v
+                count += 1
+            }
+            return sum / Double(count)
         }
 
         mutating func flush() {

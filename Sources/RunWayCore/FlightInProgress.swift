@@ -175,6 +175,7 @@ struct FlightInProgress: Sendable {
     mutating func advance(to time: Double, _ out: inout [EngineOutput]) {
         guard time >= lastTime else { return }
         lastTime = time
+        if !pause.isPaused || pause.pauseReason == .signalLost { odometer.carry(to: time) }
         recordSamples(clock.marks(before: time - rotateAt))
         apply(pause.advance(to: time), at: time, &out)
         watchStandstill(at: time, &out)

@@ -43,7 +43,13 @@ public struct Odometer: Sendable {
         /// speeds × its time, not the chord that cuts the corners ("city outages on corners":
         /// the live distance 5.8 % short at a kilometre mark). The saved flight's bridge uses the
         /// same share (`DistanceProfile.Builder.keptGoingShare`).
-        public var keptGoingShare = 0.65
+        public var keptGoingShare = 0.55
+        /// Through a silence the distance shown goes on at the last trusted speed for at most
+        /// this long (`carry(to:)`): an underpass or a tunnel of a minute or so (issue 26's city
+        /// blocks) froze the display for its length, 1.5 % behind at a kilometre mark on a
+        /// straight and 6 % round corners. Beyond it the runner may have stopped or gone indoors,
+        /// and the display waits for fixes.
+        public var maxCarry: Double = 120
         /// Faster than this, a single speed sample is a spike and invalidates its interval.
         public var maxSpeed: Double = 12
         /// Consecutive disagreeing (or agreeing) steps that switch speed off (or on again).
@@ -101,6 +107,11 @@ public struct Odometer: Sendable {
     /// The speeds either side of the last silence longer than `maxIntegrationGap` (nil when
     /// either was unknown), until the step across it is counted.
     private var gapSpeeds: (before: Double, after: Double)?
+    /// The last few usable speeds since the last silence: the speed held into the next one is
+    /// their mean (`DistanceProfile.Builder.heldSpeedSamples`), not one reading's ±0.1 m/s,
+    /// which over a minute's outage is ±6 m ("city outages on corners": 17 m short at the
+    /// first kilometre mark on one seed).
+    private var recentSpeeds: [Double] = []
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -116,12 +127,17 @@ public struct Odometer: Sendable {
             last = (time, usable)
             if let usable, usable >= configuration.minimumImpliedSpeed { lastMoving = (time, usable) }
         }
-        guard let last else { return }
+        guard let last else {
+            recentSpeeds = usable.map { [$0] } ?? []
+            return
+        }
         let dt = time - last.time
+        defer { remember(usable) }
         guard dt > 0, dt <= configuration.maxIntegrationGap, let v0 = last.speed, let v1 = usable else {
-            if dt > configuration.maxIntegrationGap, let v0 = last.speed, let v1 = usable {
-                gapSpeeds = (v0, v1)
+            if dt > configuration.maxIntegrationGap, let before = heldSpeed, let v1 = usable {
+                gapSpeeds = (before, v1)
             }
+            if dt > configuration.maxIntegrationGap || usable == nil { recentSpeeds.removeAll() }
             pendingValid = false
             return
         }
@@ -129,8 +145,34 @@ public struct Odometer: Sendable {
         show()
     }
 
+    /// The mean of `recentSpeeds` (filled at every usable reading, emptied at a silence); nil
+    /// when the last reading had no speed.
+    private var heldSpeed: Double? {
+        guard last?.speed != nil, !recentSpeeds.isEmpty else { return nil }
+        return recentSpeeds.reduce(0, +) / Double(recentSpeeds.count)
+    }
+
+    private mutating func remember(_ speed: Double?) {
+        guard let speed else { return }
+        if recentSpeeds.count == DistanceProfile.Builder.heldSpeedSamples { recentSpeeds.removeFirst() }
+        recentSpeeds.append(speed)
+    }
+
     private mutating func show() {
         shown = max(shown, distance + (speedIsTrusted && pendingValid && !hidesPending ? pending : 0))
+    }
+
+    /// Carries the distance shown on to `time` (a tick) at the last readings' speed when no fix
+    /// has come since: the display moves through a silence as the runner does, and stays put
+    /// once fixes say less (it never goes back; the counted distance is not touched, and the
+    /// step across the silence is bridged by the rules in `count`). Only while the speed is
+    /// trusted, shown and moving, and for at most `maxCarry` seconds of silence. Between two
+    /// fixes a second apart it is the second's travel, which the next fix's integral then holds.
+    public mutating func carry(to time: Double) {
+        guard speedIsTrusted, !hidesPending, let last, let speed = heldSpeed, speed > 0 else { return }
+        let silence = time - last.time
+        guard silence > 0, silence <= configuration.maxCarry else { return }
+        shown = max(shown, distance + (pendingValid ? pending : 0) + speed * silence)
     }
 
     /// Spends the pending integral (or the chord) for a counted step that took `duration`

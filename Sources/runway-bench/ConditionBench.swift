@@ -14,8 +14,11 @@ struct ConditionBench {
     /// Only the conditions whose name contains this (case-insensitive).
     var only: String?
     var json = false
+    /// Each seed's own line: its distance error and, at each true kilometre, the live distance's
+    /// error (m) and the saved split's (s), for finding where a worst figure comes from.
+    var detail = false
 
-    static let usage = "usage: runway-bench conditions [--seeds N] [--only NAME] [--json]"
+    static let usage = "usage: runway-bench conditions [--seeds N] [--only NAME] [--json] [--detail]"
 
     /// Parses the section's own arguments; nil (after saying why on standard error) when they do
     /// not make sense.
@@ -24,6 +27,7 @@ struct ConditionBench {
         while let argument = rest.popFirst() {
             switch argument {
             case "--json": json = true
+            case "--detail": detail = true
             case "--seeds":
                 guard let text = rest.popFirst(), let count = Int(text), (1...1000).contains(count) else {
                     Self.complain("--seeds takes a count from 1 to 1000")
@@ -62,6 +66,8 @@ struct ConditionBench {
         /// Each full split's end against the true kilometre time (s, signed), and how many
         /// kilometres the runner truly passed (a split the engine never closed is missing).
         var splits: [Double]
+        /// Live − true distance (m) at each true kilometre.
+        var liveAtMarks: [Double] = []
         var kilometres: Int
         /// Gain error % where the terrain climbs; the gain itself (m) where it does not.
         var gainPercent: Double?
@@ -89,6 +95,7 @@ struct ConditionBench {
             let figures = fly(base)
             rows.append((base, figures))
             if !json { printRow(base, figures) }
+            if detail { printDetail(base, figures) }
         }
         let took = seconds(clock.now - started)
         if json {
@@ -119,10 +126,12 @@ struct ConditionBench {
         let distance = flight?.distance ?? 0
         var live: Double?
         var liveMetres: Double?
+        var liveAtMarks: [Double] = []
         for (index, time) in truth.kilometreTimes.enumerated() {
             let mark = Double(index + 1) * 1000
             // The live distance is a step function: the last value shown at or before the moment.
             let shown = lastEntry(run.distanceLog, atOrBefore: time)?.distance ?? 0
+            liveAtMarks.append(shown - mark)
             let metres = abs(shown - mark)
             liveMetres = max(liveMetres ?? 0, metres)
             live = max(live ?? 0, metres / mark * 100)
@@ -136,7 +145,7 @@ struct ConditionBench {
         }
         let gain = flight?.elevationGain ?? 0
         let climbs = truth.elevationGain > 1
-        return RunFigures(
+        var figures = RunFigures(
             distance: truth.distance > 0 ? (distance - truth.distance) / truth.distance * 100 : 0,
             live: live, liveMetres: liveMetres, moving: moving,
             movingPerStop: truth.stopCount > 0 ? moving / Double(truth.stopCount) : nil, splits: splits,
@@ -144,6 +153,20 @@ struct ConditionBench {
             gainPercent: climbs ? (gain - truth.elevationGain) / truth.elevationGain * 100 : nil,
             flatGain: climbs ? nil : gain, trueGain: truth.elevationGain,
             track: flight.flatMap(trackError), saved: flight != nil, stops: truth.stopCount)
+        figures.liveAtMarks = liveAtMarks
+        return figures
+    }
+
+    /// `--detail`: one line per seed (standard error, so `--json` stays one object).
+    func printDetail(_ base: Scenario, _ figures: [RunFigures]) {
+        for (index, run) in figures.enumerated() {
+            let live = run.liveAtMarks.map { format($0, 1) }.joined(separator: " ")
+            let splits = run.splits.map { format($0, 1) }.joined(separator: " ")
+            FileHandle.standardError.write(
+                Data(
+                    "  \(base.name) seed \(index + 1): distance \(format(run.distance, 3)) %, live m [\(live)], split s [\(splits)]\n"
+                        .utf8))
+        }
     }
 
     /// The last entry of a log sorted by elapsed time at or before `time` (binary search).

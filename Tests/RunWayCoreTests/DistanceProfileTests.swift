@@ -97,4 +97,31 @@ struct DistanceProfileTests {
         let (east, north) = projection.project(corner.coordinate)
         #expect((east * east + north * north).squareRoot() < 10)
     }
+
+    /// The speed held through an outage is the mean of the last (and first) few readings beside
+    /// it, not the one fix's: here the fix before a 60 s outage on a straight reads 2.4 m/s of a
+    /// steady 3. Holding that one reading made the bridge 19 m short (1.5 % of this run).
+    @Test func anOutageIsBridgedAtTheMeanSpeedBesideIt() throws {
+        var smoother = TrackSmoother()
+        var builder: DistanceProfile.Builder?
+        func take(_ points: [TrackSmoother.Point]) {
+            guard !points.isEmpty, let projection = smoother.projection else { return }
+            if builder == nil {
+                builder = DistanceProfile.Builder(projection: projection, startTime: 0, pauses: [])
+            }
+            for point in points { builder?.add(point) }
+        }
+        for t in 0...400 where t < 170 || t > 230 {
+            smoother.add(
+                Fix(
+                    time: Double(t), coordinate: projection.coordinate(east: 3 * Double(t), north: 0),
+                    horizontalAccuracy: 5, speed: t == 169 ? 2.4 : 3, track: 90))
+            take(smoother.drain())
+        }
+        smoother.finish()
+        take(smoother.drain())
+        builder?.finish()
+        let profile = try #require(builder?.profile)
+        #expect(abs(profile.total - 1200) < 1200 * 0.005, "\(profile.total)")
+    }
 }

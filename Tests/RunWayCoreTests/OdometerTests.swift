@@ -66,7 +66,8 @@ struct OdometerTests {
         // A manual pause forgets the integral; what was shown stays.
         odometer.discardPending()
         #expect(odometer.distance == 6 && odometer.shown == 9)
-        // An outage: nothing shown across it until the step after it counts.
+        // An outage: the integral shows nothing across it (only ticks carry the display on:
+        // `aTicksDisplayGoesOnThroughASilence…`) until the step after it counts.
         odometer.integrate(time: 33, speed: 3)
         #expect(odometer.shown == 9)
         odometer.count(chord: 88)
@@ -79,6 +80,61 @@ struct OdometerTests {
         odometer.integrate(time: 34, speed: 12)
         odometer.integrate(time: 35, speed: 12)
         #expect(odometer.shown == 50)
+    }
+
+    /// Issue 26, live: through an underpass (no fix at all) the display goes on at the speed the
+    /// runner held, so a kilometre passed inside it is not shown 180 m late; it never goes back
+    /// when the fixes after say less, and it waits for them after `maxCarry`. Before, it froze
+    /// for the whole outage ("outages on a straight": 1.5 % behind at a kilometre mark).
+    @Test func aTicksDisplayGoesOnThroughASilenceAtTheHeldSpeed() {
+        var odometer = Odometer()
+        // Five readings averaging 3 m/s, the last 3.4: the held speed is their mean.
+        for (t, v) in [2.8, 3.0, 2.9, 2.9, 3.4].enumerated() { odometer.integrate(time: Double(t), speed: v) }
+        odometer.count(chord: 12)
+        let counted = odometer.distance
+        odometer.carry(to: 34)
+        #expect(abs(odometer.shown - (counted + 3 * 30)) < 1e-9)
+        odometer.carry(to: 30)  // an older tick moves nothing back
+        #expect(abs(odometer.shown - (counted + 90)) < 1e-9)
+        // Beyond `maxCarry` of silence the display waits.
+        odometer.carry(to: 4 + odometer.configuration.maxCarry + 10)
+        #expect(abs(odometer.shown - (counted + 90)) < 1e-9)
+        // The fixes come back: the step across the silence said the runner stopped inside it
+        // (a short chord), so the counted distance is less than shown — and shown holds.
+        odometer.integrate(time: 40, speed: 3)
+        odometer.count(chord: 20, duration: 36)
+        #expect(odometer.distance < odometer.shown)
+        #expect(abs(odometer.shown - (counted + 90)) < 1e-9)
+    }
+
+    /// Paused by the button or a vehicle, or with the receiver saying "standing", nothing is
+    /// carried.
+    @Test func nothingIsCarriedWhileHiddenOrStanding() {
+        var hidden = Odometer()
+        for t in 0...4 { hidden.integrate(time: Double(t), speed: 3) }
+        hidden.hidesPending = true
+        let shown = hidden.shown
+        hidden.carry(to: 20)
+        #expect(hidden.shown == shown)
+        var standing = Odometer()
+        for t in 0...4 { standing.integrate(time: Double(t), speed: 0.2) }
+        standing.carry(to: 20)
+        #expect(standing.shown == 0)
+    }
+
+    /// The speed held across a silence is the mean of the last readings before it, not one
+    /// reading's noise: 2.6 m/s read once after 3.0, 3.0, 3.0, 3.0 holds 2.92, not 2.6.
+    @Test func theSpeedHeldAcrossASilenceIsTheMeanOfTheLastReadings() {
+        var odometer = Odometer()
+        for (t, v) in [3.0, 3.0, 3.0, 3.0, 2.6].enumerated() {
+            odometer.integrate(time: Double(t), speed: v)
+            if t > 0 { odometer.count(chord: v, duration: 1) }
+        }
+        let before = odometer.distance
+        odometer.integrate(time: 64, speed: 3)
+        let step = odometer.count(chord: 150, duration: 60)
+        #expect(abs(step - (2.92 + 3) / 2 * 60) < 1e-6)
+        #expect(abs(odometer.distance - before - step) < 1e-9)
     }
 }
 
