@@ -113,7 +113,16 @@ struct ConditionBench {
         DispatchQueue.concurrentPerform(iterations: count) { index in
             var scenario = base
             scenario.seed = UInt64(index + 1) &* 7919 &+ base.seed
-            let figures = Self.measure(SimulatedFlight.fly(scenario))
+            let flown = SimulatedFlight.fly(scenario)
+            if ProcessInfo.processInfo.environment["RWB_SEED"] == String(index + 1) {
+                var out = ""
+                for (t, d) in flown.distanceLog where t < 400 {
+                    out +=
+                        "live \(format(t,1)) \(format(d,1)) truth \(format(flown.truth.distance(atElapsed: t) ?? -1,1))\n"
+                }
+                FileHandle.standardError.write(Data(out.utf8))
+            }
+            let figures = Self.measure(flown)
             results.withLock { $0[index] = figures }
         }
         return results.withLock { all in (0..<count).compactMap { all[$0] } }

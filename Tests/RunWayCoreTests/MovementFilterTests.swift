@@ -51,6 +51,23 @@ struct MovementFilterTests {
         if case .counted = filter.assess(Track.fix(6, east: 60)) {} else { Issue.record("must heal") }
     }
 
+    /// At 10 Hz a fix 0.1 s after the anchor and 5–6 m off it is the positions' noise, not a
+    /// jump: the jump test allows the anchor's radius for it (a run of such "jumps" made the
+    /// step that healed them count its chord, 11 m short). 30 m in a second still is a jump.
+    @Test func noiseAFewTenthsOfASecondAfterTheAnchorIsNoJump() {
+        var filter = MovementFilter()
+        _ = filter.assess(Track.fix(0, east: 0))
+        guard case .counted = filter.assess(Track.fix(0.1, east: 5.6)) else {
+            Issue.record("5.6 m 0.1 s after the anchor is noise: it counts")
+            return
+        }
+        #expect(filter.assess(Track.fix(0.2, east: 11.5)).isAccepted)
+        guard case .rejected(.impossibleJump) = filter.assess(Track.fix(1.2, east: 11.5 + 30)) else {
+            Issue.record("30 m in a second is a jump")
+            return
+        }
+    }
+
     @Test func timeThatDoesNotAdvanceIsRejected() {
         var filter = MovementFilter()
         _ = filter.assess(Track.fix(5, east: 0))
