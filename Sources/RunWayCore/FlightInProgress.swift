@@ -61,6 +61,8 @@ struct FlightInProgress: Sendable {
 
     /// The flight's distance at `time`: the odometer's as shown, or the smoothed track's.
     func distance(at time: Double) -> Double { profile?.distance(at: time) ?? odometer.shown }
+    /// The distance on the PFD: `distance(at:)`, carried through a silence (`Odometer.display`).
+    func displayedDistance(at time: Double) -> Double { profile?.distance(at: time) ?? odometer.display }
 
     /// The barometer once it has given an altitude; the GPS until then; nothing without either
     /// (SPEC: missing, never 0).
@@ -146,7 +148,7 @@ struct FlightInProgress: Sendable {
         return PFD(
             time: time, phase: phase, elapsed: max(0, time - rotateAt),
             movingTime: pause.movingTime(at: time),
-            distance: distance(at: time), speed: pause.isPaused ? 0 : smoother.speed, pace: pace,
+            distance: displayedDistance(at: time), speed: pause.isPaused ? 0 : smoother.speed, pace: pace,
             altitude: altitudeNow, heading: heading, gpws: gpws, pauseReason: pause.pauseReason,
             signal: signal, heartRate: latest(latestBody.heartRate, at: time),
             cadence: latest(latestBody.cadence, at: time), completedSplits: splits.completed.count,

@@ -90,6 +90,11 @@ public struct Odometer: Sendable {
     /// 5 m anchor (a 400 m interval ended at 408 m), and under trees the wander held a running
     /// runner in the anchor for seconds (the display trailed by up to 16 m).
     public private(set) var shown: Double = 0
+    /// What the PFD shows: `shown`, carried on through a silence (`carry(to:)`). Apart from
+    /// `shown` because it follows the ticks, whose times differ between the live run and a
+    /// replay of its raw log; everything recorded (FDR samples, splits, the flight's distance)
+    /// is `shown`, so recovery gives the flight the runner landed.
+    public private(set) var display: Double = 0
     /// Set while the button or a vehicle pauses the flight: the integral still runs (the
     /// receiver's speeds are the evidence that ends a vehicle's pause) but is not shown — a
     /// drive of ten minutes showed 60 m of it.
@@ -160,9 +165,10 @@ public struct Odometer: Sendable {
 
     private mutating func show() {
         shown = max(shown, distance + (speedIsTrusted && pendingValid && !hidesPending ? pending : 0))
+        display = max(display, shown)
     }
 
-    /// Carries the distance shown on to `time` (a tick) at the last readings' speed when no fix
+    /// Carries the distance displayed on to `time` (a tick) at the last readings' speed when no fix
     /// has come since: the display moves through a silence as the runner does, and stays put
     /// once fixes say less (it never goes back; the counted distance is not touched, and the
     /// step across the silence is bridged by the rules in `count`). Only while the speed is
@@ -172,7 +178,7 @@ public struct Odometer: Sendable {
         guard speedIsTrusted, !hidesPending, let last, let speed = heldSpeed, speed > 0 else { return }
         let silence = time - last.time
         guard silence > 0, silence <= configuration.maxCarry else { return }
-        shown = max(shown, distance + (pendingValid ? pending : 0) + speed * silence)
+        display = max(display, shown, distance + (pendingValid ? pending : 0) + speed * silence)
     }
 
     /// Spends the pending integral (or the chord) for a counted step that took `duration`
@@ -258,6 +264,7 @@ public struct Odometer: Sendable {
         distance = min(distance, max(0, metres))
         discardPending()
         shown = distance
+        display = distance
     }
 
     /// Adds `metres` the runner ran while the flight was paused by a slip (`SlipWatch`'s

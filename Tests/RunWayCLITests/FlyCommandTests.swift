@@ -249,7 +249,7 @@ struct LogbookCommandTests {
         #expect(shown.stdout.contains("5.18 km") && shown.stdout.contains("SINK RATE"))
         // ≈ 70 × (0.2 × 5180 + 0.9 × 27 + 3.5 × 28.8) × 5 / 1000: the climb is the receiver's here.
         #expect(shown.stdout.contains("Calories      406"))
-        #expect(shown.stdout.contains("Altitude      −1 to +25 m (GPS)"))
+        #expect(shown.stdout.contains("Altitude      −1 to +26 m (GPS)"))
         let json = try RunWayBinary.run(["logbook", "--logbook", path, "--flight", "1", "--json"])
         #expect(json.status == 0)
         let object = try #require(
