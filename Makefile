@@ -48,15 +48,20 @@ install-files:
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/runway/README.md
 	test -e $(DESTDIR)/etc/runway/runway.json || install -D -m 0644 board/runway.json $(DESTDIR)/etc/runway/runway.json
 
-## A Debian package of runwayd and runway for this machine's architecture (static Swift runtime).
+## A Debian package of runwayd and runway (static Swift runtime), for this machine's architecture,
+## or with SWIFT_SDK=NAME for an installed Swift SDK's target (`swift build --swift-sdk NAME`; the
+## package's Architecture is the target's, e.g. arm64): README, "Building for arm64".
+## `scripts/make-deb.sh --plan` says what it would build.
+SWIFT_SDK ?=
 deb: deps
-	SWIFT=$(SWIFT) scripts/make-deb.sh .build
+	@if [ -n "$(SWIFT_SDK)" ]; then scripts/install-deps.sh cross; fi
+	SWIFT=$(SWIFT) SWIFT_SDK=$(SWIFT_SDK) scripts/make-deb.sh .build
 
 ## The package checked: control fields, conffiles, every file with its owner and mode, the
 ## maintainer scripts, and the binaries run from the extracted tree without a Swift runtime.
 deb-check: deps
 	@rm -f .build/runway_*.deb
-	@scripts/check-deb.sh "$$(SWIFT=$(SWIFT) scripts/make-deb.sh .build | tail -n 1)"
+	@scripts/check-deb.sh "$$(SWIFT=$(SWIFT) SWIFT_SDK= scripts/make-deb.sh .build | tail -n 1)"
 
 ## A simulated 5 km Mission Flight, end to end, on the built-in simulated board.
 demo: build

@@ -19,7 +19,8 @@
 #        ABI table for arm64 on this machine: Debian's aarch64 cross compiler, qemu's user-mode
 #        emulator (qemu-aarch64, run with -L, no binfmt needed) and the arm64 (multiarch) -dev
 #        packages of every library a shim includes. It adds arm64 as a foreign dpkg architecture
-#        first (dpkg --add-architecture arm64), so apt fetches arm64's package lists too.
+#        first (dpkg --add-architecture arm64), so apt fetches arm64's package lists too. make deb
+#        SWIFT_SDK=… uses the same: aarch64's strip, and qemu-aarch64 for the binaries' --version.
 set -euo pipefail
 
 mode=${1:-build}
@@ -36,7 +37,7 @@ test_packages=(gpsd gpsd-clients systemd udev binutils lintian libxml2-utils pyt
 board_packages=(qemu-system-x86 qemu-utils mmdebstrap linux-image-amd64 linux-headers-amd64 linux-source-6.1
     make gcc xz-utils initramfs-tools lz4 e2fsprogs binutils dosfstools mtools libxml2-utils python3-venv)
 # The C shims for arm64 (make cross-check): every -dev package the shims include, as arm64.
-cross_packages=(gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user pkg-config)
+cross_packages=(gcc gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user pkg-config)
 for p in libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev libespeak-ng-dev \
     flite1-dev libasound2-dev; do cross_packages+=("$p:arm64"); done
 packages=("${build_packages[@]}")
