@@ -37,9 +37,14 @@ test_packages=(gpsd gpsd-clients systemd udev binutils lintian libxml2-utils pyt
 board_packages=(qemu-system-x86 qemu-utils mmdebstrap linux-image-amd64 linux-headers-amd64 linux-source-6.1
     make gcc xz-utils initramfs-tools lz4 e2fsprogs binutils dosfstools mtools libxml2-utils python3-venv)
 # The C shims for arm64 (make cross-check): every -dev package the shims include, as arm64.
-cross_packages=(gcc gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user pkg-config)
-for p in libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev libespeak-ng-dev \
-    flite1-dev libasound2-dev; do cross_packages+=("$p:arm64"); done
+# On an arm64 machine itself the check is native: its own gcc and the build packages are enough.
+if [ "$(dpkg --print-architecture)" = arm64 ]; then
+    cross_packages=(gcc pkg-config)
+else
+    cross_packages=(gcc gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user pkg-config)
+    for p in libgps-dev libi2c-dev libgpiod-dev libsqlite3-dev zlib1g-dev libsystemd-dev libespeak-ng-dev \
+        flite1-dev libasound2-dev; do cross_packages+=("$p:arm64"); done
+fi
 packages=("${build_packages[@]}")
 if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
 if [ "$mode" = board ]; then packages+=("${board_packages[@]}"); fi
@@ -63,7 +68,8 @@ done
 
 # arm64 packages need arm64 as a foreign architecture (multiarch) before apt can see them.
 add_arch=
-if [ "$mode" = cross ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then add_arch=arm64; fi
+if [ "$mode" = cross ] && [ "$(dpkg --print-architecture)" != arm64 ] \
+    && ! dpkg --print-foreign-architectures | grep -qx arm64; then add_arch=arm64; fi
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "error: missing Debian packages: ${missing[*]}" >&2
