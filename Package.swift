@@ -126,7 +126,12 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunWayHardwareTests",
-            dependencies: ["RunWayHardware", "RunWayCore", "RunWayCLI", "RunWaySystem", "RunWayTestSupport"],
+            // The C modules themselves too, for ABITableTests (what Swift sees of each shim).
+            dependencies: [
+                "RunWayHardware", "RunWayCore", "RunWayCLI", "RunWaySystem", "RunWayTestSupport",
+                "CLinux", "CGPS", "CI2C", "CGpiod", "CSQLite", "CZlib", "CSystemd", "CEspeakNG", "CFlite",
+                "CAlsa",
+            ],
             resources: [.copy("../Fixtures")],
             swiftSettings: strict),
         .testTarget(

@@ -1,3 +1,4 @@
+import CGPS
 import Foundation
 
 /// Why the gpsd client is not receiving reports. Each case carries what the runner or a
@@ -16,11 +17,11 @@ public enum GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another libgps netlib code (socket creation, options, service lookup).
     case libgps(code: Int32)
 
-    /// What `gps_open` reported: an errno (> 0) or a libgps netlib code (< 0).
+    /// What `gps_open` reported: an errno (> 0) or a libgps netlib code (< 0), named from gps.h.
     static func opening(_ code: Int32, endpoint: GPSDEndpoint) -> GPSDError {
         switch code {
-        case -2: .nameDoesNotResolve(host: endpoint.host)
-        case -6: .connectionRefused(endpoint)
+        case NL_NOHOST: .nameDoesNotResolve(host: endpoint.host)
+        case NL_NOCONNECT: .connectionRefused(endpoint)
         case let errno where errno > 0: .system(operation: "connecting to gpsd at \(endpoint)", errno: errno)
         default: .libgps(code: code)
         }

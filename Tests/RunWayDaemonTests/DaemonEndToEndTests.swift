@@ -615,7 +615,7 @@ struct ReleaseVersionTests {
         let makeDeb = try String(
             contentsOf: root.appendingPathComponent("scripts/make-deb.sh"), encoding: .utf8)
         #expect(makeDeb.contains("version=$(scripts/version.sh)") && makeDeb.contains("Version: $version"))
-        #expect(makeDeb.contains(#"said=$("$scratch/release/$binary" --version)"#))
+        #expect(makeDeb.contains(#"said=$(run_target "$bin/$binary" --version)"#))
     }
 }
 
