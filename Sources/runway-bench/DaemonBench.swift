@@ -121,13 +121,32 @@ struct DaemonBench {
         print("== runwayd as a process (release build; \(runwayd)) ==")
         idle()
         let cpu = cpuPerHour()
+        let throughGPSD = [1, 10].map { cpuThroughGPSD(rate: $0) }
+        let battery = BatteryEstimate()
+        for (rate, measured) in zip([1, 10], throughGPSD) {
+            guard let measured else { continue }
+            print(
+                battery.said(cpuSecondsPerHour: measured.cpu, wakeUpsPerSecond: measured.wakeUps, rate: rate))
+        }
         let day = memoryOverADay()
         guard let output else { return }
+        var gpsdFields: [(String, Double)] = []
+        for (rate, measured) in zip([1, 10], throughGPSD) {
+            gpsdFields += [
+                ("cpu_s_per_hour_gpsd_\(rate)hz", measured?.cpu ?? .nan),
+                ("wakeups_per_s_gpsd_\(rate)hz", measured?.wakeUps ?? .nan),
+                (
+                    "battery_hours_\(rate)hz",
+                    measured.map { battery.hours(cpuSecondsPerHour: $0.cpu, wakeUpsPerSecond: $0.wakeUps) }
+                        ?? .nan
+                ),
+            ]
+        }
         let (one, ten) = (storageBudget(gpsRate: 1), storageBudget(gpsRate: 10))
         let growth = (day.own.last ?? .nan) - (day.own.first ?? .nan)
         output.write(
             [("cpu_s_per_hour_1hz", cpu), ("daemon_rss_mib_24h", day.rss.count >= 24 ? day.rss[23] : .nan)]
-                + [("daemon_own_memory_growth_mib", day.own.count >= 24 ? growth : .nan)]
+                + [("daemon_own_memory_growth_mib", day.own.count >= 24 ? growth : .nan)] + gpsdFields
                 + storageFields(one: one, ten: ten),
             lists: [("daemon_rss_mib_by_hour", day.rss), ("daemon_own_mib_by_hour", day.own)])
     }
