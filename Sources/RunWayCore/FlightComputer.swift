@@ -34,6 +34,18 @@ public struct FlightComputer: Sendable {
 
     public var isFlying: Bool { flight != nil }
 
+    /// What the flight in the air (or counting down to take off) flies, for status's `run`; nil
+    /// when nothing does (then the run the buttons have chosen is the one START would fly).
+    public var airborneRun: AirborneRun? {
+        if let flight {
+            return AirborneRun(
+                name: flight.runName, isWorkout: flight.workout != nil, isMission: flight.mission != nil)
+        }
+        guard countdown != nil else { return nil }
+        return AirborneRun(
+            name: pendingRun, isWorkout: pendingWorkout != nil, isMission: pendingMission != nil)
+    }
+
     /// What the flight in progress keeps that grows with its length (issue 29's bound).
     public var retained: RetainedMemory { flight?.retained ?? RetainedMemory() }
 
@@ -282,5 +294,22 @@ public struct FlightComputer: Sendable {
         current.add(fix, &out)
         phase = current.phase
         flight = current
+    }
+}
+
+/// The run a flight flies, as status names it (issue 27): a configured run's name when it was
+/// one, else what kind it is. `runway start --workout TEXT` flew a workout the buttons had not
+/// chosen, and status went on naming the buttons' choice.
+public struct AirborneRun: Sendable, Equatable {
+    /// The configured run's name (`runs[].name`); nil for a text workout, a `--mission` or a free
+    /// run.
+    public var name: String?
+    public var isWorkout: Bool
+    public var isMission: Bool
+
+    public init(name: String?, isWorkout: Bool, isMission: Bool) {
+        self.name = name
+        self.isWorkout = isWorkout
+        self.isMission = isMission
     }
 }

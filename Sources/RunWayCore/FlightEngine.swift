@@ -48,6 +48,7 @@ public actor FlightEngine {
     public var pfd: PFD { computer.pfd }
     public var phase: FlightPhase { computer.phase }
     public var isFlying: Bool { computer.isFlying }
+    public var airborneRun: AirborneRun? { computer.airborneRun }
 
     /// The first observer of type `T` (the recorder, for the logbook's side of the engine).
     public func observer<T: FlightObserver>(_ type: T.Type) -> T? {

@@ -64,7 +64,17 @@ struct SessionControl: Sendable {
             flightID: await engine.flightID,
             barometer: barograph?.snapshot(at: MonotonicInstant.now.seconds),
             sensors: await sensorStatus(sensors?.links), bluetooth: sensors?.bluetooth ?? absentBluetooth,
-            run: chooser?.chosen.name ?? (defaultMission == nil ? ConfiguredRun.freeRun.name : "mission"))
+            run: Self.runName(await engine.airborneRun)
+                ?? chooser?.chosen.name ?? (defaultMission == nil ? ConfiguredRun.freeRun.name : "mission"))
+    }
+
+    /// Status's `run` for a flight in the air: its configured run's name, else `workout`,
+    /// `mission` or `free run`; nil on the ground.
+    static func runName(_ airborne: AirborneRun?) -> String? {
+        guard let airborne else { return nil }
+        if let name = airborne.name { return name }
+        if airborne.isWorkout { return "workout" }
+        return airborne.isMission ? "mission" : ConfiguredRun.freeRun.name
     }
 
     /// Why there is no sensor service, for status's `bluetooth` (the checklist's reason).

@@ -700,6 +700,11 @@ struct SimulatedStartTests {
             "ended before START: \(daemon.said())")
         let started = try DaemonEndToEndTests.request(daemon.socket, #"{"command":"start"}"#)
         #expect(started["phase"] as? String == "takeoff", "\(started)")
+        // No mission is configured: a free run flies (the scenario ends at 5 km), and status names it.
+        let flying =
+            try DaemonEndToEndTests.request(daemon.socket, #"{"command":"status"}"#)["status"]
+            as? [String: Any]
+        #expect(flying?["run"] as? String == "free run", "\(flying ?? [:])")
         try await daemon.waitForTheScenariosEnd()
         #expect(daemon.said().contains("the scenario's sensors have ended"))
         let landed = try DaemonEndToEndTests.request(daemon.socket, #"{"command":"stop"}"#)
@@ -726,6 +731,10 @@ struct WorkoutThroughTheSocketTests {
         let started = try DaemonEndToEndTests.request(
             socket, #"{"command":"start","workout":"wu 1km; 6x(work 400m @3:50±10, recover 200m); cd 1km"}"#)
         #expect(started["phase"] as? String == "takeoff", "\(started)")
+        // Status names what flies, not the buttons' choice (a free run here).
+        let flying =
+            try DaemonEndToEndTests.request(socket, #"{"command":"status"}"#)["status"] as? [String: Any]
+        #expect(flying?["run"] as? String == "workout", "\(flying ?? [:])")
         try await daemon.waitForTheScenariosEnd()
         let landed = try DaemonEndToEndTests.request(socket, #"{"command":"stop"}"#)
         #expect(landed["result"] as? String == "landed", "\(landed)")
