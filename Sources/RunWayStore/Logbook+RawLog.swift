@@ -69,7 +69,7 @@ extension Logbook {
         guard !inputs.isEmpty else { return }
         let seq: Int64
         if let next = nextSeq[id] { seq = next } else { seq = try nextRawLogSeq(flight: id) }
-        let record = FlightJournal.Record(flight: id, seq: seq, until: until, inputs: RawLog.encode(inputs))
+        let record = FlightJournal.Record(flight: id, seq: seq, until: until, inputs: RawLog.compact(inputs))
         prepareJournal()
         for attempt in 0..<2 {
             guard let journal else { break }
