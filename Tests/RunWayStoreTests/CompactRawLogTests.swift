@@ -110,6 +110,8 @@ struct CompactRawLogTests {
         #expect(after < before && after > before - 200)
         let flight = try #require(try reader.replay(flight: id))
         #expect(flight.distance > 1000)
+        // The flight says what is missing: the two commits, as holes in its raw log.
+        #expect(try reader.rawLogGaps(flight: id).map(\.records) == [1, 1])
     }
 
     /// A logbook of schema 10 (every raw-log row plain text, no deflated columns) opens, is

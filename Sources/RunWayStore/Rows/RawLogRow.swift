@@ -55,17 +55,13 @@ struct RawLogRow: FlightChildEncoding {
             + "WHERE \(Column.flightKey) = f.\(flights.id)), f.\(flights.startTime)) AS \(Column.until) "
             + "FROM \(FlightRow.table) f WHERE f.\(flights.id) = ?"
     }()
-    /// A flight's commits' sequence numbers and ends, in order (no inputs).
-    static let timesSQL = SQL.select(
-        Column.names([.seq, .until]), from: statements.table,
-        "WHERE \(Column.flightKey) = ? ORDER BY \(Column.seq)")
     /// One commit's inputs, by its flight and sequence number.
     static let inputsAtSQL = SQL.select(
         Column.names(Column.text), from: statements.table,
         "WHERE \(Column.flightKey) = ? AND \(Column.seq) = ?")
     /// A page of a flight's commits after a sequence number (binds: flight, seq, page size).
     static let inputsPageSQL = SQL.select(
-        Column.names([.seq] + Column.text), from: statements.table,
+        Column.names([.seq, .until] + Column.text), from: statements.table,
         "WHERE \(Column.flightKey) = ? AND \(Column.seq) > ? ORDER BY \(Column.seq) LIMIT ?")
     /// A flight's inputs, commit by commit in order.
     static let inputsSQL = SQL.select(
