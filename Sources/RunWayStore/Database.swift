@@ -6,6 +6,8 @@ public enum SQLValue: Sendable, Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    /// Bytes (a raw-log commit's deflated text, schema 11).
+    case blob([UInt8])
 
     public var double: Double? {
         switch self {
@@ -165,6 +167,10 @@ public final class Database {
             case .integer(let v): status = sqlite3_bind_int64(statement, index, v)
             case .real(let v): status = sqlite3_bind_double(statement, index, v)
             case .text(let s): status = rw_sqlite_bind_text(statement, index, s)
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes {
+                    rw_sqlite_bind_blob(statement, index, $0.baseAddress, Int32($0.count))
+                }
             }
             guard status == SQLITE_OK else { throw error(status, sql) }
         }
@@ -182,11 +188,19 @@ public final class Database {
                         case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
                         case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
                         case SQLITE_TEXT: .text(String(cString: sqlite3_column_text(statement, column)))
+                        case SQLITE_BLOB: .blob(Self.bytes(statement, column))
                         default: .null
                         }
                     }, columns: columns))
         }
         return (rows, nil)
+    }
+
+    /// A BLOB column's bytes (none for an empty one: SQLite gives no pointer then).
+    private static func bytes(_ statement: OpaquePointer, _ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let base = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     public var lastInsertID: Int64 { sqlite3_last_insert_rowid(handle) }

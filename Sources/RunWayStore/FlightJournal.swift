@@ -262,8 +262,11 @@ final class FlightJournal {
         return Array(stored.prefix(Int(count)))
     }
 
-    /// The text of a stored record; nil when it does not inflate to its recorded length.
+    /// The text of a stored record; nil when it does not inflate to its recorded length, or
+    /// that length is more than deflate can give from so many bytes (zlib's limit is 1032:1): a
+    /// damaged length is refused before anything is allocated for it.
     static func unpacked(_ stored: [UInt8], length: Int) -> [UInt8]? {
+        guard length >= 0, length <= stored.count * 1032 + 64 else { return nil }
         var text = [UInt8](repeating: 0, count: max(length, 1))
         var count = uLong(length)
         guard uncompress(&text, &count, stored, uLong(stored.count)) == Z_OK, Int(count) == length else {

@@ -108,7 +108,7 @@ extension Logbook {
         var batchStart = start
         for input in inputs {
             if input.time - batchStart >= 4, !batch.isEmpty {
-                try insertRawLog(flight: id, seq: seq, until: input.time, inputs: RawLog.encode(batch))
+                try insertRawLog(flight: id, seq: seq, until: input.time, inputs: RawLog.compact(batch))
                 seq += 1
                 batch.removeAll(keepingCapacity: true)
                 batchStart = input.time
@@ -116,7 +116,7 @@ extension Logbook {
             batch.append(input)
         }
         if !batch.isEmpty {
-            try insertRawLog(flight: id, seq: seq, until: end, inputs: RawLog.encode(batch))
+            try insertRawLog(flight: id, seq: seq, until: end, inputs: RawLog.compact(batch))
         }
     }
 

@@ -203,8 +203,7 @@ extension Logbook {
             try database.query(
                 "UPDATE flights SET replaces = ? WHERE id = ?", [.integer(id), .integer(copy)])
             try database.query(
-                "INSERT INTO raw_log (flight_id, seq, until, inputs) SELECT ?, seq, until, inputs FROM raw_log "
-                    + "WHERE flight_id = ?", [.integer(copy), .integer(id)])
+                RawLogRow.copySQL, [.integer(copy), .integer(id)])
             try finish(flight: copy, with: flight)
             return copy
         }

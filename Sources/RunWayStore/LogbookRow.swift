@@ -118,6 +118,7 @@ struct LogbookRow {
         case .integer(let v): "\(v)"
         case .real(let v): "\(v)"
         case .text(let s): "'\(s.prefix(40))'"
+        case .blob(let bytes): "\(bytes.count) bytes"
         }
     }
 }

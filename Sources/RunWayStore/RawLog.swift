@@ -42,39 +42,47 @@ public enum RawLog {
         return Int(value)
     }
 
+    /// A batch's inputs, in either form: compact (`RawLog.compact`, its first line the mark)
+    /// or plain.
     public static func decode(_ text: String) -> [EngineInput] {
-        text.split(separator: "\n").compactMap { line in
-            let f = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
-            let tag = line.prefix { $0 != "," }
-            // A time past any receiver's (a flipped exponent: 1e300) is no input. A nearer wrong
-            // time (a flipped digit: 1759… → 2759…) is the engine's to hold and drop.
-            guard let time = f.count > 1 ? f[1] : nil, abs(time) <= GPSReport.timeRange.upperBound else {
-                return nil
-            }
-            switch tag {
-            case "F" where f.count == 9:
-                guard let lat = f[2], let lon = f[3] else { return nil }
-                return .fix(
-                    Fix(
-                        time: time, coordinate: Coordinate(latitude: lat, longitude: lon),
-                        horizontalAccuracy: f[4],
-                        speed: f[5], track: f[6], altitude: f[7], mode: mode(f[8])))
-            case "P" where f.count == 3:
-                return f[2].map { .pressure(PressureSample(time: time, pascals: $0)) }
-            case "B" where f.count == 4: return .body(BodySample(time: time, heartRate: f[2], cadence: f[3]))
-            case "B" where f.count == 6:
-                return .body(
-                    BodySample(
-                        time: time, heartRate: f[2], cadence: f[3], footpodSpeed: f[4], footpodDistance: f[5])
-                )
-            case "T": return .tick(time)
-            case "PA": return .pause(at: time)
-            case "RE": return .resume(at: time)
-            case "TP": return .togglePause(at: time)
-            case "LP": return .lap(at: time)
-            case "BL": return .barometerLost(at: time)
-            default: return nil
-            }
+        if text.utf8.first == compactMark.utf8.first { return decodeCompact(text) }
+        return text.split(separator: "\n").compactMap { line in
+            input(
+                tag: line.prefix { $0 != "," },
+                line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) })
+        }
+    }
+
+    /// One input from its tag and its fields (`f[0]` is the tag's place, the time is `f[1]`).
+    static func input(tag: Substring, _ f: [Double?]) -> EngineInput? {
+        // A time past any receiver's (a flipped exponent: 1e300) is no input. A nearer wrong
+        // time (a flipped digit: 1759… → 2759…) is the engine's to hold and drop.
+        guard let time = f.count > 1 ? f[1] : nil, abs(time) <= GPSReport.timeRange.upperBound else {
+            return nil
+        }
+        switch tag {
+        case "F" where f.count == 9:
+            guard let lat = f[2], let lon = f[3] else { return nil }
+            return .fix(
+                Fix(
+                    time: time, coordinate: Coordinate(latitude: lat, longitude: lon),
+                    horizontalAccuracy: f[4],
+                    speed: f[5], track: f[6], altitude: f[7], mode: mode(f[8])))
+        case "P" where f.count == 3:
+            return f[2].map { .pressure(PressureSample(time: time, pascals: $0)) }
+        case "B" where f.count == 4: return .body(BodySample(time: time, heartRate: f[2], cadence: f[3]))
+        case "B" where f.count == 6:
+            return .body(
+                BodySample(
+                    time: time, heartRate: f[2], cadence: f[3], footpodSpeed: f[4], footpodDistance: f[5])
+            )
+        case "T": return .tick(time)
+        case "PA": return .pause(at: time)
+        case "RE": return .resume(at: time)
+        case "TP": return .togglePause(at: time)
+        case "LP": return .lap(at: time)
+        case "BL": return .barometerLost(at: time)
+        default: return nil
         }
     }
 }

@@ -155,7 +155,12 @@ extension Logbook {
     private func readableBatches(flight id: Int64, journal: [FlightJournal.Record]) -> (
         rows: [FlightJournal.Record], complete: Bool
     ) {
-        let (rows, failure) = database.readableRows(RawLogRow.statements.select, [.integer(id)])
+        var (rows, failure) = database.readableRows(RawLogRow.statements.select, [.integer(id)])
+        if rows.isEmpty, failure != nil {
+            // A logbook written before schema 11 has no deflated column.
+            let plain = database.readableRows(RawLogRow.plainSelectSQL, [.integer(id)])
+            if !plain.rows.isEmpty || plain.failure == nil { (rows, failure) = plain }
+        }
         var batches: [FlightJournal.Record] = []
         for row in rows {
             guard let batch = RawLogRow.decode(row, flight: id),

@@ -186,6 +186,13 @@ enum Schema {
         );
         CREATE INDEX decisions_by_flight ON decisions(flight_id);
         """,
+        // 11: a raw-log commit's text deflated (zlib), with its length, `inputs` then ''
+        // (issue 29: the 10 Hz hour's raw log wrote 3.58 MiB into SQLite at touchdown as text).
+        // Rows written before keep their text in `inputs`; readers take whichever is there.
+        """
+        ALTER TABLE raw_log ADD COLUMN packed BLOB DEFAULT NULL;
+        ALTER TABLE raw_log ADD COLUMN text_length INTEGER DEFAULT NULL;
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -45,6 +45,9 @@ struct StorageFigures {
     var touchdown = Double.nan
     /// With `absorbFirst`: what moving the raw log from the journal into SQLite wrote.
     var absorb = Double.nan
+    /// What the flight wrote before touchdown (the raw-log journal's commits), and their count.
+    var inFlight = Double.nan
+    var commits = Double.nan
 }
 
 /// Records a 1-hour flight at `gpsRate` into a fresh logbook and says what it wrote; `opening`
@@ -110,6 +113,7 @@ func storageBudget(gpsRate: Double, opening: Bool = false, absorbFirst: Bool = f
         let during = bytesWritten() - before
         figures.perHour = during / 1_048_576
         figures.touchdown = (during - flying) / 1_048_576
+        (figures.inFlight, figures.commits) = (flying / 1_048_576, Double(commits))
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Double) ?? .nan
         // The logbook went to the engine with its recorder: read it there (on this thread).
         let (sizes, direct) = engine.assumeIsolated { engine in
@@ -151,12 +155,17 @@ func storageSection(json: Bool) {
     print(
         "  moving the raw log from the journal into SQLite: \(format(split.absorb, 2)) MiB; the rest of the "
             + "touchdown (smoothed flight's rows): \(format(split.touchdown - split.absorb, 2)) MiB")
+    print(
+        "  the 10 Hz touchdown against the flight's raw log as the journal wrote it: \(format(ten.touchdown, 2)) "
+            + "vs \(format(ten.inFlight, 2)) MiB (goal: no larger)")
+    let wear = wearFigures(running: ten, one: one, idle: idleWrites())
     output?.write(
         storageFields(one: one, ten: ten)
             + [
                 ("touchdown_absorb_mib_10hz", split.absorb),
                 ("touchdown_rest_mib_10hz", split.touchdown - split.absorb),
-            ])
+                ("inflight_write_mib_10hz", ten.inFlight),
+            ] + wear)
 }
 
 func storageFields(one: StorageFigures, ten: StorageFigures) -> [(String, Double)] {

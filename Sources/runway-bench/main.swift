@@ -80,7 +80,8 @@ if let first = benchArguments.first {
                                  exported track's length, split times, moving time per stop
                   daemon         runwayd: start → READY, idle wake-ups, CPU per hour, memory over 24 h
                                  (RSS every hour), and the storage figures; [--json]
-                  storage        what recording an hour writes at 1 and 10 Hz, from /proc/self/io; [--json]
+                  storage        what recording an hour writes at 1 and 10 Hz, from /proc/self/io; what
+                                 runwayd writes idle (a minute of preflight) and a card's endurance; [--json]
                   callouts       GPWS episodes at a band edge, the SPLIT callout's delay
                   elevation      gain error with the barometer and with GPS alone, loop closure
                   export         a 24-hour flight to FIT, GPX and TCX, and gpxpy's GPX for the ratio

@@ -145,13 +145,34 @@ struct RowDamageTests {
         #expect(try reader.flight(id: 1)?.flight.mission == nil)
     }
 
-    /// A flipped bit in a raw-log line (a fix's mode of 1e300) is that input missing, never a trap.
-    @Test func anImpossibleRawLogValueIsThatInputMissing() throws {
+    /// A flipped bit in a raw-log line (a fix's mode of 1e300) is that input missing, never a trap:
+    /// in a plain row (schema 10 and before) and in a compact one (deflated, schema 11).
+    @Test(arguments: [false, true])
+    func anImpossibleRawLogValueIsThatInputMissing(compact: Bool) throws {
         let (path, landed) = try logbook(flights: 1)
-        try poke(
-            path,
-            "UPDATE raw_log SET inputs = replace(inputs, ',3' || char(10), ',1e300' || char(10)) WHERE seq = 5"
-        )
+        func noFixes(_ inputs: [EngineInput]) -> Int {
+            inputs.filter { if case .fix(let fix) = $0 { fix.mode == 0 } else { false } }.count
+        }
+        let original = try Logbook(path: path, access: .readOnly).rawInputs(flight: 1)
+        let database = try Database(path: path)
+        let row = try #require(try database.query(RawLogRow.inputsAtSQL, [.integer(1), .integer(5)]).first)
+        let inputs = RawLog.decode(try #require(RawLogRow.inputs(row)))
+        if compact {
+            let text = RawLog.compact(inputs).replacingOccurrences(of: ",3\n", with: ",=1e300\n")
+            let packed = FlightJournal.packed(Array(text.utf8))
+            try database.query(
+                "UPDATE raw_log SET packed = ?, text_length = ? WHERE seq = 5",
+                [.blob(packed), .integer(Int64(text.utf8.count))])
+        } else {
+            let text = RawLog.encode(inputs).replacingOccurrences(of: ",3\n", with: ",1e300\n")
+            try database.query(
+                "UPDATE raw_log SET inputs = ?, packed = NULL, text_length = NULL WHERE seq = 5",
+                [.text(text)])
+        }
+        // The fix reads with no mode (no fix), the batch's other inputs as they were.
+        let kept = try Logbook(path: path, access: .readOnly).rawInputs(flight: 1)
+        #expect(kept.count == original.count)
+        #expect(noFixes(kept) > noFixes(original))
         let flight = try #require(try Logbook(path: path, access: .readOnly).replay(flight: 1))
         #expect(abs(flight.distance - landed[0].distance) < 100)
     }
