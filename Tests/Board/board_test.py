@@ -322,6 +322,7 @@ def main():
     results += folder_checks(os.path.join(out, "gadget"), "gadget")
     results += bluetooth_checks(out, a.work)
 
+
     # The power cuts: boots of one disk, each cut by SIGKILL of qemu at a random moment of a
     # flight, the next boot recovering it; the last boot only recovers.
     results += power_cuts(a, version, base, nmea)
@@ -515,17 +516,11 @@ def boot(a, version, disk, out, feed, phase=None, boot_number=None, usb=None, cu
     return record
 
 
-def buzzer_checks(runway, out):
-    """The buzzer line's edges as the kernel timed them (the gpio_value trace event, mono clock),
-    against the patterns the firmware itself plays (runway buzz NAME --simulated, and END's hold
-    beep from Buzzer.swift): every `runway buzz` pattern, the checklist's, and runwayd's own
-    callouts in flight (PAUSE, RESUME, END held: the hold beep then TOUCHDOWN; no hold beep for
-    END held 1.8 s). Each step within 20 ms."""
-    try:
-        gpio = int(open(os.path.join(out, "buzzer-gpio")).read())
-        lines = open(os.path.join(out, "buzzer-trace.txt")).read().splitlines()
-    except (OSError, ValueError) as e:
-        return [f"FAIL buzzer-trace: {e}"]
+def buzzer_trace(out):
+    """The guest's trace of the buzzer line (buzzer-trace.txt, the kernel's mono clock): the
+    markers the checks wrote (time, text) and the line's edges (time, level)."""
+    gpio = int(open(os.path.join(out, "buzzer-gpio")).read())
+    lines = open(os.path.join(out, "buzzer-trace.txt")).read().splitlines()
     marks, edges, level = [], [], 0
     for line in lines:
         m = re.search(r"\s(\d+\.\d+): (\w+): (.*)$", line)
@@ -539,6 +534,12 @@ def buzzer_checks(runway, out):
             if int(g) == gpio and kind == "set" and int(value) != level:
                 level = int(value)
                 edges.append((t, level))
+    return marks, edges
+
+
+def buzz_steps(runway):
+    """expected(NAME): the pattern's steps in seconds (on, off, …, on) as the firmware itself
+    plays it (runway buzz NAME --simulated)."""
     cache = {}
 
     def expected(name):
@@ -547,30 +548,54 @@ def buzzer_checks(runway, out):
             times = [int(l.split()[0]) / 1000 for l in r.stdout.splitlines() if l.strip()]
             cache[name] = [b - a for a, b in zip(times, times[1:])]  # on, off, on, …, on
         return cache[name]
+    return expected
+
+
+def find_pattern(edges, steps, since, until):
+    """The first run of edges from a rising edge in [since, until] that plays `steps`
+    (worst error, start, durations), or the closest try."""
+    best = None
+    for i, (t, v) in enumerate(edges):
+        if v != 1 or t < since or t > until:
+            continue
+        seg = edges[i:i + len(steps) + 1]
+        if len(seg) != len(steps) + 1:
+            continue
+        got = [b[0] - a[0] for a, b in zip(seg, seg[1:])]
+        err = max(abs(g - e) for g, e in zip(got, steps))
+        if best is None or err < best[0]:
+            best = (err, t, got)
+        if err <= 0.020:
+            return best
+    return best
+
+
+def mark_at(marks, label):
+    """The time of the first marker `label` (or `label` and more words), or None."""
+    return next((t for t, m in marks if m == label or m.startswith(label + " ")), None)
+
+
+def ms(steps):
+    return [round(x * 1000) for x in steps]
+
+
+def buzzer_checks(runway, out):
+    """The buzzer line's edges as the kernel timed them (the gpio_value trace event, mono clock),
+    against the patterns the firmware itself plays (runway buzz NAME --simulated, and END's hold
+    beep from Buzzer.swift): every `runway buzz` pattern, the checklist's, and runwayd's own
+    callouts in flight (PAUSE, RESUME, END held: the hold beep then TOUCHDOWN; no hold beep for
+    END held 1.8 s). Each step within 20 ms."""
+    try:
+        marks, edges = buzzer_trace(out)
+    except (OSError, ValueError) as e:
+        return [f"FAIL buzzer-trace: {e}"]
+    expected = buzz_steps(runway)
 
     def find(steps, since, until):
-        """The first run of edges from a rising edge in [since, until] that plays `steps`
-        (worst error, start, durations), or the closest try."""
-        best = None
-        for i, (t, v) in enumerate(edges):
-            if v != 1 or t < since or t > until:
-                continue
-            seg = edges[i:i + len(steps) + 1]
-            if len(seg) != len(steps) + 1:
-                continue
-            got = [b[0] - a[0] for a, b in zip(seg, seg[1:])]
-            err = max(abs(g - e) for g, e in zip(got, steps))
-            if best is None or err < best[0]:
-                best = (err, t, got)
-            if err <= 0.020:
-                return best
-        return best
+        return find_pattern(edges, steps, since, until)
 
     def mark_time(label):
-        return next((t for t, m in marks if m == label or m.startswith(label + " ")), None)
-
-    def ms(steps):
-        return [round(x * 1000) for x in steps]
+        return mark_at(marks, label)
 
     results = []
     names = [m[len("buzz "):] for _, m in marks if m.startswith("buzz ") and m != "buzz end"]
