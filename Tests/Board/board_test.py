@@ -322,6 +322,12 @@ def main():
     results += folder_checks(os.path.join(out, "gadget"), "gadget")
     results += bluetooth_checks(out, a.work)
 
+    # Boot 2: the runner at the buttons (issue 27): the run chosen, a bump on PAUSE reminded.
+    # The GPS in real time (one epoch a second): the documented seconds are the board's.
+    out = fresh(os.path.join(a.work, "runner"))
+    boot(a, version, overlay(a.work, base, "runner.qcow2"), out, Feed(nmea, 1), phase="runner")
+    results += read_results(out)
+    results += runner_checks(a.runway, out)
 
     # The power cuts: boots of one disk, each cut by SIGKILL of qemu at a random moment of a
     # flight, the next boot recovering it; the last boot only recovers.
@@ -577,6 +583,98 @@ def mark_at(marks, label):
 
 def ms(steps):
     return [round(x * 1000) for x in steps]
+
+
+def runner_checks(runway, out):
+    """The runner's boot (guest/runner.sh, issue 27), judged on the host from the buzzer line's
+    trace and the flight: each press of the choosing gesture played the chosen run's place (N
+    pips and a long tone, alone); the bump on PAUSE played PAUSE, then STILL PAUSED once, 15–20 s
+    later (README: after 15 s of running; "a slip said within 20 s"), START played RESUME; the
+    flight names the run, has the manual pause with its end as long as the presses were apart,
+    and the still-paused decision 15–20 s into it. Each step within 20 ms."""
+    results = []
+    try:
+        marks, edges = buzzer_trace(out)
+    except (OSError, ValueError) as e:
+        return [f"FAIL runner-buzzer-trace: {e}"]
+    expected = buzz_steps(runway)
+
+    def alone(start, steps):
+        """No other edge within 0.35 s before the pattern or after it (a place is its count)."""
+        end = start + sum(steps)
+        return not any(start - 0.35 < t < start - 0.001 or end + 0.03 < t < end + 0.35 for t, _ in edges)
+
+    def played(slug, what, steps, since, until, delay=None):
+        found = find_pattern(edges, steps, since, until)
+        ok = found is not None and found[0] <= 0.020 and (delay is None or delay[0] <= found[1] - since <= delay[1])
+        detail = ("no edges" if found is None else
+                  f"played {found[1] - since:.2f} s after the press, each step within {found[0] * 1000:.1f} ms"
+                  if found[0] <= 0.020 else f"closest off by {found[0] * 1000:.0f} ms: {ms(found[2])}")
+        if delay is not None:
+            detail += f" (asserted {delay[0]:.0f}–{delay[1]:.0f} s)"
+        results.append(f"{'PASS' if ok else 'FAIL'} runner-buzzer-{slug}: {what} ({ms(steps)} ms) {detail}")
+        return found if ok else None
+    # The choice: runway buzz plays the second run's pattern (100 · 300 twice, then 600); the Nth
+    # is N × (100 · 300), then 600. The runs as the guest stepped them: tempo, long easy, free run
+    # (round again), tempo, long easy.
+    second = expected("run-chosen")
+    if len(second) != 5:
+        results.append(f"FAIL runner-buzzer-run-chosen: runway buzz run-chosen plays {ms(second)}, not 2 pips and a tone")
+    else:
+        bad, fine = [], []
+        for k, place in enumerate((2, 3, 1, 2, 3), 1):
+            since = mark_at(marks, f"press choose-{k}")
+            steps = second[:2] * place + second[-1:]
+            until = mark_at(marks, f"press choose-{k + 1}") or (since or 0) + 4
+            found = find_pattern(edges, steps, since, until) if since is not None else None
+            if found is None or found[0] > 0.020 or not alone(found[1], steps):
+                bad.append(f"press {k}: {place} pips wanted, " + (
+                    "no press or no edges" if found is None else f"closest off by {found[0] * 1000:.0f} ms: "
+                    f"{ms(found[2])}" if found[0] > 0.020 else "other edges within 0.35 s of it"))
+            else:
+                fine.append((place, found[1] - since, found[0]))
+        results.append(f"{'FAIL' if bad else 'PASS'} runner-buzzer-run-chosen: " + ("; ".join(bad) if bad else
+                       f"PAUSE pressed briefly five times in preflight: {', '.join(str(p) for p, _, _ in fine)} pips and "
+                       f"a long tone, each alone, {min(d for _, d, _ in fine):.2f}–{max(d for _, d, _ in fine):.2f} s after "
+                       f"its press, each step within {max(e for _, _, e in fine) * 1000:.1f} ms"))
+    # The bump, the reminder (once, while running paused), START's resume.
+    slip, resumed = mark_at(marks, "press slip"), mark_at(marks, "press start-resume")
+    if slip is None or resumed is None:
+        return results + [f"FAIL runner-buzzer-still-paused: no 'press slip' or 'press start-resume' in the trace"]
+    played("slip-pause", "a bump on PAUSE while running: PAUSE", expected("pause"), slip, slip + 3)
+    reminder = played("still-paused", "STILL PAUSED while running paused", expected("still-paused"), slip,
+                      resumed, delay=(14, 20))
+    starts = [t for t, v in edges if v == 1 and slip <= t <= resumed]
+    if reminder is not None and len(starts) != len(expected("pause")) // 2 + 1 + len(expected("still-paused")) // 2 + 1:
+        results[-1] = "FAIL" + results[-1][4:] + f"; {len(starts)} tones between the bump and START, not PAUSE's and one reminder's"
+    played("start-resume", "START pressed while paused: RESUME", expected("resume"), resumed, resumed + 4)
+    # The flight as the logbook keeps it.
+    try:
+        flight = json.load(open(os.path.join(out, "runner-flight.json")))
+    except (OSError, ValueError) as e:
+        return results + [f"FAIL runner-flight: {e}"]
+    run = flight.get("run")
+    results.append(f"{'PASS' if run == 'long easy' else 'FAIL'} runner-flight-run: the flight's run is {run!r} "
+                   f"(chosen at the buttons: 'long easy'); {flight.get('distance_m') or 0:.0f} m, {flight.get('status')}")
+    pauses = flight.get("pauses") or []
+    manual = [p for p in pauses if p.get("reason") == "manual"]
+    pause = manual[0] if len(manual) == 1 else None
+    span = None
+    if pause and pause.get("end_elapsed_s") is not None and pause.get("start_elapsed_s") is not None:
+        span = pause["end_elapsed_s"] - pause["start_elapsed_s"]
+    ok = span is not None and abs(span - (resumed - slip)) <= 2
+    results.append(f"{'PASS' if ok else 'FAIL'} runner-flight-manual-pause: pauses {pauses}: " + (
+        f"one manual, {span:.1f} s from its start to its end, the presses on PAUSE and START {resumed - slip:.1f} s apart"
+        if span is not None else "not one manual pause with its start and end"))
+    decisions = flight.get("decisions") or []
+    still = [d for d in decisions if d.get("kind") == "still-paused"]
+    after = still[0]["elapsed_s"] - pause["start_elapsed_s"] if pause and len(still) == 1 and still[0].get(
+        "elapsed_s") is not None and pause.get("start_elapsed_s") is not None else None
+    ok = after is not None and 14.9 <= after <= 20
+    results.append(f"{'PASS' if ok else 'FAIL'} runner-flight-still-paused-decision: decisions {decisions}: " + (
+        f"STILL PAUSED decided {after:.1f} s into the manual pause (asserted 15–20 s)" if after is not None else
+        "not one still-paused decision in a manual pause"))
+    return results
 
 
 def buzzer_checks(runway, out):

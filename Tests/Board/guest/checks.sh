@@ -53,12 +53,13 @@ status_field() {  # the number or word runway status --json says for $1
     runway status --json 2>/dev/null | sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"
 }
 echo "kernel $(uname -r), $(systemctl is-system-running)" >> "$out/guest.log"
-# The power-cut boots run their own script (board_test.py passes runway.phase= to the kernel).
+# The power-cut boots and the runner's boot (issue 27) run their own scripts (board_test.py
+# passes runway.phase= to the kernel).
 phase=$(sed -n 's/.*runway\.phase=\([a-z-]*\).*/\1/p' /proc/cmdline)
-if [ -n "$phase" ]; then
-    . "$here/power-cut.sh"
-    exit 0
-fi
+case $phase in
+    runner) . "$here/runner.sh"; exit 0 ;;
+    ?*) . "$here/power-cut.sh"; exit 0 ;;
+esac
 
 # 0. The .deb was installed into the image in a chroot: runwayd must still start at boot.
 check runwayd-enabled-at-boot "runwayd.service and runwayd.socket enabled by the package, runwayd running after boot" \
