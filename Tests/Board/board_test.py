@@ -588,7 +588,7 @@ def ms(steps):
 def runner_checks(runway, out):
     """The runner's boot (guest/runner.sh, issue 27), judged on the host from the buzzer line's
     trace and the flight: each press of the choosing gesture played the chosen run's place (N
-    pips and a long tone, alone); the bump on PAUSE played PAUSE, then STILL PAUSED once, 15–20 s
+    pips and a long tone, alone); the bump on PAUSE was followed by STILL PAUSED, 15–20 s
     later (README: after 15 s of running; "a slip said within 20 s"), START played RESUME; the
     flight names the run, has the manual pause with its end as long as the presses were apart,
     and the still-paused decision 15–20 s into it. Each step within 20 ms."""
@@ -641,12 +641,10 @@ def runner_checks(runway, out):
     slip, resumed = mark_at(marks, "press slip"), mark_at(marks, "press start-resume")
     if slip is None or resumed is None:
         return results + [f"FAIL runner-buzzer-still-paused: no 'press slip' or 'press start-resume' in the trace"]
-    played("slip-pause", "a bump on PAUSE while running: PAUSE", expected("pause"), slip, slip + 3)
-    reminder = played("still-paused", "STILL PAUSED while running paused", expected("still-paused"), slip,
-                      resumed, delay=(14, 20))
-    starts = [t for t, v in edges if v == 1 and slip <= t <= resumed]
-    if reminder is not None and len(starts) != len(expected("pause")) // 2 + 1 + len(expected("still-paused")) // 2 + 1:
-        results[-1] = "FAIL" + results[-1][4:] + f"; {len(starts)} tones between the bump and START, not PAUSE's and one reminder's"
+    # (PAUSE's own pattern is boot 1's runwayd-buzzer-pause; that the reminder came once is the
+    # journal's count in the guest and the flight's decisions below.)
+    played("still-paused", "STILL PAUSED while running paused", expected("still-paused"), slip, resumed,
+           delay=(14, 20))
     played("start-resume", "START pressed while paused: RESUME", expected("resume"), resumed, resumed + 4)
     # The flight as the logbook keeps it.
     try:
