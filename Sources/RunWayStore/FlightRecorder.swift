@@ -207,6 +207,7 @@ extension FlightRecorder: FlightObserver {
         if let stored = storeDueLanding() { reports.append(stored) }
         switch event {
         case .flew(let input, let outputs):
+            let wasRecording = flightID != nil
             for case .began(let rotate, _, let mission, let workout, let run) in outputs {
                 do {
                     try begin(at: rotate, mission: mission, workout: workout, run: run)
@@ -219,7 +220,16 @@ extension FlightRecorder: FlightObserver {
             let landedByItself =
                 !computer.isFlying && computer.landedByItself != nil
                 && outputs.contains { if case .ended(.landed) = $0 { true } else { false } }
-            if computer.isFlying || landedByItself { record(input) }
+            if computer.isFlying || landedByItself {
+                if case .start(let time, _, _, _, _) = input {
+                    // START on a flight already recording can only resume it (the engine's rule,
+                    // issue 27; flying unpaused it does nothing): kept as the resume it is, or the
+                    // flight flown again from its raw log stays paused from the bump to the end.
+                    if wasRecording { record(.resume(at: time)) }
+                } else {
+                    record(input)
+                }
+            }
             sayWriteFailure()
             for case .ended(.landed(let flight)) in outputs {
                 do {

@@ -322,6 +322,13 @@ def main():
     results += folder_checks(os.path.join(out, "gadget"), "gadget")
     results += bluetooth_checks(out, a.work)
 
+    # Boot 2: the runner at the buttons (issue 27): the run chosen, a bump on PAUSE reminded.
+    # The GPS in real time (one epoch a second): the documented seconds are the board's.
+    out = fresh(os.path.join(a.work, "runner"))
+    boot(a, version, overlay(a.work, base, "runner.qcow2"), out, Feed(nmea, 1), phase="runner")
+    results += read_results(out)
+    results += runner_checks(a.runway, out)
+
     # The power cuts: boots of one disk, each cut by SIGKILL of qemu at a random moment of a
     # flight, the next boot recovering it; the last boot only recovers.
     results += power_cuts(a, version, base, nmea)
@@ -515,17 +522,11 @@ def boot(a, version, disk, out, feed, phase=None, boot_number=None, usb=None, cu
     return record
 
 
-def buzzer_checks(runway, out):
-    """The buzzer line's edges as the kernel timed them (the gpio_value trace event, mono clock),
-    against the patterns the firmware itself plays (runway buzz NAME --simulated, and END's hold
-    beep from Buzzer.swift): every `runway buzz` pattern, the checklist's, and runwayd's own
-    callouts in flight (PAUSE, RESUME, END held: the hold beep then TOUCHDOWN; no hold beep for
-    END held 1.8 s). Each step within 20 ms."""
-    try:
-        gpio = int(open(os.path.join(out, "buzzer-gpio")).read())
-        lines = open(os.path.join(out, "buzzer-trace.txt")).read().splitlines()
-    except (OSError, ValueError) as e:
-        return [f"FAIL buzzer-trace: {e}"]
+def buzzer_trace(out):
+    """The guest's trace of the buzzer line (buzzer-trace.txt, the kernel's mono clock): the
+    markers the checks wrote (time, text) and the line's edges (time, level)."""
+    gpio = int(open(os.path.join(out, "buzzer-gpio")).read())
+    lines = open(os.path.join(out, "buzzer-trace.txt")).read().splitlines()
     marks, edges, level = [], [], 0
     for line in lines:
         m = re.search(r"\s(\d+\.\d+): (\w+): (.*)$", line)
@@ -539,6 +540,12 @@ def buzzer_checks(runway, out):
             if int(g) == gpio and kind == "set" and int(value) != level:
                 level = int(value)
                 edges.append((t, level))
+    return marks, edges
+
+
+def buzz_steps(runway):
+    """expected(NAME): the pattern's steps in seconds (on, off, …, on) as the firmware itself
+    plays it (runway buzz NAME --simulated)."""
     cache = {}
 
     def expected(name):
@@ -547,30 +554,144 @@ def buzzer_checks(runway, out):
             times = [int(l.split()[0]) / 1000 for l in r.stdout.splitlines() if l.strip()]
             cache[name] = [b - a for a, b in zip(times, times[1:])]  # on, off, on, …, on
         return cache[name]
+    return expected
+
+
+def find_pattern(edges, steps, since, until):
+    """The first run of edges from a rising edge in [since, until] that plays `steps`
+    (worst error, start, durations), or the closest try."""
+    best = None
+    for i, (t, v) in enumerate(edges):
+        if v != 1 or t < since or t > until:
+            continue
+        seg = edges[i:i + len(steps) + 1]
+        if len(seg) != len(steps) + 1:
+            continue
+        got = [b[0] - a[0] for a, b in zip(seg, seg[1:])]
+        err = max(abs(g - e) for g, e in zip(got, steps))
+        if best is None or err < best[0]:
+            best = (err, t, got)
+        if err <= 0.020:
+            return best
+    return best
+
+
+def mark_at(marks, label):
+    """The time of the first marker `label` (or `label` and more words), or None."""
+    return next((t for t, m in marks if m == label or m.startswith(label + " ")), None)
+
+
+def ms(steps):
+    return [round(x * 1000) for x in steps]
+
+
+def runner_checks(runway, out):
+    """The runner's boot (guest/runner.sh, issue 27), judged on the host from the buzzer line's
+    trace and the flight: each press of the choosing gesture played the chosen run's place (N
+    pips and a long tone, alone); the bump on PAUSE was followed by STILL PAUSED, 15–20 s
+    later (README: after 15 s of running; "a slip said within 20 s"), START played RESUME; the
+    flight names the run, has the manual pause with its end as long as the presses were apart,
+    and the still-paused decision 15–20 s into it. Each step within 20 ms."""
+    results = []
+    try:
+        marks, edges = buzzer_trace(out)
+    except (OSError, ValueError) as e:
+        return [f"FAIL runner-buzzer-trace: {e}"]
+    expected = buzz_steps(runway)
+
+    def alone(start, steps):
+        """No other edge within 0.35 s before the pattern or after it (a place is its count)."""
+        end = start + sum(steps)
+        return not any(start - 0.35 < t < start - 0.001 or end + 0.03 < t < end + 0.35 for t, _ in edges)
+
+    def played(slug, what, steps, since, until, delay=None):
+        found = find_pattern(edges, steps, since, until)
+        ok = found is not None and found[0] <= 0.020 and (delay is None or delay[0] <= found[1] - since <= delay[1])
+        detail = ("no edges" if found is None else
+                  f"played {found[1] - since:.2f} s after the press, each step within {found[0] * 1000:.1f} ms"
+                  if found[0] <= 0.020 else f"closest off by {found[0] * 1000:.0f} ms: {ms(found[2])}")
+        if delay is not None:
+            detail += f" (asserted {delay[0]:.0f}–{delay[1]:.0f} s)"
+        results.append(f"{'PASS' if ok else 'FAIL'} runner-buzzer-{slug}: {what} ({ms(steps)} ms) {detail}")
+        return found if ok else None
+    # The choice: runway buzz plays the second run's pattern (100 · 300 twice, then 600); the Nth
+    # is N × (100 · 300), then 600. The runs as the guest stepped them: tempo, long easy, free run
+    # (round again), tempo, long easy.
+    second = expected("run-chosen")
+    if len(second) != 5:
+        results.append(f"FAIL runner-buzzer-run-chosen: runway buzz run-chosen plays {ms(second)}, not 2 pips and a tone")
+    else:
+        bad, fine = [], []
+        for k, place in enumerate((2, 3, 1, 2, 3), 1):
+            since = mark_at(marks, f"press choose-{k}")
+            steps = second[:2] * place + second[-1:]
+            until = mark_at(marks, f"press choose-{k + 1}") or (since or 0) + 4
+            found = find_pattern(edges, steps, since, until) if since is not None else None
+            if found is None or found[0] > 0.020 or not alone(found[1], steps):
+                bad.append(f"press {k}: {place} pips wanted, " + (
+                    "no press or no edges" if found is None else f"closest off by {found[0] * 1000:.0f} ms: "
+                    f"{ms(found[2])}" if found[0] > 0.020 else "other edges within 0.35 s of it"))
+            else:
+                fine.append((place, found[1] - since, found[0]))
+        results.append(f"{'FAIL' if bad else 'PASS'} runner-buzzer-run-chosen: " + ("; ".join(bad) if bad else
+                       f"PAUSE pressed briefly five times in preflight: {', '.join(str(p) for p, _, _ in fine)} pips and "
+                       f"a long tone, each alone, {min(d for _, d, _ in fine):.2f}–{max(d for _, d, _ in fine):.2f} s after "
+                       f"its press, each step within {max(e for _, _, e in fine) * 1000:.1f} ms"))
+    # The bump, the reminder (once, while running paused), START's resume.
+    slip, resumed = mark_at(marks, "press slip"), mark_at(marks, "press start-resume")
+    if slip is None or resumed is None:
+        return results + [f"FAIL runner-buzzer-still-paused: no 'press slip' or 'press start-resume' in the trace"]
+    # (PAUSE's own pattern is boot 1's runwayd-buzzer-pause; that the reminder came once is the
+    # journal's count in the guest and the flight's decisions below.)
+    played("still-paused", "STILL PAUSED while running paused", expected("still-paused"), slip, resumed,
+           delay=(14, 20))
+    played("start-resume", "START pressed while paused: RESUME", expected("resume"), resumed, resumed + 4)
+    # The flight as the logbook keeps it.
+    try:
+        flight = json.load(open(os.path.join(out, "runner-flight.json")))
+    except (OSError, ValueError) as e:
+        return results + [f"FAIL runner-flight: {e}"]
+    run = flight.get("run")
+    results.append(f"{'PASS' if run == 'long easy' else 'FAIL'} runner-flight-run: the flight's run is {run!r} "
+                   f"(chosen at the buttons: 'long easy'); {flight.get('distance_m') or 0:.0f} m, {flight.get('status')}")
+    pauses = flight.get("pauses") or []
+    manual = [p for p in pauses if p.get("reason") == "manual"]
+    pause = manual[0] if len(manual) == 1 else None
+    span = None
+    if pause and pause.get("end_elapsed_s") is not None and pause.get("start_elapsed_s") is not None:
+        span = pause["end_elapsed_s"] - pause["start_elapsed_s"]
+    ok = span is not None and abs(span - (resumed - slip)) <= 2
+    results.append(f"{'PASS' if ok else 'FAIL'} runner-flight-manual-pause: pauses {pauses}: " + (
+        f"one manual, {span:.1f} s from its start to its end, the presses on PAUSE and START {resumed - slip:.1f} s apart"
+        if span is not None else "not one manual pause with its start and end"))
+    decisions = flight.get("decisions") or []
+    still = [d for d in decisions if d.get("kind") == "still-paused"]
+    after = still[0]["elapsed_s"] - pause["start_elapsed_s"] if pause and len(still) == 1 and still[0].get(
+        "elapsed_s") is not None and pause.get("start_elapsed_s") is not None else None
+    ok = after is not None and 14.9 <= after <= 20
+    results.append(f"{'PASS' if ok else 'FAIL'} runner-flight-still-paused-decision: decisions {decisions}: " + (
+        f"STILL PAUSED decided {after:.1f} s into the manual pause (asserted 15–20 s)" if after is not None else
+        "not one still-paused decision in a manual pause"))
+    return results
+
+
+def buzzer_checks(runway, out):
+    """The buzzer line's edges as the kernel timed them (the gpio_value trace event, mono clock),
+    against the patterns the firmware itself plays (runway buzz NAME --simulated, and END's hold
+    beep from Buzzer.swift): every `runway buzz` pattern, the checklist's, and runwayd's own
+    callouts in flight (PAUSE, RESUME, END held: the hold beep then TOUCHDOWN; no hold beep for
+    END held 1.8 s). Each step within 20 ms."""
+    try:
+        marks, edges = buzzer_trace(out)
+    except (OSError, ValueError) as e:
+        return [f"FAIL buzzer-trace: {e}"]
+    expected = buzz_steps(runway)
 
     def find(steps, since, until):
-        """The first run of edges from a rising edge in [since, until] that plays `steps`
-        (worst error, start, durations), or the closest try."""
-        best = None
-        for i, (t, v) in enumerate(edges):
-            if v != 1 or t < since or t > until:
-                continue
-            seg = edges[i:i + len(steps) + 1]
-            if len(seg) != len(steps) + 1:
-                continue
-            got = [b[0] - a[0] for a, b in zip(seg, seg[1:])]
-            err = max(abs(g - e) for g, e in zip(got, steps))
-            if best is None or err < best[0]:
-                best = (err, t, got)
-            if err <= 0.020:
-                return best
-        return best
+        return find_pattern(edges, steps, since, until)
 
     def mark_time(label):
-        return next((t for t, m in marks if m == label or m.startswith(label + " ")), None)
-
-    def ms(steps):
-        return [round(x * 1000) for x in steps]
+        return mark_at(marks, label)
 
     results = []
     names = [m[len("buzz "):] for _, m in marks if m.startswith("buzz ") and m != "buzz end"]
@@ -638,10 +759,21 @@ def buzzer_checks(runway, out):
     if since is None:
         results.append("FAIL runwayd-buzzer-no-hold-beep: no 'press end-1.8' in the trace")
     else:
-        found = find(hold_steps, since, since + 3)
-        ok = found is None or found[0] > 0.020
+        # A brief END in flight is the lap (issue 27): its pattern opens with a 300 ms tone too,
+        # played at the release; a tone that opens a whole LAP pattern is the lap, not the beep.
+        lap = expected("lap")
+        beeps, laps, t = [], [], since
+        while True:
+            found = find(hold_steps, t, since + 3)
+            if found is None or found[0] > 0.020:
+                break
+            opens_lap = find(lap, found[1], found[1])
+            (laps if opens_lap and opens_lap[0] <= 0.020 else beeps).append(found[1] - since)
+            t = found[1] + 0.001
+        ok = not beeps
         results.append(f"{'PASS' if ok else 'FAIL'} runwayd-buzzer-no-hold-beep: END held 1.8 s: " + (
-            "no hold beep" if ok else f"the hold beep played {found[1] - since:.2f} s after the press"))
+            "no hold beep" if ok else f"the hold beep played {beeps[0]:.2f} s after the press") + (
+            f" (the lap's pattern, {ms(lap)} ms, {', '.join(f'{x:.2f}' for x in laps)} s after it)" if laps else ""))
     return results
 
 

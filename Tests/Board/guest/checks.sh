@@ -53,12 +53,13 @@ status_field() {  # the number or word runway status --json says for $1
     runway status --json 2>/dev/null | sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"
 }
 echo "kernel $(uname -r), $(systemctl is-system-running)" >> "$out/guest.log"
-# The power-cut boots run their own script (board_test.py passes runway.phase= to the kernel).
+# The power-cut boots and the runner's boot (issue 27) run their own scripts (board_test.py
+# passes runway.phase= to the kernel).
 phase=$(sed -n 's/.*runway\.phase=\([a-z-]*\).*/\1/p' /proc/cmdline)
-if [ -n "$phase" ]; then
-    . "$here/power-cut.sh"
-    exit 0
-fi
+case $phase in
+    runner) . "$here/runner.sh"; exit 0 ;;
+    ?*) . "$here/power-cut.sh"; exit 0 ;;
+esac
 
 # 0. The .deb was installed into the image in a chroot: runwayd must still start at boot.
 check runwayd-enabled-at-boot "runwayd.service and runwayd.socket enabled by the package, runwayd running after boot" \
@@ -110,35 +111,7 @@ fi
 
 # 2. Buttons and the buzzer through libgpiod on gpio-sim (lines 17 START, 27 PAUSE, 22 END,
 # 23 buzzer, as board/runway.json wires them).
-modprobe gpio-sim-board
-sim_config=/sys/kernel/config/gpio-sim/board
-mkdir -p "$sim_config/bank0"
-echo 32 > "$sim_config/bank0/num_lines"
-for pair in 17:start 27:pause 22:end 23:buzzer; do
-    mkdir "$sim_config/bank0/line${pair%%:*}"
-    echo "${pair#*:}" > "$sim_config/bank0/line${pair%%:*}/name"
-done
-echo 1 > "$sim_config/live"
-chip=$(cat "$sim_config/bank0/chip_name")
-sim=$(ls -d /sys/devices/platform/gpio-sim.*/"$chip")
-pull() { echo "pull-$2" > "$sim/sim_gpio$1/pull"; }  # a button is active low: down is pressed
-for line in 17 27 22; do pull $line up; done
-# The buzzer line's number in gpiolib's global space (the trace event names lines by it).
-[ -e "$tracing/trace_marker" ] || mount -t tracefs tracefs "$tracing"
-base=$(sed -n "s/^$chip: GPIOs \([0-9]*\)-.*/\1/p" /sys/kernel/debug/gpio 2>/dev/null)
-if [ -z "$base" ]; then
-    mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-    base=$(sed -n "s/^$chip: GPIOs \([0-9]*\)-.*/\1/p" /sys/kernel/debug/gpio)
-fi
-buzzer_gpio=$((base + 23))
-echo "$buzzer_gpio" > "$out/buzzer-gpio"
-echo 0 > "$tracing/tracing_on"
-echo 4096 > "$tracing/buffer_size_kb"
-echo mono > "$tracing/trace_clock"
-echo > "$tracing/trace"
-echo "gpio == $buzzer_gpio && get == 0" > "$tracing/events/gpio/gpio_value/filter"
-echo 1 > "$tracing/events/gpio/gpio_value/enable"
-echo 1 > "$tracing/tracing_on"
+. "$here/board-lines.sh"
 check buzzer-trace-ready "gpio_value events of line 23 (gpio $buzzer_gpio) traced by the kernel" \
     sh -c "test -n '$base' && test \"\$(cat $tracing/events/gpio/gpio_value/enable)\" = 1"
 check udev-gpio-group "/dev/$chip is root:gpio 0660 (udev/60-runway.rules)" \
