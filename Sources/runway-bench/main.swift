@@ -222,17 +222,7 @@ func gpsdPath() {
         print("  skipped: gpsfake is not installed (apt-get install gpsd gpsd-clients)")
         return
     }
-    var scenario = Scenario.endurance(hours: 2, rate: 1)
-    scenario.preflightSeconds = 0
-    var runner = ScenarioRunner(scenario)
-    runner.recordsDistance = false
-    runner.speedLogSeconds = 0
-    var nmea = ""
-    while let event = runner.next() {
-        if case .input(.fix(let fix)) = event {
-            nmea += NMEAWriter.sentences(for: fix).joined(separator: "\r\n") + "\r\n"
-        }
-    }
+    let nmea = DaemonBench.nmea(minutes: 120, rate: 1)
     let path = NSTemporaryDirectory() + "runway-bench-\(getpid()).nmea"
     try? nmea.write(toFile: path, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: path) }

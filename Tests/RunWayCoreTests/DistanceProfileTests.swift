@@ -16,9 +16,14 @@ struct DistanceProfileTests {
     func smoothedProfile(paused: Bool = true) -> DistanceProfile? {
         var fixes = (0...300).map { fix(Double($0), east: 3 * Double($0)) }
         fixes += (375...675).map { fix(Double($0), east: 990 + 3 * Double($0 - 375)) }
+        return profile(
+            of: fixes, pauses: paused ? [PauseInterval(start: 300.5, end: 375, reason: .signalLost)] : [])
+    }
+
+    /// `fixes` through the track smoother into a profile, as the touchdown does.
+    func profile(of fixes: [Fix], pauses: [PauseInterval] = []) -> DistanceProfile? {
         var smoother = TrackSmoother()
         var builder: DistanceProfile.Builder?
-        let pauses = paused ? [PauseInterval(start: 300.5, end: 375, reason: .signalLost)] : []
         func take(_ points: [TrackSmoother.Point]) {
             guard !points.isEmpty, let projection = smoother.projection else { return }
             if builder == nil {
@@ -64,28 +69,14 @@ struct DistanceProfileTests {
     /// with four such outages ("city outages on corners").
     @Test func aCornerOutagesRouteIsAsLongAsTheDistance() throws {
         func at(_ s: Double) -> (east: Double, north: Double) { s <= 600 ? (s - 600, 0) : (0, s - 600) }
-        var smoother = TrackSmoother()
-        var builder: DistanceProfile.Builder?
-        func take(_ points: [TrackSmoother.Point]) {
-            guard !points.isEmpty, let projection = smoother.projection else { return }
-            if builder == nil {
-                builder = DistanceProfile.Builder(projection: projection, startTime: 0, pauses: [])
-            }
-            for point in points { builder?.add(point) }
-        }
-        for t in 0...400 where t < 170 || t > 230 {
+        let fixes: [Fix] = (0...400).filter { $0 < 170 || $0 > 230 }.map { (t: Int) -> Fix in
             let s = 3 * Double(t)
             let p = at(s)
-            smoother.add(
-                Fix(
-                    time: Double(t), coordinate: projection.coordinate(east: p.east, north: p.north),
-                    horizontalAccuracy: 5, speed: 3, track: s <= 600 ? 90 : 0))
-            take(smoother.drain())
+            return Fix(
+                time: Double(t), coordinate: projection.coordinate(east: p.east, north: p.north),
+                horizontalAccuracy: 5, speed: 3, track: s <= 600 ? 90 : 0)
         }
-        smoother.finish()
-        take(smoother.drain())
-        builder?.finish()
-        let profile = try #require(builder?.profile)
+        let profile = try #require(self.profile(of: fixes))
         #expect(abs(profile.total - 1200) < 1200 * 0.005)
         var length = 0.0
         for (a, b) in zip(profile.route, profile.route.dropFirst()) {
@@ -102,26 +93,13 @@ struct DistanceProfileTests {
     /// it, not the one fix's: here the fix before a 60 s outage on a straight reads 2.4 m/s of a
     /// steady 3. Holding that one reading made the bridge 19 m short (1.5 % of this run).
     @Test func anOutageIsBridgedAtTheMeanSpeedBesideIt() throws {
-        var smoother = TrackSmoother()
-        var builder: DistanceProfile.Builder?
-        func take(_ points: [TrackSmoother.Point]) {
-            guard !points.isEmpty, let projection = smoother.projection else { return }
-            if builder == nil {
-                builder = DistanceProfile.Builder(projection: projection, startTime: 0, pauses: [])
-            }
-            for point in points { builder?.add(point) }
+        let fixes: [Fix] = (0...400).filter { $0 < 170 || $0 > 230 }.map { (t: Int) -> Fix in
+            let speed: Double = t == 169 ? 2.4 : 3
+            return Fix(
+                time: Double(t), coordinate: projection.coordinate(east: 3 * Double(t), north: 0),
+                horizontalAccuracy: 5, speed: speed, track: 90)
         }
-        for t in 0...400 where t < 170 || t > 230 {
-            smoother.add(
-                Fix(
-                    time: Double(t), coordinate: projection.coordinate(east: 3 * Double(t), north: 0),
-                    horizontalAccuracy: 5, speed: t == 169 ? 2.4 : 3, track: 90))
-            take(smoother.drain())
-        }
-        smoother.finish()
-        take(smoother.drain())
-        builder?.finish()
-        let profile = try #require(builder?.profile)
+        let profile = try #require(self.profile(of: fixes))
         #expect(abs(profile.total - 1200) < 1200 * 0.005, "\(profile.total)")
     }
 }
