@@ -30,7 +30,9 @@ def gpx_series(path):
                     cad = number(extension.find(TPE + "cad"))
                 rows.append([p.time.timestamp(), p.latitude, p.longitude, p.elevation, hr, cad])
     return {"rows": rows, "description": gpx.tracks[0].description if gpx.tracks else None,
-            "uphill": gpx.get_uphill_downhill().uphill if gpx.tracks else None}
+            "uphill": gpx.get_uphill_downhill().uphill if gpx.tracks else None,
+            # What a service that measures the GPX shows: the segments' summed 2D length.
+            "length_2d": gpx.length_2d()}
 
 
 def tcx_series(path):

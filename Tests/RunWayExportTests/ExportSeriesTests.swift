@@ -141,6 +141,24 @@ struct ExportSeriesTests {
         Self.expectSameSeries(read, activity, name)
     }
 
+    /// Issue 26/28: the saved flight's exported track, measured as gpxpy (and most services)
+    /// measure a GPX — its segments' summed length — is the distance the board states, within
+    /// 0.5 %. The live route was 1.5–7 % longer (a service showed the runner another number).
+    @Test(arguments: ["pauses", "signal gaps", "10 Hz"])
+    func theExportedTracksOwnLengthIsTheStatedDistance(_ name: String) async throws {
+        let scenario = try #require(Self.flights().first { $0.name == name }).scenario
+        let run = try await offPool { SimulatedFlight.fly(scenario) }
+        let saved = try #require(run.savedFlight)
+        #expect(saved.distanceMethod == .smoothed, "\(name): \(saved.smoothingNote ?? "")")
+        let activity = try await offPool { ExportActivity(flight: saved, inputs: run.inputs) }
+        let read = try await ReadBack.of(activity)
+        read.expectValid(name)
+        let length = try #require(read.gpx["length_2d"] as? Double)
+        #expect(
+            abs(length - saved.distance) <= saved.distance * 0.005,
+            "\(name): track \(length) m, stated \(saved.distance) m")
+    }
+
     /// FIT in time order over the whole file; the timer totals the sum of the file's own
     /// intervals, the laps' the session's; the laps' calories the session's.
     /// A 24-hour run at 1 Hz, flown through the engine: 86 400 records through every reader.
