@@ -133,9 +133,13 @@ bench-conditions: build
 bench-slips: build
 	$(RELEASE)/runway-bench slips
 
-# Only runwayd's figures (start → READY, idle wake-ups, CPU per hour, memory over 24 h): ~5 min.
-bench-daemon: build
-	$(RELEASE)/runway-bench daemon
+# Only runwayd's figures (start → READY, idle wake-ups, CPU per hour, memory over 24 h): ~10 min.
+# runwayd and the bench built as the .deb builds them (the Swift runtime linked statically, in the
+# package's own build folder .build/deb), so its RSS is the board's (issue 29).
+bench-daemon: deps
+	$(SWIFT) build -c release --scratch-path .build/deb --static-swift-stdlib --product runwayd
+	$(SWIFT) build -c release --scratch-path .build/deb --static-swift-stdlib --product runway-bench
+	.build/deb/release/runway-bench daemon
 
 # Only the voice's figures (synthesis per utterance, split callout → sound, memory): ~20 s.
 bench-voice: build

@@ -55,6 +55,15 @@ done
 "$root/usr/bin/runwayd" --check-config --config "$root/etc/runway/runway.json" | grep -q valid \
     || fail "runwayd does not accept the packaged configuration"
 "$root/usr/bin/runway" help >/dev/null || fail "runway does not run"
+# The speech engines are not linked (no DT_NEEDED above): libflite, its voice and libespeak-ng are
+# opened when a voice first speaks (RunWayVoice's SharedLibrary; the control fields checked above
+# name their packages, libflite1 and libespeak-ng1). Both engines speak from the extracted
+# binaries: English with the default flite voice, Korean with espeak-ng.
+for lang in en ko; do
+    said=$("$root/usr/bin/runway" say split --lang $lang --config "$root/etc/runway/runway.json" \
+        --to "$root/say-$lang.wav" 2>&1) || fail "runway say --lang $lang: $said"
+    [ "$(stat -c %s "$root/say-$lang.wav")" -gt 10000 ] || fail "runway say --lang $lang wrote no speech"
+done
 # Installed into a scratch root (dpkg's chrootless mode: the maintainer scripts honour DPKG_ROOT
 # and touch nothing outside it), then removed.
 scratch=$(mktemp -d)

@@ -7,7 +7,8 @@
 #     (no _GNU_SOURCE), with every rw_* function it defines emitted, and links against the
 #     libraries its module.modulemap names (and pkg-config's flags where Package.swift gives a
 #     pkg-config name); the program then runs — the arm64 one under qemu-aarch64 — so each
-#     library's arm64 build is there and loads;
+#     library's arm64 build is there and loads; a library the shim's module opens at run time
+#     instead (its shim.h's "opened at run time:" line: the speech engines) opens likewise;
 #  2. the ABI table, Tests/Fixtures/abi/abi.tsv: a probe that includes every shim prints each
 #     row's C expression (struct sizes, field offsets, ioctl numbers, O_* flags, errno values…),
 #     and each value must equal the row's column for that architecture.
@@ -107,6 +108,34 @@ for dir in Sources/C*/; do
             continue
         fi
         [ "$mode" = --table ] || echo "ok   $name for $arch ($(echo "$functions" | wc -w) functions; links $libs${pc:+pkg-config $pc})"
+    done
+    # The libraries the shim's module opens at run time instead of linking (its "opened at run
+    # time:" line): each one opens (dlopen, every symbol resolved) for each architecture.
+    opened=$(sed -n 's/^ \* opened at run time: *//p' "$dir/shim.h")
+    [ -n "$opened" ] || continue
+    {
+        echo "#include <dlfcn.h>"
+        echo "#include <stdio.h>"
+        echo "int main(void) {"
+        echo "    const char *names[] = {"
+        for library in $opened; do echo "        \"$library\","; done
+        echo "        0 };"
+        echo "    int failed = 0;"
+        echo "    for (int i = 0; names[i]; i++)"
+        echo "        if (!dlopen(names[i], RTLD_NOW | RTLD_LOCAL)) { fprintf(stderr, \"%s\\n\", dlerror()); failed = 1; }"
+        echo "    return failed;"
+        echo "}"
+    } > "$work/$name-opened.c"
+    for arch in "${arches[@]}"; do
+        out="$work/$name-opened-$arch"
+        if ! "$(compiler "$arch")" -std=gnu11 -O2 -Wall -Werror "$work/$name-opened.c" -o "$out" 2> "$out.log" \
+            || ! run_for "$arch" "$out" 2> "$out.log"; then
+            echo "FAIL $name for $arch: a library it opens at run time does not open" >&2
+            sed 's/^/    /' "$out.log" >&2
+            failed=1
+            continue
+        fi
+        [ "$mode" = --table ] || echo "ok   $name for $arch (opens at run time: $opened)"
     done
 done
 

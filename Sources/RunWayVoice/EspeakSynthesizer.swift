@@ -7,11 +7,44 @@ import Synchronization
 ///
 /// libespeak-ng keeps its state (the voice, the rate, the callback, the synthesis buffers) in
 /// globals and is not thread-safe, so `EspeakSynthesizer.engine` — one process-wide lock —
-/// guards initialisation and every call into it, and each synthesiser sets its own voice and
+/// guards opening the library (when the first synthesiser is made), initialisation and every
+/// call into it, and each synthesiser sets its own voice and
 /// rate under that lock before it speaks (skipped when they are already the engine's).
 public final class EspeakSynthesizer: SpeechSynthesizer, Sendable {
     /// espeak-ng's accepted rates, words per minute (speak_lib.h's espeakRATE_MINIMUM/MAXIMUM).
     public static let rates = Int(espeakRATE_MINIMUM)...Int(espeakRATE_MAXIMUM)
+
+    /// libespeak-ng's file name, as Debian's libespeak-ng1 installs it.
+    static let library = "libespeak-ng.so.1"
+
+    /// libespeak-ng's functions, from the library opened when the first synthesiser is made
+    /// (nothing of espeak-ng is linked: see CEspeakNG's shim).
+    struct Library: Sendable {
+        let initialize: runway_espeak_initialize_f
+        let setSynthCallback: runway_espeak_set_synth_callback_f
+        let setVoiceByName: runway_espeak_set_voice_by_name_f
+        let setParameter: runway_espeak_set_parameter_f
+        let synth: runway_espeak_synth_f
+
+        static func open() throws(VoiceError) -> Library {
+            let espeak = try SharedLibrary.open(EspeakSynthesizer.library, package: "libespeak-ng1")
+            return Library(
+                initialize: try espeak.function("espeak_Initialize", as: runway_espeak_initialize_f.self),
+                setSynthCallback: try espeak.function(
+                    "espeak_SetSynthCallback", as: runway_espeak_set_synth_callback_f.self),
+                setVoiceByName: try espeak.function(
+                    "espeak_SetVoiceByName", as: runway_espeak_set_voice_by_name_f.self),
+                setParameter: try espeak.function(
+                    "espeak_SetParameter", as: runway_espeak_set_parameter_f.self),
+                synth: try espeak.function("espeak_Synth", as: runway_espeak_synth_f.self))
+        }
+    }
+
+    /// libespeak-ng, opened once, when the first synthesiser is made (a missing one stays
+    /// `.libraryMissing` for the process). Apart from the engine's state: with the library an
+    /// optional inside `Engine`, Swift 6.3's release build laid the lock's initial value out as
+    /// zeros, `sampleRate` read as 0 rather than nil, and espeak-ng was never initialised.
+    static let opened = Result { () throws(VoiceError) in try Library.open() }
 
     /// The engine's state, owned by its lock: the sample rate once initialised, and the voice and
     /// rate it was last given.
@@ -34,8 +67,8 @@ public final class EspeakSynthesizer: SpeechSynthesizer, Sendable {
         guard Self.rates.contains(rate) else { throw .rateOutOfRange(rate: rate, range: Self.rates) }
         let result = Self.engine.withLock { engine -> Result<Int, VoiceError> in
             Result { () throws(VoiceError) in
-                let sampleRate = try Self.initialise(&engine)
-                try Self.select(voice: voice, rate: rate, in: &engine)
+                let (library, sampleRate) = try Self.initialise(&engine)
+                try Self.select(voice: voice, rate: rate, with: library, in: &engine)
                 return sampleRate
             }
         }
@@ -48,26 +81,29 @@ public final class EspeakSynthesizer: SpeechSynthesizer, Sendable {
 
     /// Initialises libespeak-ng once per process (under the lock). DONT_EXIT: without it a
     /// missing espeak-ng-data makes the library call exit() instead of returning an error.
-    private static func initialise(_ engine: inout Engine) throws(VoiceError) -> Int {
-        if let sampleRate = engine.sampleRate { return sampleRate }
-        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+    private static func initialise(_ engine: inout Engine) throws(VoiceError) -> (Library, Int) {
+        let library = try opened.get()
+        if let sampleRate = engine.sampleRate { return (library, sampleRate) }
+        let rate = library.initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
         guard rate > 0 else { throw .engineFailed(engine: .espeak, code: rate) }
-        espeak_SetSynthCallback(collect)
+        library.setSynthCallback(collect)
         engine.sampleRate = Int(rate)
-        return Int(rate)
+        return (library, Int(rate))
     }
 
-    private static func select(voice: String, rate: Int, in engine: inout Engine) throws(VoiceError) {
+    private static func select(
+        voice: String, rate: Int, with library: Library, in engine: inout Engine
+    ) throws(VoiceError) {
         if engine.voice != voice {
             engine.voice = nil
-            guard espeak_SetVoiceByName(voice) == EE_OK else {
+            guard library.setVoiceByName(voice) == EE_OK else {
                 throw .voiceUnavailable(engine: .espeak, voice: voice)
             }
             engine.voice = voice
             engine.rate = nil  // a new voice resets the rate to its own
         }
         if engine.rate != rate {
-            let status = espeak_SetParameter(espeakRATE, Int32(rate), 0)
+            let status = library.setParameter(espeakRATE, Int32(rate), 0)
             guard status == EE_OK else { throw .engineFailed(engine: .espeak, code: status.rawValue) }
             engine.rate = rate
         }
@@ -78,11 +114,11 @@ public final class EspeakSynthesizer: SpeechSynthesizer, Sendable {
         let collector = Collector()
         let status = Self.engine.withLock { engine -> Result<espeak_ERROR, VoiceError> in
             Result { () throws(VoiceError) in
-                _ = try Self.initialise(&engine)
-                try Self.select(voice: voice, rate: rate, in: &engine)
+                let (library, _) = try Self.initialise(&engine)
+                try Self.select(voice: voice, rate: rate, with: library, in: &engine)
                 let context = Unmanaged.passUnretained(collector).toOpaque()
                 return text.withCString { bytes in
-                    espeak_Synth(
+                    library.synth(
                         bytes, strlen(bytes) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
                 }
             }

@@ -11,6 +11,10 @@ public enum VoiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case voiceUnavailable(engine: SpeechEngine, voice: String)
     /// The engine failed to start or to synthesise; `code` is its own error code.
     case engineFailed(engine: SpeechEngine, code: Int32)
+    /// An engine's library (or one of its functions) could not be loaded when a voice first
+    /// needed it (`SharedLibrary`): `library` the file, `package` the Debian package that installs
+    /// it, `reason` the dynamic loader's words.
+    case libraryMissing(library: String, package: String, reason: String)
     /// A speaking rate outside what the engine accepts.
     case rateOutOfRange(rate: Int, range: ClosedRange<Int>)
     /// Nothing to say (empty, or only white space).
@@ -55,6 +59,8 @@ public enum VoiceError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "\(Self.package(for: engine)); `espeak-ng --voices` lists espeak-ng's)"
         case .engineFailed(let engine, let code):
             "\(engine.rawValue) failed (error \(code)); is \(Self.package(for: engine)) installed intact?"
+        case .libraryMissing(let library, let package, let reason):
+            "\(library) could not be loaded (\(reason)); install the Debian package \(package)"
         case .rateOutOfRange(let rate, let range):
             "a speaking rate of \(rate) words per minute is outside \(range.lowerBound)–\(range.upperBound)"
         case .textEmpty:

@@ -203,7 +203,8 @@ struct DaemonBench {
                 + "CPU \(format((last.cpu - first.cpu) / window * 3600, 1)) s per hour")
         print(
             "  memory idle: RSS \(format(last.rss, 1)) MiB, of which the process's own (anonymous) "
-                + "\(format(last.anonymous, 1)) MiB; the rest is shared libraries' text (libswiftCore, Foundation, ICU)"
+                + "\(format(last.anonymous, 1)) MiB; the rest is code and data paged in from files (runwayd's own, "
+                + "with the Swift runtime and Foundation when linked statically, and the C libraries)"
         )
     }
 
@@ -276,6 +277,15 @@ struct DaemonBench {
         else { return ([], []) }
         defer { stop(daemon) }
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        // The board's runwayd links the Swift runtime statically (the .deb, `make bench-daemon`);
+        // linked against the toolchain's shared runtime it maps a dozen more libraries.
+        let maps =
+            (try? String(contentsOfFile: "/proc/\(daemon.processIdentifier)/maps", encoding: .utf8)) ?? ""
+        if maps.contains("libswiftCore.so") {
+            print(
+                "  (this runwayd links the Swift runtime shared, ~4.5 MiB more RSS than the .deb's: "
+                    + "`make bench-daemon` measures one built as the .deb is, --static-swift-stdlib)")
+        }
         start(socket)
         let clock = ContinuousClock()
         let began = clock.now

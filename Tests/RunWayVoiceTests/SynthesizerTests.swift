@@ -68,6 +68,47 @@ import Testing
         #expect(slowFlite.duration > fastFlite.duration * 1.4)
     }
 
+    /// The engines' libraries are opened, not linked (issue 29): one that is missing is a typed
+    /// error naming the file and the Debian package, said when the library is first needed.
+    @Test func aMissingLibraryIsNamedWithItsPackage() throws {
+        let error = #expect(throws: VoiceError.self) {
+            try SharedLibrary.open("libflite_cmu_us_nowhere.so.1", package: "libflite1")
+        }
+        guard case .libraryMissing(let library, let package, let reason)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(library == "libflite_cmu_us_nowhere.so.1" && package == "libflite1")
+        #expect(reason.contains("libflite_cmu_us_nowhere.so.1"), "\(reason)")
+        #expect(error?.description.contains("install the Debian package libflite1") == true)
+        let flite = try SharedLibrary.open(FliteSynthesizer.engineLibrary, package: FliteSynthesizer.package)
+        typealias Entry = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+        #expect(throws: VoiceError.self) { try flite.function("no_such_function", as: Entry.self) }
+        // Each voice's library is the one Debian installs under that name.
+        for voice in FliteSynthesizer.voices {
+            let library = try SharedLibrary.open(FliteSynthesizer.library(of: voice), package: "libflite1")
+            _ = try library.function("register_cmu_us_\(voice)", as: Entry.self)
+        }
+    }
+
+    /// scripts/cross-check.sh opens, for x86_64 and aarch64, the libraries each shim's "opened at
+    /// run time:" line names: they are the ones the synthesisers open.
+    @Test func theCrossCheckOpensEveryLibraryTheEnginesOpen() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        func opened(_ module: String) throws -> [String] {
+            let shim = try String(
+                contentsOf: sources.appendingPathComponent("\(module)/shim.h"), encoding: .utf8)
+            let marker = " * opened at run time: "
+            let line = shim.split(separator: "\n").first { $0.hasPrefix(marker) }
+            return line.map { $0.dropFirst(marker.count).split(separator: " ").map(String.init) } ?? []
+        }
+        #expect(
+            try opened("CFlite") == [FliteSynthesizer.engineLibrary]
+                + FliteSynthesizer.voices.map(FliteSynthesizer.library(of:)))
+        #expect(try opened("CEspeakNG") == [EspeakSynthesizer.library])
+    }
+
     @Test func badRequestsAreRefused() throws {
         #expect(throws: VoiceError.voiceUnavailable(engine: .espeak, voice: "xx-nowhere")) {
             try EspeakSynthesizer(voice: "xx-nowhere")
