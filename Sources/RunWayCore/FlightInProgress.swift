@@ -30,8 +30,9 @@ struct FlightInProgress: Sendable {
     var missionComplete = false
     /// The smoother's re-seeds the pace verdict has seen.
     var reseedsJudged = 0
-    var route: [RoutePoint] = []
-    var samples: [FDRSample] = []
+    /// Every counted fix and every FDR sample, held compact until touchdown (`InFlightRecords`).
+    var route = InFlightRoute()
+    var samples = InFlightSamples()
     var alerts: [AlertEpisode] = []
     var heartRate = RunningMean()
     var maxHeartRate: Double?
@@ -194,143 +195,6 @@ struct FlightInProgress: Sendable {
         }
     }
 
-    // MARK: Sensors
-
-    mutating func add(_ reported: Fix, _ out: inout [EngineOutput]) {
-        // A speed no runner reaches is a receiver glitch (a Doppler spike), not a pace: it is
-        // treated as unknown everywhere, so pace and OVERSPEED come from positions instead.
-        var fix = reported
-        let reportedSpeed = reported.speed
-        if let speed = fix.speed, speed > configuration.movement.maxSpeed { fix.speed = nil }
-        let previousAnchor = movement.anchor
-        let verdict = movement.assess(fix)
-        var chord = 0.0
-        var fallbackSpeed: Double?
-        switch verdict {
-        case .rejected(.poorAccuracy):
-            // The receiver is there, its position too rough to count (tree cover reads 30–60 m):
-            // no signal loss, and its speed still says whether the runner is moving (Doppler
-            // does not share the position's error). Without this, 8 s of rough fixes paused a
-            // runner under trees as "signal lost" (tree cover: up to 57 s).
-            observeSpeedOnly(fix, &out)
-            return
-        case .rejected(.impossibleJump):
-            // The position jumped, not the runner: the receiver's speed (Doppler) does not share
-            // the position's error, so it goes on integrating and says whether the runner moves.
-            // Without this, a cold start's fixes snapping 200–500 m away were 30 s of silence:
-            // the distance shown froze and a signal-loss pause began. (helper-4's rule, wt/gate.)
-            odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
-            odometer.integrate(time: fix.time, speed: fix.speed)
-            observeSpeedOnly(fix, &out)
-            return
-        case .rejected:
-            return
-        case .first:
-            break
-        case .reanchored:
-            // The flight's first position was an outlier: this fix takes its place.
-            if route.count == 1 { route.removeAll() }
-        case .held(let distance):
-            lastHeld = fix
-            if let anchor = previousAnchor, fix.time > anchor.time {
-                fallbackSpeed = distance / (fix.time - anchor.time)
-            }
-        case .counted(let step):
-            chord = step
-            if let anchor = previousAnchor, fix.time > anchor.time {
-                fallbackSpeed = step / (fix.time - anchor.time)
-            }
-        }
-        odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
-        odometer.integrate(time: fix.time, speed: fix.speed)
-        watchRunner(at: fix.time, speed: reportedSpeed, &out)
-        if let height = fix.altitude, fix.time >= rotateAt,
-            let relative = gpsAltitude.add(time: fix.time, altitude: height)
-        {
-            gpsGain.add(time: fix.time, altitude: relative)
-        }
-        let manuallyPaused = pause.pauseReason == .manual || pause.pauseReason == .vehicle
-        var increment = 0.0
-        if case .counted = verdict {
-            if manuallyPaused {
-                odometer.discardPending()
-            } else {
-                let duration = previousAnchor.map { fix.time - $0.time } ?? .infinity
-                increment = odometer.count(
-                    chord: chord, duration: duration, from: previousAnchor?.coordinate, to: fix.coordinate)
-            }
-        }
-        // "When gpsd gives no speed, use distance/time" — and when its speed is not believed.
-        let reported = odometer.speedIsTrusted ? fix.speed : nil
-        let speed = reported ?? fallbackSpeed
-        // A step while the receiver's own speed says "standing" is wander spending the last
-        // braking metres, not the runner setting off again.
-        let moved = increment >= 1 && (reported.map { $0 >= configuration.pause.movingSpeed } ?? true)
-        apply(
-            pause.observeFix(
-                time: fix.time, speed: speed, moved: increment >= 1, step: increment,
-                speedIsDoppler: reported != nil,
-                turn: fix.track.flatMap { track in heading.map { Geodesy.turn(from: $0, to: track) } }),
-            at: fix.time, &out)
-        position = fix.coordinate
-        if let track = fix.track {
-            heading = track
-        } else if case .counted = verdict, let anchor = previousAnchor {
-            heading = Geodesy.bearing(from: anchor.coordinate, to: fix.coordinate)
-        }
-        switch verdict {
-        case .first, .counted, .reanchored:
-            if !manuallyPaused {
-                route.append(RoutePoint(elapsed: fix.time - rotateAt, coordinate: fix.coordinate))
-            }
-        default: break
-        }
-        // Flown again on the smoothed track, the distance moves at every fix while moving.
-        if moved || (profile != nil && !pause.isPaused) {
-            for split in splits.record(progress(at: fix.time)) {
-                out.append(.callout(TimedCallout(.split(order: split.order, pace: split.pace), at: fix.time)))
-            }
-        }
-        smoother.update(speed)
-        updateMission(at: fix.time, &out)
-    }
-
-    /// A fix whose position does not count but whose speed does: the receiver is there (no
-    /// signal loss) and its Doppler says whether the runner moves.
-    private mutating func observeSpeedOnly(_ fix: Fix, _ out: inout [EngineOutput]) {
-        let speed = odometer.speedIsTrusted ? fix.speed : nil
-        apply(
-            pause.observeFix(
-                time: fix.time, speed: speed, moved: false, step: 0, speedIsDoppler: speed != nil),
-            at: fix.time, &out)
-    }
-
-    mutating func add(_ sample: PressureSample) {
-        guard case .accepted(let value) = altitude.add(sample) else { return }
-        barometerAvailable = true
-        gain.add(time: sample.time, altitude: value)
-    }
-
-    mutating func add(_ sample: BodySample) {
-        guard sample.time >= rotateAt else { return }
-        heartRate.add(sample.heartRate)
-        cadence.add(sample.cadence)
-        splits.add(sample)
-        workout?.add(sample)
-        // The latest is the newest by time: a reading older than the one shown (out of order)
-        // counts in the averages and the maximum, but does not become the heart rate now.
-        if let hr = sample.heartRate {
-            if sample.time >= latestBody.heartRate?.0 ?? -.infinity {
-                latestBody.heartRate = (sample.time, hr)
-            }
-            maxHeartRate = max(maxHeartRate ?? hr, hr)
-            zoneTime.add(heartRate: hr, at: sample.time)
-        }
-        if let cad = sample.cadence, sample.time >= latestBody.cadence?.0 ?? -.infinity {
-            latestBody.cadence = (sample.time, cad)
-        }
-    }
-
     // MARK: Pause
 
     mutating func manualPause(at time: Double, _ out: inout [EngineOutput]) {
@@ -364,81 +228,6 @@ struct FlightInProgress: Sendable {
         }
     }
 
-    // MARK: Mission
-
-    mutating func updateMission(at time: Double, _ out: inout [EngineOutput]) {
-        updateWorkout(at: time, &out)
-        guard mission != nil || workout != nil else { return }
-        if let mission, let progress = goalProgress(at: time), !missionComplete,
-            progress >= (mission.targetDistance ?? mission.targetDuration ?? .infinity)
-        {
-            // The goal reached: band alerts stop for good, and the flight goes on as a free
-            // flight until END.
-            missionComplete = true
-            silenceBandAlerts(at: time, &out)
-            paceAlerts = nil
-            heartRateAlerts = nil
-            out.append(.callout(TimedCallout(.missionComplete, at: time)))
-        }
-        let changed = smoother.reseeds != reseedsJudged
-        reseedsJudged = smoother.reseeds
-        if !pause.isPaused {
-            // Heart rate first: a pace callout that begins at the same time is then held back.
-            let heartRate = latest(latestBody.heartRate, at: time)
-            let movingTime = pause.movingTime(at: time)
-            let stepMoving = stepMovingTime(movingTime)
-            if let changes = heartRateAlerts?.update(heartRate: heartRate, movingTime: stepMoving, at: time) {
-                recordAlertChanges(changes, at: time, &out)
-            }
-            if let changes = paceAlerts?.update(speed: smoother.speed, at: time, changed: changed) {
-                recordAlertChanges(changes, at: time, &out)
-            }
-        }
-        if let progress = goalProgress(at: time), minimums?.shouldSound(progress) == true {
-            out.append(.callout(TimedCallout(.minimums, at: time)))
-        }
-        phase = isInApproach(at: time) ? .approach : .cruise
-    }
-
-    /// Ends every band alert's episode at once (a pause, MISSION COMPLETE, touchdown).
-    mutating func silenceBandAlerts(at time: Double, _ out: inout [EngineOutput]) {
-        recordAlertChanges(heartRateAlerts?.silence(at: time) ?? [], at: time, &out)
-        recordAlertChanges(paceAlerts?.silence(at: time) ?? [], at: time, &out)
-    }
-
-    /// Logs each change as an episode and says it. **Precedence:** both bands' episodes are
-    /// always logged, but while an HR HIGH or HR LOW episode is open a pace callout is not said:
-    /// heart rate is the runner's limit, and SINK RATE ("faster") over HR HIGH ("easier") would
-    /// tell them two opposite things. The PFD shows the heart-rate state likewise.
-    mutating func recordAlertChanges(_ changes: [GPWSChange], at time: Double, _ out: inout [EngineOutput]) {
-        for change in changes {
-            switch change {
-            case .began(let kind, let start):
-                alerts.append(AlertEpisode(kind: kind, startElapsed: start - rotateAt, coordinate: position))
-                say(kind, at: time, &out)
-            case .ended(let kind, let end):
-                if let open = alerts.lastIndex(where: { $0.kind == kind && $0.endElapsed == nil }) {
-                    alerts[open].endElapsed = max(alerts[open].startElapsed, end - rotateAt)
-                }
-            case .repeated(let kind, _):
-                say(kind, at: time, &out)
-            }
-        }
-    }
-
-    private func say(_ kind: GPWSAlert, at time: Double, _ out: inout [EngineOutput]) {
-        let callout: Callout
-        switch kind {
-        case .sinkRate, .overspeed:
-            if case .alerting = heartRateAlerts?.state { return }
-            callout = kind == .sinkRate ? .sinkRate : .overspeed
-        case .heartRateHigh: callout = .heartRateHigh
-        case .heartRateLow: callout = .heartRateLow
-        case .minimums: callout = .minimums
-        }
-        out.append(.callout(TimedCallout(callout, at: time)))
-    }
-
     // MARK: Touchdown
 
     mutating func land(at time: Double, _ out: inout [EngineOutput]) -> Flight {
@@ -452,15 +241,16 @@ struct FlightInProgress: Sendable {
         recordSamples(clock.marks(through: time - rotateAt))
         // Landed at an earlier moment (a forgotten stop's last movement): what came after it is
         // not the flight's.
-        samples.removeAll { $0.elapsed > time - rotateAt }
-        route.removeAll { $0.elapsed > time - rotateAt }
+        samples.removeAll(after: time - rotateAt)
+        route.removeAll(after: time - rotateAt)
         pause.finish(at: time)
         let (finalSplits, dropped) = splits.finish(progress(at: time))
-        let fullRoute = Route(points: profile?.route ?? route)
+        let fullRoute = Route(points: profile?.route ?? route.decoded)
         var flight = Flight(
             mission: mission, startTime: rotateAt, endTime: time, distance: distance(at: time),
             elapsed: time - rotateAt, movingTime: pause.movingTime(at: time), splits: finalSplits,
-            droppedTail: dropped, samples: samples, route: fullRoute, simplifiedRoute: fullRoute.simplified(),
+            droppedTail: dropped, samples: samples.decoded, route: fullRoute,
+            simplifiedRoute: fullRoute.simplified(),
             alerts: alerts, averageHeartRate: heartRate.mean, averageCadence: cadence.mean,
             pauses: pause.pauses.map {
                 PauseInterval(start: $0.start - rotateAt, end: $0.end - rotateAt, reason: $0.reason)

@@ -1,6 +1,8 @@
 /// What a flight in progress keeps in memory that grows with its length: each list's element
-/// count and its bytes (count × stride; an array's spare capacity is not counted). Deterministic,
-/// so a test can bound it where the process's RSS would measure the allocator too (issue 29).
+/// count and the bytes it holds on the heap — an array's capacity × stride (its spare capacity
+/// is memory too), the route's and the FDR's chunks as allocated (`ChunkedColumn.bytes`).
+/// Deterministic, so a test can bound it where the process's RSS would measure the allocator
+/// too (issue 29).
 public struct RetainedMemory: Sendable, Equatable, CustomStringConvertible {
     public struct Part: Sendable, Equatable {
         public var name: String
@@ -18,7 +20,11 @@ public struct RetainedMemory: Sendable, Equatable, CustomStringConvertible {
     public subscript(name: String) -> Part? { parts.first { $0.name == name } }
 
     mutating func add<T>(_ name: String, _ list: [T]) {
-        parts.append(Part(name: name, count: list.count, bytes: list.count * MemoryLayout<T>.stride))
+        parts.append(Part(name: name, count: list.count, bytes: list.capacity * MemoryLayout<T>.stride))
+    }
+
+    mutating func add(_ name: String, count: Int, bytes: Int) {
+        parts.append(Part(name: name, count: count, bytes: bytes))
     }
 
     public var description: String {
@@ -30,8 +36,8 @@ public struct RetainedMemory: Sendable, Equatable, CustomStringConvertible {
 extension FlightInProgress {
     var retained: RetainedMemory {
         var memory = RetainedMemory()
-        memory.add("route", route)
-        memory.add("samples", samples)
+        memory.add("route", count: route.count, bytes: route.bytes)
+        memory.add("samples", count: samples.count, bytes: samples.bytes)
         memory.add("decisions", decisions)
         memory.add("alerts", alerts)
         memory.add("pauses", pause.pauses)
