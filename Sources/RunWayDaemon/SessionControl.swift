@@ -170,9 +170,10 @@ struct SessionControl: Sendable {
         case .lap: input = .lap(at: time)
         case .stop(let sentAt): input = .end(at: time, sentAt: sentAt)
         }
-        let phaseBefore = await engine.phase
-        let pausedBefore = await engine.pfd.pauseReason != nil
-        let outputs = await engine.handle(input)
+        // One visit to the engine: between separate visits the board's next input could come
+        // in, and after END that input stores the landing (smoothing a long flight's raw log:
+        // a 24 h 10 Hz flight's STOP got no reply in 120 s, issue 29).
+        let (phaseBefore, pausedBefore, outputs, phase) = await Self.handle(input, in: engine)
         var outcome = ControlOutcome()
         for case .ended(let result) in outputs {
             switch result {
@@ -185,7 +186,6 @@ struct SessionControl: Sendable {
             case .notFlying: outcome.result = .notFlying
             }
         }
-        let phase = await engine.phase
         if case .start = request, phaseBefore != .preflight && phaseBefore != .touchdown {
             // START on a paused flight resumes it (the engine's rule, as the button's).
             outcome.result =
@@ -193,6 +193,17 @@ struct SessionControl: Sendable {
         }
         outcome.phase = phase.rawValue
         return ControlResponse.ok(outcome).line
+    }
+
+    /// `input` flown into `engine` in one visit: the phase and pause before it, its outputs, and
+    /// the phase after it.
+    static func handle(_ input: EngineInput, in engine: isolated FlightEngine) -> (
+        before: FlightPhase, paused: Bool, outputs: [EngineOutput], after: FlightPhase
+    ) {
+        let before = engine.phase
+        let paused = engine.pfd.pauseReason != nil
+        let outputs = engine.handle(input)
+        return (before, paused, outputs, engine.phase)
     }
 
     /// Before the first fix: a START (or a pause) is held and back-filled with its own time once

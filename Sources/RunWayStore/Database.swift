@@ -100,7 +100,7 @@ public final class Database {
             case "flights": list ? "the flights" : "the flight"
             case "splits": "the flight's splits"
             case "samples": "the flight's samples"
-            case "route_points": "the flight's route"
+            case "route_points", "routes": "the flight's route"
             case "alerts": "the flight's alerts"
             case "pauses": "the flight's pauses"
             case "raw_log": "the flight's raw sensor log"

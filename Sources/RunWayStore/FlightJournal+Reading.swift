@@ -79,6 +79,9 @@ extension FlightJournal {
                     continue scanning
                 }
                 probe += 512
+                // The probe never goes back: what lies behind it is not held (a journal taken in
+                // before it is full is probed through its empty rest, up to 4 MiB).
+                reader.release(before: probe)
             }
             break
         }

@@ -251,6 +251,12 @@ final class FlightJournal {
         _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) & ~FileDescriptor.oDirect)
     }
 
+    /// The bytes of records this journal object has written (the bench's measure of the raw log).
+    private(set) var recordBytesWritten = 0
+
+    /// The bytes of records written since the journal started over.
+    var heldBytes: Int { offset - Self.headerBlock }
+
     /// What a record stores: its text deflated. A batch of raw inputs is numbers in a fixed
     /// layout, so it deflates to about a third, and a 4-second batch fits one 512-byte sector.
     static func packed(_ text: [UInt8]) -> [UInt8] {
@@ -312,6 +318,7 @@ final class FlightJournal {
         }
         try Self.io("syncing", path) { () throws(Errno) in try descriptor.dataSync() }
         offset += span
+        recordBytesWritten += span
         index &+= 1
         return true
     }

@@ -55,11 +55,24 @@ extension Logbook {
         let tables = [
             FlightRow.table, SplitRow.statements.table, SampleRow.statements.table,
             RoutePointRow.statements.table, AlertRow.statements.table, RawLogRow.statements.table,
+            RouteRow.statements.table,
         ]
         for table in tables {
             sizes[table] = try database.query("SELECT COUNT(*) AS n FROM \(table)").first?["n"].int ?? 0
         }
         return sizes
+    }
+
+    /// Bytes of pages per table and index (SQLite's `dbstat`), for the bench's breakdown of what
+    /// a touchdown writes; empty where SQLite was built without it.
+    public func pageBytes() -> [String: Int] {
+        guard let rows = try? database.query("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name")
+        else { return [:] }
+        var bytes: [String: Int] = [:]
+        for row in rows {
+            if let name = row["name"].string, let n = row["bytes"].int { bytes[name] = n }
+        }
+        return bytes
     }
 
     /// Deletes a flight and everything recorded for it.

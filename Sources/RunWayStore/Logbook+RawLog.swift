@@ -30,6 +30,10 @@ extension Logbook {
         return journalFailure
     }
 
+    /// The bytes of raw-log records the journal has written since this logbook opened it (whole
+    /// sectors, headers included): what the raw log costs in flight, for the bench.
+    public var journalRecordBytes: Int { journal?.recordBytesWritten ?? 0 }
+
     /// Whether raw-log commits bypass the page cache (nil: no journal).
     public var journalIsDirect: Bool? { journal?.direct }
 
@@ -78,6 +82,10 @@ extension Logbook {
             do {
                 if try journal.append(record) {
                     nextSeq[id] = seq + 1
+                    // Held enough: into SQLite now, so touchdown moves only the rest. The record
+                    // is durable in the journal already; a take-in that fails leaves it there
+                    // (the take-in is one transaction, the journal starts over only after it).
+                    if journal.heldBytes >= journalAbsorbAt, !database.inTransaction { try? absorbJournal() }
                     return
                 }
             } catch {

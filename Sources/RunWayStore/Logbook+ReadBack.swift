@@ -145,7 +145,18 @@ private struct StoredParts: FlightParts {
     }
 
     func route(simplified: Bool) throws(StoreError) -> Route {
-        Route(
+        let kind = simplified ? RouteRow.simplifiedKind : RouteRow.statements.kind
+        if try logbook.database.query(RouteRow.existsSQL).first != nil,
+            let row = try logbook.database.query(
+                RouteRow.statements.select, [.integer(flight), .integer(simplified ? 1 : 0)]
+            ).first
+        {
+            return Route(
+                points: RouteRow.route(
+                    LogbookRow(row, path: logbook.path, flight: flight, kind: kind, log: log)))
+        }
+        // Stored before schema 12 (or when deflating failed): a row per point.
+        return Route(
             points: try logbook.stored(
                 RoutePointRow.self, flight: flight, [.integer(simplified ? 1 : 0)],
                 kind: simplified ? RoutePointRow.simplifiedKind : RoutePointRow.statements.kind, log: log))

@@ -50,6 +50,12 @@ extension Logbook {
                 try database.query(SampleRow.statements.insert, SampleRow(sample: sample).values(flight: id))
             }
             for (simplified, route) in [(false, flight.route), (true, flight.simplifiedRoute)] {
+                // One row holding every point (schema 12); a row per point only if deflating failed.
+                let packed = RouteRow(simplified: simplified, points: route.points)
+                guard packed.packed.isEmpty else {
+                    try database.query(RouteRow.statements.insert, packed.values(flight: id))
+                    continue
+                }
                 for (seq, point) in route.points.enumerated() {
                     let row = RoutePointRow(simplified: simplified, seq: seq, point: point)
                     try database.query(RoutePointRow.statements.insert, row.values(flight: id))

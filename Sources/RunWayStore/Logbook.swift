@@ -38,6 +38,13 @@ public final class Logbook {
     /// The raw-log journal's size; 0 commits the raw log straight into SQLite.
     public let journalCapacity: Int
     public static let defaultJournalCapacity = 4 * 1_048_576
+    /// How many bytes of records the journal holds before a commit moves them into SQLite in
+    /// flight (issue 29): the touchdown then moves only the rest, so landing a long 10 Hz flight
+    /// writes less than its raw log (it moved all of it, 0.76 MiB an hour into SQLite, at once).
+    /// About 35 minutes at 10 Hz, an hour at 1 Hz.
+    public static let defaultJournalAbsorbAt = 512 * 1024
+    /// `defaultJournalAbsorbAt`, for this logbook (a test takes it in sooner).
+    var journalAbsorbAt = Logbook.defaultJournalAbsorbAt
     var journal: FlightJournal?
     var journalFailure: StoreError?
     var nextSeq: [Int64: Int64] = [:]

@@ -193,6 +193,20 @@ enum Schema {
         ALTER TABLE raw_log ADD COLUMN packed BLOB DEFAULT NULL;
         ALTER TABLE raw_log ADD COLUMN text_length INTEGER DEFAULT NULL;
         """,
+        // 12: a flight's route, full and simplified, one row each: its points as differences,
+        // deflated, with their count and the text's length (issue 29: one row per point made
+        // the 10 Hz touchdown larger than the flight's raw log). Flights stored before keep
+        // their `route_points` rows; readers take whichever is there.
+        """
+        CREATE TABLE routes (
+            flight_id INTEGER NOT NULL DEFAULT 0 REFERENCES flights(id) ON DELETE CASCADE,
+            simplified INTEGER NOT NULL DEFAULT 0,
+            points INTEGER NOT NULL DEFAULT 0,
+            text_length INTEGER NOT NULL DEFAULT 0,
+            packed BLOB DEFAULT NULL,
+            PRIMARY KEY (flight_id, simplified)
+        );
+        """,
     ]
 
     static var version: Int { migrations.count }
@@ -211,7 +225,10 @@ enum Schema {
     /// log, the live distance kept beside them (schema 8); reprocessing an older flight smooths it.
     /// 6: a workout's laps are stored (schema 10); the live distance includes the speed integral
     /// not yet spent at a counted step (`Odometer.shown`).
-    static let engineVersion = 6
+    /// 7: an outage a paired footpod covered is bridged with its metres (the saved flight's
+    /// distance and the live one); a signal gap's moving time uses the mean of the five running
+    /// speeds before it. Reprocessing an older flight recomputes both.
+    static let engineVersion = 7
 }
 
 extension Logbook {

@@ -48,6 +48,9 @@ struct StorageFigures {
     /// What the flight wrote before touchdown (the raw-log journal's commits), and their count.
     var inFlight = Double.nan
     var commits = Double.nan
+    /// The raw log as the journal wrote it (its records, whole sectors), MiB: `inFlight` also
+    /// holds the journal's take-ins into SQLite in flight (`Logbook.defaultJournalAbsorbAt`).
+    var rawLog = Double.nan
 }
 
 /// Records a 1-hour flight at `gpsRate` into a fresh logbook and says what it wrote; `opening`
@@ -119,14 +122,30 @@ func storageBudget(gpsRate: Double, opening: Bool = false, absorbFirst: Bool = f
         let (sizes, direct) = engine.assumeIsolated { engine in
             ((try? engine.recorder?.logbook.tableSizes()) ?? [:], engine.recorder?.logbook.journalIsDirect)
         }
-        let tables = ["raw_log", "samples", "route_points", "splits"].map { "\($0) \(sizes[$0] ?? 0)" }
+        let tables = ["raw_log", "samples", "route_points", "routes", "splits"].map {
+            "\($0) \(sizes[$0] ?? 0)"
+        }
+        let pages = engine.assumeIsolated { engine in engine.recorder?.logbook.pageBytes() ?? [:] }
+        figures.rawLog = engine.assumeIsolated { engine in
+            Double(engine.recorder?.logbook.journalRecordBytes ?? 0) / 1_048_576
+        }
         print(
             "  \(commits) commits; written to storage while recording and landing: \(format(during / 1_048_576, 2)) MiB per hour "
                 + "(\(format(flying / 1_048_576, 2)) MiB in flight, \(format((during - flying) / 1_048_576, 2)) MiB at touchdown)"
         )
         print(
+            "  the raw log as the journal wrote it: \(format(figures.rawLog, 2)) MiB; in flight besides: its take-ins "
+                + "into SQLite every \(Logbook.defaultJournalAbsorbAt / 1024) KiB of journal, "
+                + "\(format(flying / 1_048_576 - figures.rawLog, 2)) MiB")
+        print(
             "  logbook size for that hour: \(format(size / 1_048_576, 2)) MiB (\(tables.joined(separator: ", ")) rows)"
         )
+        if !pages.isEmpty {
+            // Where the logbook's bytes are (each page written once at touchdown into a fresh file).
+            let named = pages.filter { $0.value > 4096 }.sorted { $0.value > $1.value }
+                .map { "\($0.key) \(format(Double($0.value) / 1024, 0))" }
+            print("  its pages, KiB by table and index: \(named.joined(separator: ", "))")
+        }
         print(
             "  once per logbook, before any flight: \(format(setup / 1_048_576, 2)) MiB (the raw-log journal, "
                 + "preallocated; commits \(direct == true ? "bypass" : "go through") the page cache)"
@@ -157,14 +176,15 @@ func storageSection(json: Bool) {
             + "touchdown (smoothed flight's rows): \(format(split.touchdown - split.absorb, 2)) MiB")
     print(
         "  the 10 Hz touchdown against the flight's raw log as the journal wrote it: \(format(ten.touchdown, 2)) "
-            + "vs \(format(ten.inFlight, 2)) MiB (goal: no larger)")
+            + "vs \(format(ten.rawLog, 2)) MiB (goal: no larger)")
     let wear = wearFigures(running: ten, one: one, idle: idleWrites())
     output?.write(
         storageFields(one: one, ten: ten)
             + [
                 ("touchdown_absorb_mib_10hz", split.absorb),
                 ("touchdown_rest_mib_10hz", split.touchdown - split.absorb),
-                ("inflight_write_mib_10hz", ten.inFlight),
+                ("inflight_write_mib_10hz", ten.inFlight), ("rawlog_journal_mib_10hz", ten.rawLog),
+                ("rawlog_journal_mib_1hz", one.rawLog),
             ] + wear)
 }
 

@@ -92,17 +92,18 @@ func wearFigures(running ten: StorageFigures, one: StorageFigures, idle: IdleWri
     let idleDay =
         (idle.perDay.isFinite ? idle.perDay : 0) * 23 / 24 + (idle.perBoot.isFinite ? idle.perBoot : 0)
     let hostDay = ten.perHour + idleDay
-    // Each commit programs at least a flash page; the touchdown and idle writes are large or few.
+    // Each commit programs at least a flash page; the journal's take-ins in flight, the touchdown
+    // and idle writes are large or few.
     let flashDay =
-        ten.commits * max(CardEndurance.flashPage, ten.inFlight * mib / max(ten.commits, 1))
-        + (ten.touchdown + idleDay) * mib
+        ten.commits * max(CardEndurance.flashPage, ten.rawLog * mib / max(ten.commits, 1))
+        + (max(ten.inFlight - ten.rawLog, 0) + ten.touchdown + idleDay) * mib
     let hostYears = CardEndurance.years(flashBytesPerDay: hostDay * mib)
     let flashYears = CardEndurance.years(flashBytesPerDay: flashDay)
     print("")
     print("== SD-card wear: a day with a 1-hour run, the board idle the rest ==")
     print(
         "  per running hour: \(format(one.perHour, 2)) MiB at 1 Hz GPS, \(format(ten.perHour, 2)) MiB at 10 Hz "
-            + "(\(Int(ten.commits)) journal commits of \(format(ten.inFlight * mib / max(ten.commits, 1) / 1024, 1)) KiB)"
+            + "(\(Int(ten.commits)) journal commits of \(format(ten.rawLog * mib / max(ten.commits, 1) / 1024, 1)) KiB)"
     )
     print(
         "  idle: \(format(idle.perBoot * 1024, 0)) KiB per power-up, \(format(idle.perDay, 2)) MiB per idle day "

@@ -44,6 +44,11 @@ let sections: [String: () -> Void] = [
         guard let bench = MemoryBench(arguments: Array(CommandLine.arguments.dropFirst(2))) else { exit(2) }
         bench.run()
     },
+    // Issue 29: how long landing a long flight takes, and where; [--hours H] [--rate HZ].
+    "landing": {
+        guard let bench = LandingBench(arguments: Array(CommandLine.arguments.dropFirst(2))) else { exit(2) }
+        bench.run()
+    },
     "accuracy": { AccuracyBench().run() },
     "callouts": { CalloutBench().run() },
     "elevation": { ElevationBench().run() },
@@ -72,7 +77,7 @@ if let first = benchArguments.first {
         Data(
             ((known ? "" : "runway-bench: unknown section \"\(first)\"\n")
                 + """
-                usage: runway-bench [accuracy | daemon | memory | storage | callouts | elevation | export | viewer | voice | conditions | slips]
+                usage: runway-bench [accuracy | daemon | memory | storage | landing | callouts | elevation | export | viewer | voice | conditions | slips]
                   (no argument)  every figure: memory, cost per fix, accuracy, the gpsd path, storage,
                                  runway fly's memory, runwayd, callouts, elevation, export, voice,
                                  conditions, slips (~10 min)
@@ -95,6 +100,8 @@ if let first = benchArguments.first {
                                  worst over 20 seeds; [--seeds N] [--only NAME] [--json]
                   memory         a long flight through the engine and the recorder on one thread, RSS
                                  and what the flight retains every hour; [--hours H] [--rate HZ]
+                  landing        a long flight recorded, then landed and stored: how long, and where
+                                 (the raw log read back, the smoother, the store); [--hours H] [--rate HZ]
                   slips          issue 27's slips: a PAUSE bump (how long unnoticed), a car and a bus
                                  (how much of the ride counted), a forgotten stop (when it lands), a
                                  sprint finish (that it counts), median and worst over 20 seeds

@@ -25,6 +25,20 @@ enum DemoLogbook {
 
     static func poke(_ path: String, _ sql: String) throws { try Database(path: path).execute(sql) }
 
+    /// Gives point `index` of a flight's full route (one packed row, schema 12) a longitude no
+    /// route can have, as a flipped bit in the stored text would.
+    static func spoilRoutePoint(_ path: String, flight: Int64, index: Int) throws {
+        let database = try Database(path: path)
+        let select = "SELECT points, text_length, packed FROM routes WHERE flight_id = ? AND simplified = 0"
+        let row = try #require(try database.query(select, [.integer(flight)]).first)
+        var points = RouteRow.route(LogbookRow(row, path: path, flight: flight))
+        points[index].coordinate.longitude = 9e99
+        let spoiled = RouteRow(simplified: false, points: points)
+        try database.query(
+            "UPDATE routes SET packed = ?, text_length = ? WHERE flight_id = ? AND simplified = 0",
+            [.blob(spoiled.packed), .integer(Int64(spoiled.text.utf8.count)), .integer(flight)])
+    }
+
     /// A copy of the logbook as a kill in the middle of a transaction leaves it: the file and
     /// its rollback journal, copied while a transaction that spilled pages into the file is open.
     static func hotJournalCopy(of path: String, to copy: String) throws {
@@ -83,8 +97,7 @@ struct StoredValueDamageCLITests {
             path,
             "UPDATE samples SET elapsed_s = -5 WHERE flight_id = 2 AND rowid = (SELECT MIN(rowid) FROM samples WHERE flight_id = 2)"
         )
-        try DemoLogbook.poke(
-            path, "UPDATE route_points SET lon = 9e99 WHERE flight_id = 2 AND simplified = 0 AND seq = 3")
+        try DemoLogbook.spoilRoutePoint(path, flight: 2, index: 3)
         let stick = try DemoLogbook.directory()
         let exported = try await RunWayBinary.run(
             [

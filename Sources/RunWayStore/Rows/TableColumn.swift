@@ -63,6 +63,7 @@ enum Tables {
             (PauseRow.statements.table, PauseRow.Column.names),
             (LapRow.statements.table, LapRow.Column.names),
             (DecisionRow.statements.table, DecisionRow.Column.names),
+            (RouteRow.statements.table, RouteRow.Column.names),
         ]
     }
 
@@ -71,7 +72,7 @@ enum Tables {
         [
             SplitRow.statements.delete, SampleRow.statements.delete, RoutePointRow.statements.delete,
             AlertRow.statements.delete, PauseRow.statements.delete, LapRow.statements.delete,
-            DecisionRow.statements.delete,
+            DecisionRow.statements.delete, RouteRow.statements.delete,
         ]
     }
 }
