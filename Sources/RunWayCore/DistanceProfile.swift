@@ -62,6 +62,12 @@ public struct DistanceProfile: Sendable, Equatable {
         var skipped = false
         /// Stretch points that follow left-out fixes: reckoned from the positions' step.
         var jumped: Set<Int> = []
+        /// A paired footpod's distance, and GPS metres per pod metre (from a first pass's
+        /// `calibration`): with both, an outage the pod covered is bridged with its metres.
+        public var footpod = FootpodOdometer()
+        public var footpodScale: Double?
+        /// What GPS and the pod measured over the same seconds, stretch by stretch.
+        public private(set) var calibration = FootpodOdometer.Calibration()
 
         public init(projection: LocalProjection, startTime: Double, pauses: [PauseInterval]) {
             self.projection = projection
@@ -147,6 +153,10 @@ public struct DistanceProfile: Sendable, Equatable {
                 }
                 let a = stretch[k - 1]
                 let b = stretch[end]
+                if creditFootpod(k..<end) {
+                    credited.append(k..<end)
+                    continue
+                }
                 let span = b.time - a.time
                 let chord =
                     ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north))
@@ -159,6 +169,38 @@ public struct DistanceProfile: Sendable, Equatable {
                 credited.append(k..<end)
             }
             return credited
+        }
+
+        /// An outage the footpod covered: each of its points gets the pod's speed there, scaled
+        /// to GPS metres, so the bridge's length is the steps the pod counted (a stop inside
+        /// the gap included) whatever the chord says. False when there is no calibrated pod or
+        /// it was silent across the gap.
+        mutating func creditFootpod(_ range: Range<Int>) -> Bool {
+            guard let scale = footpodScale, range.lowerBound >= 1, range.upperBound < stretch.count,
+                footpod.distance(from: stretch[range.lowerBound - 1].time, to: stretch[range.upperBound].time)
+                    != nil
+            else { return false }
+            for j in range {
+                let t = stretch[j].time
+                stretch[j].measuredSpeed =
+                    max(footpod.metres(at: t + 0.5) - footpod.metres(at: t - 0.5), 0) * scale
+            }
+            return true
+        }
+
+        /// Adds the steps GPS measured with its speeds where the pod also counted, to learn the
+        /// pod's scale: only in the pass that learns it (with a scale given, nobody reads it).
+        mutating func calibrate(stated: [Double]) {
+            guard !footpod.isEmpty, footpodScale == nil else { return }
+            for k in 1..<max(stretch.count, 1) where stated[k] > 0 {
+                let a = stretch[k - 1]
+                let b = stretch[k]
+                guard !a.bridged, !b.bridged, !jumped.contains(k), a.measuredSpeed != nil,
+                    b.measuredSpeed != nil,
+                    let pod = footpod.distance(from: a.time, to: b.time)
+                else { continue }
+                calibration.add(gps: stated[k], pod: pod)
+            }
         }
 
         /// How many measured speeds either side of an outage its held speed is the mean of: one
@@ -177,17 +219,17 @@ public struct DistanceProfile: Sendable, Equatable {
             meanSpeed(stride(from: index, to: stretch.count, by: 1))
         }
 
-        private func meanSpeed(_ indices: StrideTo<Int>) -> Double? { meanSpeed(Array(indices)) }
-        private func meanSpeed(_ indices: StrideThrough<Int>) -> Double? { meanSpeed(Array(indices)) }
-
         /// The first of `indices` must have a speed (the outage's own neighbour); the mean runs
-        /// on until `heldSpeedSamples`, a point without one, or the next outage.
-        private func meanSpeed(_ indices: [Int]) -> Double? {
-            guard let first = indices.first, let speed = stretch[first].measuredSpeed, !stretch[first].bridged
+        /// on until `heldSpeedSamples`, a point without one, or the next outage. The indices are
+        /// walked, never gathered (an array of every index back to the stretch's start, for
+        /// each outage, was quadratic in a long stretch).
+        private func meanSpeed(_ indices: some Sequence<Int>) -> Double? {
+            var walk = indices.makeIterator()
+            guard let first = walk.next(), let speed = stretch[first].measuredSpeed, !stretch[first].bridged
             else { return nil }
             var sum = speed
             var count = 1
-            for j in indices.dropFirst() {
+            while let j = walk.next() {
                 guard count < Self.heldSpeedSamples, !stretch[j].bridged, let v = stretch[j].measuredSpeed
                 else { break }
                 sum += v
@@ -258,6 +300,7 @@ public struct DistanceProfile: Sendable, Equatable {
                 }
                 cumulative[k] = cumulative[k - 1] + stated[k]
             }
+            calibrate(stated: stated)
             var fixed: Set<Int> = [0, n - 1]
             for range in credited {
                 fixed.formUnion(range)

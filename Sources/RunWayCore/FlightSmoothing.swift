@@ -22,11 +22,19 @@ public enum FlightSmoothing {
         live.distanceMethod = .live
         guard flight.status == .recorded else { return live }
         // Two passes: the first measures how much the tracks' noise shrinks the speeds.
+        // It also learns a paired footpod's scale, which the second uses across outages.
         var corrected = smoother
-        if let (_, agreement) = profile(flight, inputs: inputs, smoother: smoother), let agreement {
-            corrected.speedScale = 1 / min(max(agreement, 0.97), 1)
+        var footpodScale: Double?
+        if let first = profile(flight, inputs: inputs, smoother: smoother) {
+            if let agreement = first.headingAgreement {
+                corrected.speedScale = 1 / min(max(agreement, 0.97), 1)
+            }
+            footpodScale = first.footpod.scale.map { $0 * corrected.speedScale }
         }
-        guard let (profile, _) = profile(flight, inputs: inputs, smoother: corrected) else {
+        guard
+            let (profile, _, _) = profile(
+                flight, inputs: inputs, smoother: corrected, footpodScale: footpodScale)
+        else {
             live.smoothingNote = "too few fixes to smooth"
             return live
         }
@@ -61,11 +69,12 @@ public enum FlightSmoothing {
         return smoothed
     }
 
-    /// The smoothed track of the flight's fixes, with the flight's pauses taken out.
+    /// The smoothed track of the flight's fixes, with the flight's pauses taken out; outages a
+    /// footpod covered are bridged with its metres × `footpodScale`.
     static func profile(
         _ flight: Flight, inputs: some Sequence<EngineInput>,
-        smoother configuration: TrackSmoother.Configuration
-    ) -> (DistanceProfile, headingAgreement: Double?)? {
+        smoother configuration: TrackSmoother.Configuration, footpodScale: Double? = nil
+    ) -> (DistanceProfile, headingAgreement: Double?, footpod: FootpodOdometer.Calibration)? {
         var smoother = TrackSmoother(configuration: configuration)
         var builder: DistanceProfile.Builder?
         let pauses = flight.pauses.map {
@@ -77,11 +86,24 @@ public enum FlightSmoothing {
             if builder == nil {
                 builder = DistanceProfile.Builder(
                     projection: projection, startTime: flight.startTime, pauses: pauses)
+                builder?.footpod = footpod
+                builder?.footpodScale = footpodScale
+                footpod = FootpodOdometer()
             }
             for point in points { builder?.add(point) }
         }
         var check = DopplerCheck()
-        for case .fix(var fix) in inputs where fix.time >= flight.startTime && fix.time <= flight.endTime {
+        var footpod = FootpodOdometer()
+        for input in inputs {
+            if case .body(let sample) = input, sample.time >= flight.startTime, sample.time <= flight.endTime
+            {
+                // Before the first smoothed points the builder does not exist yet.
+                if builder == nil { footpod.add(sample) } else { builder?.footpod.add(sample) }
+                continue
+            }
+            guard case .fix(var fix) = input, fix.time >= flight.startTime, fix.time <= flight.endTime else {
+                continue
+            }
             if let speed = fix.speed, speed > configuration.maxSpeed { fix.speed = nil }
             for checked in check.add(fix) { smoother.add(checked) }
             take(smoother.drain())
@@ -90,7 +112,7 @@ public enum FlightSmoothing {
         smoother.finish()
         take(smoother.drain())
         builder?.finish()
-        guard let profile = builder?.profile, profile.route.count >= 2 else { return nil }
-        return (profile, smoother.headingAgreement)
+        guard let builder, builder.profile.route.count >= 2 else { return nil }
+        return (builder.profile, smoother.headingAgreement, builder.calibration)
     }
 }

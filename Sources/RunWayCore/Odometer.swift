@@ -119,6 +119,9 @@ public struct Odometer: Sendable {
     /// which over a minute's outage is ±6 m ("city outages on corners": 17 m short at the
     /// first kilometre mark on one seed).
     private var recentSpeeds: [Double] = []
+    /// A paired footpod: across a silence, its metres (scaled to GPS's) are the step and what
+    /// the display carries, instead of the speeds either side held through it.
+    private var footpod = LiveFootpod()
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -136,11 +139,13 @@ public struct Odometer: Sendable {
         }
         guard let last else {
             recentSpeeds = usable.map { [$0] } ?? []
+            footpod.fix(at: time, integral: nil)
             return
         }
         let dt = time - last.time
         defer { remember(usable) }
         guard dt > 0, dt <= configuration.maxIntegrationGap, let v0 = last.speed, let v1 = usable else {
+            footpod.fix(at: time, integral: nil)
             if dt > configuration.maxIntegrationGap, let before = heldSpeed, let v1 = usable {
                 gapSpeeds = (before, v1)
             }
@@ -149,8 +154,12 @@ public struct Odometer: Sendable {
             return
         }
         pending += (v0 + v1) / 2 * dt
+        footpod.fix(at: time, integral: (v0 + v1) / 2 * dt)
         show()
     }
+
+    /// A paired footpod's reading (its total distance or its speed), in time order with the fixes.
+    public mutating func footpod(_ sample: BodySample) { footpod.add(sample) }
 
     /// The mean of `recentSpeeds` (filled at every usable reading, emptied at a silence); nil
     /// when the last reading had no speed.
@@ -176,11 +185,21 @@ public struct Odometer: Sendable {
     /// step across the silence is bridged by the rules in `count`). Only while the speed is
     /// trusted, shown and moving, and for at most `maxCarry` seconds of silence. Between two
     /// fixes a second apart it is the second's travel, which the next fix's integral then holds.
+    /// With a calibrated footpod reading all along, what it counted since the last fix is carried
+    /// instead (a stop inside a tunnel stops the display).
     public mutating func carry(to time: Double) {
-        guard speedIsTrusted, !hidesPending, let last, let speed = heldSpeed, speed > 0 else { return }
+        guard speedIsTrusted, !hidesPending, let last else { return }
         let silence = time - last.time
         guard silence > 0, silence <= configuration.maxCarry else { return }
-        display = max(display, shown, distance + (pendingValid ? pending : 0) + speed * silence)
+        let carried: Double
+        if let pod = footpod.sinceFix(at: time) {
+            carried = pod
+        } else if let speed = heldSpeed, speed > 0 {
+            carried = speed * silence
+        } else {
+            return
+        }
+        display = max(display, shown, distance + (pendingValid ? pending : 0) + carried)
     }
 
     /// Spends the pending integral (or the chord) for a counted step that took `duration`
@@ -197,7 +216,11 @@ public struct Odometer: Sendable {
             && pending / duration < configuration.lyingSpeed
         var increment: Double
         defer { gapSpeeds = nil }
-        if !pendingValid, let gap = gapSpeeds, duration.isFinite,
+        let pod = footpod.step(at: last?.time ?? 0)
+        if !pendingValid, let pod {
+            // Across a silence a paired footpod read all along: the steps it counted.
+            increment = pod
+        } else if !pendingValid, let gap = gapSpeeds, duration.isFinite,
             chord >= configuration.keptGoingShare * (gap.before + gap.after) / 2 * duration
         {
             // Across a silence the runner kept going through: the speeds either side held.

@@ -91,9 +91,12 @@ public struct PauseDetector: Sendable {
     private var lastFix: Double = 0
     private var lastMovingEvidence: Double = 0
     private var movingSince: Double?
-    /// The receiver's speed at the last fix that said moving while not paused: with the speed
-    /// after a signal gap, how fast the runner went through it.
+    /// The receiver's speed at the last fixes that said moving while not paused (their mean):
+    /// with the speed after a signal gap, how fast the runner went through it.
     private var speedBeforeGap: Double?
+    /// The running readings just before (up to `DistanceProfile.Builder.heldSpeedSamples`):
+    /// `speedBeforeGap` is their mean, not one reading's ±0.1 m/s (±3 % of a gap's running).
+    private var recentSpeeds: [Double] = []
     /// The first counted step after a signal-loss pause began: when, how far, the speed then.
     private var gapCrossing: (time: Double, step: Double, speed: Double?)?
     private var segmentStart: Double = 0
@@ -160,7 +163,18 @@ public struct PauseDetector: Sendable {
             }
             transitions.append(resume(at: max(effective, pausedAt)))
         }
-        if fast, !isPaused { speedBeforeGap = speed }
+        if !isPaused {
+            if fast, let speed {
+                if recentSpeeds.count == DistanceProfile.Builder.heldSpeedSamples {
+                    recentSpeeds.removeFirst()
+                }
+                recentSpeeds.append(speed)
+                speedBeforeGap = recentSpeeds.reduce(0, +) / Double(recentSpeeds.count)
+            } else {
+                recentSpeeds.removeAll()
+                speedBeforeGap = nil
+            }
+        }
         return transitions
     }
 

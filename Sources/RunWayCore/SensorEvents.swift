@@ -64,7 +64,9 @@ public struct BodySample: Sendable, Equatable {
     /// Steps per minute (both feet).
     public var cadence: Double?
     /// A footpod's instantaneous speed, m/s. Kept in the raw log as an input for where GPS is
-    /// lost (tunnels); the engine's distance does not use it yet.
+    /// lost (tunnels): the saved flight bridges an outage with the pod's metres
+    /// (`FootpodOdometer`), the live odometer its step across a silence and the display through
+    /// it (`LiveFootpod`).
     public var footpodSpeed: Double?
     /// A footpod's total distance since its own reset, metres (its odometer: differences count).
     public var footpodDistance: Double?

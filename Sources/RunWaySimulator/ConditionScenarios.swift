@@ -164,11 +164,30 @@ extension Scenario {
         return scenario
     }
 
+    /// The city blocks' outages with a footpod paired (its scale 5 % off at worst, learnt
+    /// against GPS): the saved flight bridges each outage with the pod's steps.
+    public static var cityOutagesFootpod: Scenario {
+        var scenario = cityOutages
+        scenario.name = "city outages, footpod"
+        scenario.footpod = FootpodModel()
+        return scenario
+    }
+
+    /// The stops inside outages with a footpod paired: the pod counts no steps while the runner
+    /// stands, so the bridge is what was run, not the speeds either side held through the stop.
+    public static var stopInOutageFootpod: Scenario {
+        var scenario = stopInOutage
+        scenario.name = "stop in an outage, footpod"
+        scenario.footpod = FootpodModel()
+        return scenario
+    }
+
     /// Every condition the bench reports, baseline first.
     public static var conditionSuite: [Scenario] {
         [
             openSky, coldStartDecaying, coldStartSnapping, cityOutages, straightOutages, treeCover,
             urbanStops, stopInOutage, rollingWeather, intervals, slowJog, fastRun, tenHertz,
+            cityOutagesFootpod, stopInOutageFootpod,
         ]
     }
 }

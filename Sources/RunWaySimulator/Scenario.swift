@@ -282,6 +282,8 @@ public struct Scenario: Sendable {
     /// nil: the plain model every other scenario has flown with (a 20 s lag toward 95 + 22 × speed).
     public var heartRateModel: HeartRateModel?
     public var cadence = true
+    /// A paired footpod (RSC speed and total distance); nil: none, as every older scenario.
+    public var footpod: FootpodModel?
     /// GPS time of the START press (2026-10-03T07:00:00Z by default).
     public var startPress: Double = 1_791_010_800
     /// GPS runs this long before START (lock before the run).
@@ -320,4 +322,16 @@ public struct Scenario: Sendable {
     }
 
     public var rotateTime: Double { startPress + 3 }
+}
+
+/// A footpod as the runner wears it: it counts the steps, reads each second's speed with a few
+/// per cent of noise, and is not calibrated to this runner's stride (`scaleError`: a pod reads
+/// its stride model's metres, 2–5 % off until a runner calibrates it).
+public struct FootpodModel: Sendable, Equatable {
+    /// The pod's metres per true metre is 1 + a value drawn from this range, once per run.
+    public var scaleError: ClosedRange<Double> = -0.05...0.05
+    /// Each second's speed noise, as a share of the speed.
+    public var speedNoise = 0.03
+
+    public init() {}
 }

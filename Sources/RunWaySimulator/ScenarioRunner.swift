@@ -96,6 +96,11 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
     private let course: Course
     private let projection: LocalProjection
     private var rng: SeededGenerator
+    /// The footpod's own generator (so a pod leaves every other reading as it was), its scale
+    /// for this run and its odometer (m).
+    private var footpodRNG = SeededGenerator(seed: 0)
+    private var footpodScale = 1.0
+    private var footpodMetres = 0.0
     private var tick = 0
     private var queue: [SimulatedEvent] = []
     private var queueHead = 0
@@ -176,6 +181,11 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
         }
         spellStates = scenario.gps.spells.map { SpellState($0.sky, generator: &conditions) }
         self.conditions = conditions
+        if let pod = scenario.footpod {
+            var generator = SeededGenerator(seed: scenario.seed ^ 0xF007_70D5_0026)
+            footpodScale = 1 + Double.random(in: pod.scaleError, using: &generator)
+            footpodRNG = generator
+        }
         gpsEvery = max(1, Int((Double(Self.ticksPerSecond) / scenario.gps.rate).rounded()))
         baroEvery = max(1, Int((Double(Self.ticksPerSecond) / scenario.barometer.rate).rounded()))
         truth.rotateTime = scenario.rotateTime
@@ -379,7 +389,7 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
     }
 
     private mutating func emitBody(at now: Double) {
-        guard scenario.heartRate || scenario.cadence else { return }
+        guard scenario.heartRate || scenario.cadence || scenario.footpod != nil else { return }
         // Riding: the heart rate of someone sitting, and a footpod counts no steps.
         let riding = scenario.rides.contains { $0.covers(s) }
         let v = riding ? 0.3 : self.v
@@ -398,7 +408,21 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
         let cadence: Double? =
             scenario.cadence && (v > 0.5 || riding)
             ? (riding ? 0 : (150 + 8 * v + 2 * rng.gaussian()).rounded()) : nil
-        guard hr != nil || cadence != nil else { return }
-        queue.append(.input(.body(BodySample(time: now, heartRate: hr, cadence: cadence))))
+        var podSpeed: Double?
+        var podDistance: Double?
+        if let pod = scenario.footpod {
+            // The pod counts steps: riding, it counts none.
+            let speed = max(0, (riding ? 0 : v) * footpodScale * (1 + pod.speedNoise * footpodRNG.gaussian()))
+            footpodMetres += speed
+            podSpeed = (speed * 256).rounded() / 256
+            podDistance = (footpodMetres * 10).rounded(.down) / 10
+        }
+        guard hr != nil || cadence != nil || podSpeed != nil else { return }
+        queue.append(
+            .input(
+                .body(
+                    BodySample(
+                        time: now, heartRate: hr, cadence: cadence, footpodSpeed: podSpeed,
+                        footpodDistance: podDistance))))
     }
 }

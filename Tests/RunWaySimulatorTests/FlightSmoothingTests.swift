@@ -37,3 +37,82 @@ struct FlightSmoothingTests {
         #expect(kept.smoothingNote == "too few fixes to smooth")
     }
 }
+
+/// Issue 26: a paired footpod bridges the saved flight's outages with the steps it counted.
+@Suite("The saved flight bridges outages with a paired footpod")
+struct FootpodBridgeTests {
+    /// Each seed's saved distance error (%) and its worst split-end error (s).
+    static func errors(_ base: Scenario, seeds: ClosedRange<UInt64>) throws -> [(
+        distance: Double, split: Double
+    )] {
+        try seeds.map { seed in
+            var scenario = base
+            scenario.seed = seed &* 7919 &+ base.seed
+            let run = SimulatedFlight.fly(scenario)
+            let saved = try #require(run.savedFlight)
+            #expect(saved.distanceMethod == .smoothed)
+            var worst = 0.0
+            for split in saved.splits where split.distance == 1000 {
+                guard run.truth.kilometreTimes.indices.contains(split.order - 1) else { continue }
+                worst = max(worst, abs(split.elapsedEnd - run.truth.kilometreTimes[split.order - 1]))
+            }
+            return (abs(saved.distance - run.truth.distance) / run.truth.distance * 100, worst)
+        }
+    }
+
+    /// The runner stood 45 s and 30 s inside two outages: the speeds either side held through
+    /// the gap count the stop as running unless the chord says otherwise; the pod counted no
+    /// steps. `runway-bench conditions --seeds 20`: split ends 1.5 / 5.5 s without, 0.8 / 2.8
+    /// with the pod; distance 0.12 / 0.30 % → 0.08 / 0.18 %.
+    @Test func aStopInsideAnOutageIsNotRunWhenThePodCountedNoSteps() throws {
+        let without = try Self.errors(.stopInOutage, seeds: 1...6)
+        let with = try Self.errors(.stopInOutageFootpod, seeds: 1...6)
+        let worst = { (runs: [(distance: Double, split: Double)]) in runs.map(\.split).max() ?? .infinity }
+        #expect(worst(with) <= 3, "\(with)")
+        #expect(worst(with) < worst(without), "with \(with), without \(without)")
+        #expect(with.allSatisfy { $0.distance <= 0.3 }, "\(with)")
+    }
+
+    /// A pod that reads 5 % long is scaled by what GPS measured beside it: the bridges are GPS
+    /// metres, not the pod's.
+    @Test func anUncalibratedPodIsScaledToTheGPSMetres() throws {
+        var scenario = Scenario.cityOutagesFootpod
+        scenario.footpod?.scaleError = 0.05...0.05
+        for (index, run) in try Self.errors(scenario, seeds: 1...4).enumerated() {
+            #expect(run.distance <= 0.3, "seed \(index + 1): \(run)")
+        }
+    }
+
+    /// A pod that went silent across the gap, or reads nothing like GPS, is not used: the
+    /// bridge is the speeds' and the chord's, as without a pod.
+    @Test func aSilentOrImplausiblePodLeavesTheBridgeAsWithoutOne() throws {
+        let base = try Self.errors(.stopInOutage, seeds: 1...2)
+        var broken = Scenario.stopInOutageFootpod
+        broken.footpod?.scaleError = 0.6...0.6
+        let implausible = try Self.errors(broken, seeds: 1...2)
+        for (a, b) in zip(base, implausible) { #expect(a.distance == b.distance) }
+    }
+}
+
+/// Issue 26, live: with a footpod the PFD's distance through the outages is the pod's.
+@Suite("The live distance through outages with a footpod")
+struct LiveFootpodTests {
+    /// The worst live error at a true kilometre mark (% of the mark) and the moving time's
+    /// error per stop (s). `runway-bench conditions --seeds 20`, stop in an outage: live 1.06 %
+    /// worst and 2.9 s a stop without a pod; 0.50 % and 1.2 s with one.
+    @Test func aStopInsideAnOutageNeitherRunsOnTheDisplayNorCountsAsMoving() throws {
+        for seed in 1...4 as ClosedRange<UInt64> {
+            var scenario = Scenario.stopInOutageFootpod
+            scenario.seed = seed &* 7919 &+ scenario.seed
+            let run = SimulatedFlight.fly(scenario)
+            let flight = try #require(run.flight)
+            for (index, time) in run.truth.kilometreTimes.enumerated() {
+                let mark = Double(index + 1) * 1000
+                let shown = run.distanceLog.last { $0.elapsed <= time }?.distance ?? 0
+                #expect(abs(shown - mark) / mark * 100 <= 1, "seed \(seed) km \(index + 1): \(shown)")
+            }
+            let moving = abs(flight.movingTime - run.truth.movingTime) / Double(run.truth.stopCount)
+            #expect(moving <= 2, "seed \(seed): \(moving) s a stop")
+        }
+    }
+}
