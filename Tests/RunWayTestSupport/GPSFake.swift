@@ -3,11 +3,14 @@ import Testing
 
 /// A real gpsd fed by `gpsfake` on a free loopback port (never 2947), as the tests need it.
 ///
-/// gpsd flushes a device's input when it opens it, and gpsfake writes as fast as it can, so a
+/// gpsd flushes a device's input when it opens it, and gpsfake writes as fast as gpsd reads, so a
 /// client that connects after the feed began would miss the start of the log. Started with `-n`,
-/// gpsd opens the device as soon as gpsfake adds it; a lead-in of `$GPTXT` sentences (4 s at
-/// gpsfake's 4 ms per sentence, no position, no time) then gives the client time to watch before
-/// the log proper begins (4 s: room for a slow, loaded CI machine).
+/// gpsd opens the device as soon as gpsfake adds it; a lead-in of `$GPTXT` sentences (no
+/// position, no time) then gives the client time to watch before the log proper begins: 1000
+/// sentences, 2 s (room for a slow, loaded CI machine), because gpsfake is told to pause 2 ms
+/// after each sentence (WRITE_PAD; `cycle` sets a pace of its own). gpsfake's own pause on Linux
+/// is 0, which made the lead-in a few milliseconds: a client on a loaded machine once missed a
+/// run's first 40 fixes.
 public final class GPSFake: @unchecked Sendable {
     // Mutable state is touched only by the test that owns the instance.
     public let port: UInt16
@@ -20,6 +23,9 @@ public final class GPSFake: @unchecked Sendable {
         for byte in body.utf8 { checksum ^= byte }
         return String(repeating: "$\(body)*\(String(format: "%02X", checksum))\r\n", count: 1000)
     }()
+
+    /// gpsfake's pause after each sentence, in seconds, when no `cycle` is given.
+    public static let sentencePause = 0.002
 
     /// - Parameter cycle: seconds between sentences (gpsfake's `-c`); nil leaves gpsfake's pace.
     public init(log: String, extraLeadIn: Bool = true, port: UInt16? = nil, cycle: Double? = nil) throws {
@@ -38,6 +44,9 @@ public final class GPSFake: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
         process.arguments =
             ["-1", "-q", "-n", "-P", String(self.port)] + (cycle.map { ["-c", String($0)] } ?? []) + [logPath]
+        var environment = ProcessInfo.processInfo.environment
+        environment["WRITE_PAD"] = String(Self.sentencePause)
+        process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
