@@ -1,4 +1,5 @@
 import Foundation
+import RunWayTestSupport
 import Testing
 
 /// Issue 29: the speech engines are opened when a voice first speaks, not linked. Linked, every
@@ -6,7 +7,7 @@ import Testing
 /// runwayd's RSS for voices that never spoke.
 @Suite("runwayd maps no speech engine before it speaks")
 struct VoiceLibraryTests {
-    @Test func aBoardWithoutItsAudioDeviceMapsNoEngine() throws {
+    @Test func aBoardWithoutItsAudioDeviceMapsNoEngine() async throws {
         let directory = NSTemporaryDirectory() + "runwayd-voice-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -35,12 +36,9 @@ struct VoiceLibraryTests {
         }
         while let message = notify.next(), message != "READY=1" {}
         // The voice thread has chosen its output once it says so.
-        let said = Date()
-        var text = ""
-        while !text.contains("voice: "), Date().timeIntervalSince(said) < 10 {
-            usleep(50_000)
-            text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        }
+        let read = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        try await eventually(upTo: 10) { read().contains("voice: ") }
+        let text = read()
         #expect(text.contains("voice: no audio device"), "\(text)")
         let maps = try String(contentsOfFile: "/proc/\(process.processIdentifier)/maps", encoding: .utf8)
         let speech = maps.split(separator: "\n").filter {
