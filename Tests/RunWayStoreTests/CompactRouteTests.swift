@@ -142,12 +142,7 @@ struct CompactRouteTests {
     /// `reprocess --replace` stores the route packed and leaves no rows behind.
     @Test func aSchemaElevenLogbookIsMigratedAndReadsTheSameFlight() throws {
         let path = temporaryLogbookPath()
-        let (id, landed): (Int64, Flight)
-        do {
-            let logbook = try Logbook(path: path)
-            let recorded = try record(Scenario.flat5k.ending(at: 1500), into: logbook)
-            (id, landed) = (recorded.id, try #require(recorded.flight))
-        }
+        let (id, landed) = try recordAndClose(Scenario.flat5k.ending(at: 1500), at: path)
         try storeRoutesAsRows(path, dropTable: true)
         let old = try Database(path: path)
         #expect(try old.query("PRAGMA user_version").first?.first?.int == 11)

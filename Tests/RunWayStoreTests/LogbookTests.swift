@@ -9,6 +9,14 @@ func temporaryLogbookPath() -> String {
     NSTemporaryDirectory() + "runway-logbook-\(UUID().uuidString).sqlite"
 }
 
+/// Flies `scenario` into a new logbook at `path` and closes it (so the file can be rewritten as
+/// an older schema): the flight's id and the landed flight.
+func recordAndClose(_ scenario: Scenario, at path: String) throws -> (id: Int64, flight: Flight) {
+    let logbook = try Logbook(path: path)
+    let recorded = try record(scenario, into: logbook)
+    return (recorded.id, try #require(recorded.flight))
+}
+
 /// Flies `scenario` through the engine and a recorder; `stopAfter` cuts the run (a power cut)
 /// after that many inputs. Returns the flight id and the inputs the engine had received.
 func record(
