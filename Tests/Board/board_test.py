@@ -459,6 +459,14 @@ def read_results(out):
     return [l.rstrip("\n") for l in open(path) if l.strip()]
 
 
+# A boot under TCG has hung before its kernel ran (its console stopped at SeaBIOS's "Booting from
+# ROM...", nothing read from the disk; seen once in a board test's 23 boots). Its unit normally
+# begins within ~1 minute of power-on: a board silent for 5 minutes is powered again, as a runner
+# would, at most twice.
+BOOT_DEADLINE = 300
+BOOT_ATTEMPTS = 3
+
+
 def boot(a, version, disk, out, feed, phase=None, boot_number=None, usb=None, cut=None):
     """Boots the board on `disk` with the shares, the GPS (`feed`) and QMP; returns when it powers
     off. With `cut` = (epochs, seconds): once the guest says it is flying (out/flying), `epochs`
@@ -491,8 +499,30 @@ def boot(a, version, disk, out, feed, phase=None, boot_number=None, usb=None, cu
         "-no-reboot", "-nic", "none",
     ]
     what = f" for {phase} {boot_number}" if phase else ""
-    started = time.monotonic()
-    process = subprocess.Popen(qemu, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    alive = os.path.join(out, "checks.log")  # the guest's test unit began: its kernel booted
+    for attempt in range(1, BOOT_ATTEMPTS + 1):
+        started = time.monotonic()
+        process = subprocess.Popen(qemu, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        hung = False
+        while process.poll() is None and not os.path.exists(alive):
+            if time.monotonic() - started > BOOT_DEADLINE and attempt < BOOT_ATTEMPTS:
+                process.kill()
+                process.wait()
+                hung = True
+                break
+            time.sleep(0.1)
+        if not hung:
+            break
+        kept = os.path.join(out, f"console-silent-{attempt}.log")
+        tail = []
+        if os.path.exists(console):
+            os.replace(console, kept)
+            tail = open(kept, errors="replace").read().strip().splitlines()[-1:]
+        for path in (gps, qmp_path):
+            if os.path.exists(path):
+                os.remove(path)
+        log(f"the board showed no sign of life within {BOOT_DEADLINE // 60} minutes{what} (its console, kept "
+            f"in {kept}, last said {tail[0] if tail else 'nothing'!r}): powering it again")
     flying = os.path.join(out, "flying")
     record = {"flight_id": None, "delivered": None}
     kill_at = None
