@@ -119,6 +119,9 @@ public struct Odometer: Sendable {
     /// which over a minute's outage is ±6 m ("city outages on corners": 17 m short at the
     /// first kilometre mark on one seed).
     private var recentSpeeds: [Double] = []
+    /// The last step across a silence credited at the speeds either side held (the kept-going
+    /// rule), until it is revised (see `BridgeRevision`).
+    private var bridgeRevision: BridgeRevision?
     /// A paired footpod: across a silence, its metres (scaled to GPS's) are the step and what
     /// the display carries, instead of the speeds either side held through it.
     private var footpod = LiveFootpod()
@@ -145,6 +148,7 @@ public struct Odometer: Sendable {
         let dt = time - last.time
         defer { remember(usable) }
         guard dt > 0, dt <= configuration.maxIntegrationGap, let v0 = last.speed, let v1 = usable else {
+            if dt > configuration.maxIntegrationGap || usable == nil { reviseBridge() }
             footpod.fix(at: time, integral: nil)
             if dt > configuration.maxIntegrationGap, let before = heldSpeed, let v1 = usable {
                 gapSpeeds = (before, v1)
@@ -155,6 +159,40 @@ public struct Odometer: Sendable {
         }
         pending += (v0 + v1) / 2 * dt
         footpod.fix(at: time, integral: (v0 + v1) / 2 * dt)
+        show()
+        if bridgeRevision != nil {
+            if v1 >= configuration.minimumImpliedSpeed { bridgeRevision?.speedsAfter.append(v1) }
+            if v1 < configuration.minimumImpliedSpeed
+                || bridgeRevision?.speedsAfter.count ?? 0 >= DistanceProfile.Builder.heldSpeedSamples
+            {
+                reviseBridge()
+            }
+        }
+    }
+
+    /// A step across a silence is counted at the first fix after it, when only one reading
+    /// says the speed after it (±0.1 m/s: ±4 m over a 75 s outage; "city outages on corners"
+    /// stepped −6 … +11 m off the truth at the outages' ends). The speed after is revised to the
+    /// mean of the first `heldSpeedSamples` running readings after the silence (fewer if the
+    /// runner slows under `minimumImpliedSpeed` or another silence comes first), as the speed
+    /// before already is, and the distance takes the difference. The shown distance never goes
+    /// back: a step the revision takes away holds it until the runner has run it.
+    struct BridgeRevision {
+        var before: Double
+        var duration: Double
+        var chord: Double
+        var credited: Double
+        var speedsAfter: [Double]
+    }
+
+    private mutating func reviseBridge() {
+        guard let revision = bridgeRevision else { return }
+        bridgeRevision = nil
+        guard !revision.speedsAfter.isEmpty else { return }
+        let after = revision.speedsAfter.reduce(0, +) / Double(revision.speedsAfter.count)
+        let revised = max(revision.chord, (revision.before + after) / 2 * revision.duration)
+        guard revised.isFinite else { return }
+        distance = max(0, distance + revised - revision.credited)
         show()
     }
 
@@ -225,6 +263,9 @@ public struct Odometer: Sendable {
         {
             // Across a silence the runner kept going through: the speeds either side held.
             increment = max(chord, (gap.before + gap.after) / 2 * duration)
+            bridgeRevision = BridgeRevision(
+                before: gap.before, duration: duration, chord: chord, credited: increment,
+                speedsAfter: [gap.after])
         } else if speedIsTrusted {
             // A valid integral of 0 is the receiver saying "at rest": the step is position wander.
             increment = usable ? pending : chord
@@ -286,6 +327,7 @@ public struct Odometer: Sendable {
     /// Takes the distance back to `metres` (less than now) and forgets pending travel: what was
     /// counted since a vehicle's speed began was not run (`VehicleWatch`).
     public mutating func rewind(to metres: Double) {
+        bridgeRevision = nil
         distance = min(distance, max(0, metres))
         discardPending()
         shown = distance

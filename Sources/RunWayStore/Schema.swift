@@ -228,7 +228,9 @@ enum Schema {
     /// 7: an outage a paired footpod covered is bridged with its metres (the saved flight's
     /// distance and the live one); a signal gap's moving time uses the mean of the five running
     /// speeds before it. Reprocessing an older flight recomputes both.
-    static let engineVersion = 7
+    /// 8: the live distance's step across a silence is revised to the mean of the first five
+    /// running speeds after it (`Odometer`'s bridge revision), as the speed before it already was.
+    static let engineVersion = 8
 }
 
 extension Logbook {

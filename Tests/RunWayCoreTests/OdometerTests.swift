@@ -138,6 +138,44 @@ struct OdometerTests {
         #expect(abs(step - (2.92 + 3) / 2 * 60) < 1e-6)
         #expect(abs(odometer.distance - before - step) < 1e-9)
     }
+
+    /// The speed after a silence is one reading when its step is counted; once five running
+    /// readings are in, the step is revised to their mean: 3.4 read first, then 3.0 four times,
+    /// is 3.08 after, the 60 s step (2.92 + 3.08) / 2 × 60 = 180 m, not 189.6 m. The shown
+    /// distance does not go back; it holds until the runner has run what was taken.
+    @Test func aStepAcrossASilenceIsRevisedToTheMeanOfTheReadingsAfterIt() {
+        var odometer = Odometer()
+        for (t, v) in [3.0, 3.0, 3.0, 3.0, 2.6].enumerated() {
+            odometer.integrate(time: Double(t), speed: v)
+            if t > 0 { odometer.count(chord: v, duration: 1) }
+        }
+        let before = odometer.distance
+        odometer.integrate(time: 64, speed: 3.4)
+        let step = odometer.count(chord: 150, duration: 60)
+        #expect(abs(step - (2.92 + 3.4) / 2 * 60) < 1e-6)
+        let shownAtTheStep = odometer.shown
+        var counted = 0.0
+        for t in 65...68 {
+            odometer.integrate(time: Double(t), speed: 3)
+            counted += odometer.count(chord: 3, duration: 1)
+        }
+        #expect(abs(odometer.distance - before - 180 - counted) < 1e-6, "\(odometer.distance - before)")
+        #expect(odometer.shown >= shownAtTheStep)
+        // A runner slowing under a walk right after the silence ends the revision with what came:
+        // the one reading, so the step stands.
+        var stopping = Odometer()
+        for t in 0...4 {
+            stopping.integrate(time: Double(t), speed: 3)
+            if t > 0 { stopping.count(chord: 3, duration: 1) }
+        }
+        stopping.integrate(time: 64, speed: 3.4)
+        let held = stopping.count(chord: 150, duration: 60)
+        let afterStep = stopping.distance
+        stopping.integrate(time: 65, speed: 0.5)
+        stopping.count(chord: 0.5, duration: 1)
+        #expect(abs(held - 192) < 1e-6)
+        #expect(stopping.distance >= afterStep)
+    }
 }
 
 @Suite("Distance: positions overrule a speed that persistently disagrees")
