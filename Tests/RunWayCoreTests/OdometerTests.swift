@@ -124,18 +124,33 @@ struct OdometerTests {
         #expect(standing.display == 0 && standing.shown == 0)
     }
 
-    /// The speed held across a silence is the mean of the last readings before it, not one
-    /// reading's noise: 2.6 m/s read once after 3.0, 3.0, 3.0, 3.0 holds 2.92, not 2.6.
-    @Test func theSpeedHeldAcrossASilenceIsTheMeanOfTheLastReadings() {
+    /// An odometer that read `speeds` a second apart, each second's step counted.
+    static func running(at speeds: [Double]) -> Odometer {
         var odometer = Odometer()
-        for (t, v) in [3.0, 3.0, 3.0, 3.0, 2.6].enumerated() {
+        for (t, v) in speeds.enumerated() {
             odometer.integrate(time: Double(t), speed: v)
             if t > 0 { odometer.count(chord: v, duration: 1) }
         }
-        let before = odometer.distance
-        odometer.integrate(time: 64, speed: 3)
+        return odometer
+    }
+
+    /// A minute's silence after those readings (the last at 4 s, the next at 64 s, 150 m apart),
+    /// its step counted at the speeds either side held: the mean of the five before (2.92 m/s)
+    /// and `speedAfter`. Returns the step.
+    @discardableResult
+    static func minuteOfSilence(_ odometer: inout Odometer, speedAfter: Double) -> Double {
+        odometer.integrate(time: 64, speed: speedAfter)
         let step = odometer.count(chord: 150, duration: 60)
-        #expect(abs(step - (2.92 + 3) / 2 * 60) < 1e-6)
+        #expect(abs(step - (2.92 + speedAfter) / 2 * 60) < 1e-6)
+        return step
+    }
+
+    /// The speed held across a silence is the mean of the last readings before it, not one
+    /// reading's noise: 2.6 m/s read once after 3.0, 3.0, 3.0, 3.0 holds 2.92, not 2.6.
+    @Test func theSpeedHeldAcrossASilenceIsTheMeanOfTheLastReadings() {
+        var odometer = Self.running(at: [3.0, 3.0, 3.0, 3.0, 2.6])
+        let before = odometer.distance
+        let step = Self.minuteOfSilence(&odometer, speedAfter: 3)
         #expect(abs(odometer.distance - before - step) < 1e-9)
     }
 
@@ -144,15 +159,9 @@ struct OdometerTests {
     /// is 3.08 after, the 60 s step (2.92 + 3.08) / 2 × 60 = 180 m, not 189.6 m. The shown
     /// distance does not go back; it holds until the runner has run what was taken.
     @Test func aStepAcrossASilenceIsRevisedToTheMeanOfTheReadingsAfterIt() {
-        var odometer = Odometer()
-        for (t, v) in [3.0, 3.0, 3.0, 3.0, 2.6].enumerated() {
-            odometer.integrate(time: Double(t), speed: v)
-            if t > 0 { odometer.count(chord: v, duration: 1) }
-        }
+        var odometer = Self.running(at: [3.0, 3.0, 3.0, 3.0, 2.6])
         let before = odometer.distance
-        odometer.integrate(time: 64, speed: 3.4)
-        let step = odometer.count(chord: 150, duration: 60)
-        #expect(abs(step - (2.92 + 3.4) / 2 * 60) < 1e-6)
+        Self.minuteOfSilence(&odometer, speedAfter: 3.4)
         let shownAtTheStep = odometer.shown
         var counted = 0.0
         for t in 65...68 {
@@ -163,18 +172,14 @@ struct OdometerTests {
         #expect(odometer.shown >= shownAtTheStep)
         // A runner slowing under a walk right after the silence ends the revision with what came:
         // the one reading, so the step stands.
-        var stopping = Odometer()
-        for t in 0...4 {
-            stopping.integrate(time: Double(t), speed: 3)
-            if t > 0 { stopping.count(chord: 3, duration: 1) }
-        }
+        var stopping = Self.running(at: [3, 3, 3, 3, 3])
         stopping.integrate(time: 64, speed: 3.4)
         let held = stopping.count(chord: 150, duration: 60)
         let afterStep = stopping.distance
         stopping.integrate(time: 65, speed: 0.5)
-        stopping.count(chord: 0.5, duration: 1)
+        let slowing = stopping.count(chord: 0.5, duration: 1)
         #expect(abs(held - 192) < 1e-6)
-        #expect(stopping.distance >= afterStep)
+        #expect(abs(stopping.distance - afterStep - slowing) < 1e-9)
     }
 }
 
