@@ -474,9 +474,7 @@ def boot(a, version, disk, out, feed, phase=None, boot_number=None, usb=None, cu
     Returns what the host knows of the flight at the kill (flight_id, delivered)."""
     gps = os.path.join(a.work, "gps.sock")
     qmp_path = os.path.join(a.work, "qmp.sock")
-    for path in (gps, qmp_path):
-        if os.path.exists(path):
-            os.remove(path)
+    # Both threads wait for the guest to ask (feed-gps, usb-request-N) before they connect.
     threading.Thread(
         target=feed.run, args=(gps, os.path.join(out, "gps-done"), os.path.join(out, "feed-gps")),
         daemon=True).start()
@@ -501,6 +499,9 @@ def boot(a, version, disk, out, feed, phase=None, boot_number=None, usb=None, cu
     what = f" for {phase} {boot_number}" if phase else ""
     alive = os.path.join(out, "checks.log")  # the guest's test unit began: its kernel booted
     for attempt in range(1, BOOT_ATTEMPTS + 1):
+        for path in (gps, qmp_path):  # a previous boot's sockets
+            if os.path.exists(path):
+                os.remove(path)
         started = time.monotonic()
         process = subprocess.Popen(qemu, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         hung = False
@@ -518,9 +519,6 @@ def boot(a, version, disk, out, feed, phase=None, boot_number=None, usb=None, cu
         if os.path.exists(console):
             os.replace(console, kept)
             tail = open(kept, errors="replace").read().strip().splitlines()[-1:]
-        for path in (gps, qmp_path):
-            if os.path.exists(path):
-                os.remove(path)
         log(f"the board showed no sign of life within {BOOT_DEADLINE // 60} minutes{what} (its console, kept "
             f"in {kept}, last said {tail[0] if tail else 'nothing'!r}): powering it again")
     flying = os.path.join(out, "flying")
