@@ -102,4 +102,19 @@ struct DistanceProfileTests {
         let profile = try #require(self.profile(of: fixes))
         #expect(abs(profile.total - 1200) < 1200 * 0.005, "\(profile.total)")
     }
+
+    /// The flight starts at 0 (START's countdown ends), the first fix comes at 1 s reading 3 m/s:
+    /// the runner set off from standing in that second, 1.5 m on the trapezoid from 0. A first
+    /// fix at the start itself has nothing before it.
+    @Test func theSecondBeforeTheFirstFixIsRunFromStanding() throws {
+        func fixes(from first: Int) -> [Fix] {
+            (first...300).map { fix(Double($0), east: 3 * Double($0) - 1.5) }
+        }
+        let late = try #require(profile(of: fixes(from: 1)))
+        #expect(abs(try #require(late.distances.first) - 1.5) < 1e-9)
+        let prompt = try #require(profile(of: fixes(from: 0)))
+        #expect(try #require(prompt.distances.first) == 0)
+        // The prompt flight's first second was run at 3 m/s (3 m); the late one's from standing.
+        #expect(abs(prompt.total - late.total - 1.5) < 1e-6, "\(late.total) \(prompt.total)")
+    }
 }
