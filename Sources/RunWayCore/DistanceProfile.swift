@@ -134,23 +134,14 @@ public struct DistanceProfile: Sendable, Equatable {
         /// An outage's points carry no speed (no fix measured them). Where the chord across the
         /// outage says the runner kept going, the distance across it is the speeds either side
         /// held through it (the chord cuts the corners: "city outages on corners" came out
-        /// 2.8 % short on the chord); where it says the runner stopped, the bridge's own steps
-        /// (holding the speed credited the stop: "stop in an outage" was 4.7 % long).
+        /// 2.8 % short on the chord); where it says the runner stopped, the arc `bridgeStops`
+        /// measures (holding the speed credited the stop: "stop in an outage" was 4.7 % long).
         @discardableResult
         mutating func creditKeptGoing() -> [Range<Int>] {
             var credited: [Range<Int>] = []
-            var k = 1
-            while k < stretch.count - 1 {
-                guard stretch[k].bridged, !stretch[k - 1].bridged else {
-                    k += 1
-                    continue
-                }
-                var end = k
-                while end < stretch.count, stretch[end].bridged { end += 1 }
-                defer { k = end + 1 }
-                guard end < stretch.count, let sa = speedHeld(before: k), let sb = speedHeld(from: end) else {
-                    continue
-                }
+            for outage in outages() {
+                let (k, end) = (outage.lowerBound, outage.upperBound)
+                guard let sa = speedHeld(before: k), let sb = speedHeld(from: end) else { continue }
                 let a = stretch[k - 1]
                 let b = stretch[end]
                 if creditFootpod(k..<end) {
@@ -169,6 +160,23 @@ public struct DistanceProfile: Sendable, Equatable {
                 credited.append(k..<end)
             }
             return credited
+        }
+
+        /// The stretch's outages: each run of bridged points, with a measured point either side.
+        func outages() -> [Range<Int>] {
+            var ranges: [Range<Int>] = []
+            var k = 1
+            while k < stretch.count - 1 {
+                guard stretch[k].bridged, !stretch[k - 1].bridged else {
+                    k += 1
+                    continue
+                }
+                var end = k
+                while end < stretch.count, stretch[end].bridged { end += 1 }
+                if end < stretch.count { ranges.append(k..<end) }
+                k = end + 1
+            }
+            return ranges
         }
 
         /// An outage the footpod covered: each of its points gets the pod's speed there, scaled
@@ -238,6 +246,35 @@ public struct DistanceProfile: Sendable, Equatable {
             return sum / Double(count)
         }
 
+        /// The largest turn (radians) an outage's entry and exit headings are taken to make: beyond
+        /// it (a runner who turned back) the arc's length is no measure of the path.
+        static let largestBridgeTurn = Double.pi * 2 / 3
+
+        /// An outage the runner stopped in (`creditKeptGoing` did not credit it): its distance is
+        /// the arc from the entry to the exit that turns evenly from the entry's heading to the
+        /// exit's (the chord where they agree). The smoother's own bridge leaves and arrives at
+        /// running speed, so over a gap much longer than its chord needs it swings wide: "stop in
+        /// an outage" was saved 0.13 % long (median, 0.31 % worst) and its later splits 2–5 s
+        /// early; on the arc 0.08 / 0.22 %.
+        func bridgeStops(_ stated: inout [Double], credited: [Range<Int>]) {
+            for outage in outages() where !credited.contains(outage) {
+                let (k, end) = (outage.lowerBound, outage.upperBound)
+                let a = stretch[k - 1]
+                let b = stretch[end]
+                let entry = Self.velocity(a)
+                let exit = Self.velocity(b)
+                let chord = RouteShape.norm(SIMD2(b.east - a.east, b.north - a.north))
+                let drawn = stated[k...end].reduce(0, +)
+                guard chord > 1, drawn > 0, RouteShape.norm(entry) > 0, RouteShape.norm(exit) > 0 else {
+                    continue
+                }
+                let cross = entry.x * exit.y - entry.y * exit.x
+                let turn = min(abs(CMath.atan2(cross, (entry * exit).sum())), Self.largestBridgeTurn)
+                let arc = turn > 1e-3 ? chord * (turn / 2) / CMath.sin(turn / 2) : chord
+                for j in k...end { stated[j] *= arc / drawn }
+            }
+        }
+
         mutating func flush() {
             defer {
                 stretch.removeAll(keepingCapacity: true)
@@ -303,8 +340,9 @@ public struct DistanceProfile: Sendable, Equatable {
                 } else {
                     stated[k] = RouteShape.norm(positions[k] - positions[k - 1])
                 }
-                cumulative[k] = cumulative[k - 1] + stated[k]
             }
+            bridgeStops(&stated, credited: credited)
+            for k in 1..<max(n, 1) { cumulative[k] = cumulative[k - 1] + stated[k] }
             calibrate(stated: stated)
             var fixed: Set<Int> = [0, n - 1]
             for range in credited {

@@ -230,7 +230,10 @@ enum Schema {
     /// speeds before it. Reprocessing an older flight recomputes both.
     /// 8: the live distance's step across a silence is revised to the mean of the first five
     /// running speeds after it (`Odometer`'s bridge revision), as the speed before it already was.
-    static let engineVersion = 8
+    /// 9: the saved distance counts the second between START and the first fix (run from
+    /// standing), and an outage the runner stopped in is measured on the arc its entry and exit
+    /// headings make (`DistanceProfile.Builder.bridgeStops`), not the smoother's wide bridge.
+    static let engineVersion = 9
 }
 
 extension Logbook {

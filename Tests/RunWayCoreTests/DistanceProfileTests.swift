@@ -117,4 +117,23 @@ struct DistanceProfileTests {
         // The prompt flight's first second was run at 3 m/s (3 m); the late one's from standing.
         #expect(abs(prompt.total - late.total - 1.5) < 1e-6, "\(late.total) \(prompt.total)")
     }
+
+    /// A stop inside an outage at a corner: east at 3 m/s, into the gap (300–375 s), 45 m on,
+    /// 45 s standing, a left turn and 45 m north, then north. The runner stopped (the 64 m chord is
+    /// far under the speeds either side held), so nothing credits the speeds: the bridge is the
+    /// curve the entry and exit headings meet on, 71 m here, the true path's 90 m cut short, but
+    /// not the smoother's own bridge, which leaves at 3 m/s for 75 s and swings wide (102 m).
+    @Test func aStopInAnOutageIsBridgedOnTheTurnItsHeadingsMake() throws {
+        var fixes = (0...300).map { fix(Double($0), east: 3 * Double($0) - 945) }
+        fixes += (375...675).map {
+            Fix(
+                time: Double($0),
+                coordinate: projection.coordinate(east: 0, north: 45 + 3 * Double($0 - 375)),
+                horizontalAccuracy: 5, speed: 3, track: 0)
+        }
+        let profile = try #require(self.profile(of: fixes))
+        // A quarter circle from (−45, 0) to (0, 45): radius 45.
+        let arc = 45 * Double.pi / 2
+        #expect(abs(profile.total - (1800 + arc)) < 3, "\(profile.total)")
+    }
 }
