@@ -246,13 +246,9 @@ public struct DistanceProfile: Sendable, Equatable {
             return sum / Double(count)
         }
 
-        /// The largest turn (radians) an outage's entry and exit headings are taken to make: beyond
-        /// it (a runner who turned back) the arc's length is no measure of the path.
-        static let largestBridgeTurn = Double.pi * 2 / 3
-
         /// An outage the runner stopped in (`creditKeptGoing` did not credit it): its distance is
         /// the arc from the entry to the exit that turns evenly from the entry's heading to the
-        /// exit's (the chord where they agree). The smoother's own bridge leaves and arrives at
+        /// exit's (`RouteShape.arcLength`; the chord where they agree). The smoother's own bridge leaves and arrives at
         /// running speed, so over a gap much longer than its chord needs it swings wide: "stop in
         /// an outage" was saved 0.13 % long (median, 0.31 % worst) and its later splits 2–5 s
         /// early; on the arc 0.08 / 0.22 %.
@@ -269,8 +265,7 @@ public struct DistanceProfile: Sendable, Equatable {
                     continue
                 }
                 let cross = entry.x * exit.y - entry.y * exit.x
-                let turn = min(abs(CMath.atan2(cross, (entry * exit).sum())), Self.largestBridgeTurn)
-                let arc = turn > 1e-3 ? chord * (turn / 2) / CMath.sin(turn / 2) : chord
+                let arc = RouteShape.arcLength(chord: chord, turn: CMath.atan2(cross, (entry * exit).sum()))
                 for j in k...end { stated[j] *= arc / drawn }
             }
         }

@@ -23,6 +23,8 @@ extension FlightInProgress {
             gpsGain.add(time: fix.time, altitude: relative)
         }
         let manuallyPaused = pause.pauseReason == .manual || pause.pauseReason == .vehicle
+        // How far the heading turned from the last fix to this one (degrees), when both had one.
+        let turn = fix.track.flatMap { track in heading.map { Geodesy.turn(from: $0, to: track) } }
         var increment = 0.0
         if case .counted = verdict {
             if manuallyPaused {
@@ -30,7 +32,8 @@ extension FlightInProgress {
             } else {
                 let duration = previousAnchor.map { fix.time - $0.time } ?? .infinity
                 increment = odometer.count(
-                    chord: chord, duration: duration, from: previousAnchor?.coordinate, to: fix.coordinate)
+                    chord: chord, duration: duration, from: previousAnchor?.coordinate, to: fix.coordinate,
+                    turn: turn)
             }
         }
         // "When gpsd gives no speed, use distance/time" — and when its speed is not believed.
@@ -42,8 +45,7 @@ extension FlightInProgress {
         apply(
             pause.observeFix(
                 time: fix.time, speed: speed, moved: increment >= 1, step: increment,
-                speedIsDoppler: reported != nil,
-                turn: fix.track.flatMap { track in heading.map { Geodesy.turn(from: $0, to: track) } }),
+                speedIsDoppler: reported != nil, turn: turn),
             at: fix.time, &out)
         position = fix.coordinate
         if let track = fix.track {

@@ -138,5 +138,17 @@ enum RouteShape {
     }
 
     static func norm(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }
+
+    /// The largest turn (radians) a gap's entry and exit headings are taken to make: beyond it
+    /// (a runner who turned back) an arc's length is no measure of the path.
+    static let largestArcTurn = Double.pi * 2 / 3
+
+    /// The length of the arc across `chord` that turns evenly through `turn` radians from its
+    /// start to its end (the chord itself when they agree): how far a runner went across a gap
+    /// in which it stopped, known only by where it went in and came out and the headings then.
+    static func arcLength(chord: Double, turn: Double) -> Double {
+        let turn = min(abs(turn), largestArcTurn)
+        return turn > 1e-3 ? chord * (turn / 2) / CMath.sin(turn / 2) : chord
+    }
     static func dot(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { (a * b).sum() }
 }

@@ -232,7 +232,8 @@ enum Schema {
     /// running speeds after it (`Odometer`'s bridge revision), as the speed before it already was.
     /// 9: the saved distance counts the second between START and the first fix (run from
     /// standing), and an outage the runner stopped in is measured on the arc its entry and exit
-    /// headings make (`DistanceProfile.Builder.bridgeStops`), not the smoother's wide bridge.
+    /// headings make (`DistanceProfile.Builder.bridgeStops`), not the smoother's wide bridge; the
+    /// live distance takes the same arc across such a silence, not the chord.
     static let engineVersion = 9
 }
 

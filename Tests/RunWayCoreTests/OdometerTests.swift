@@ -181,6 +181,23 @@ struct OdometerTests {
         #expect(abs(held - 192) < 1e-6)
         #expect(abs(stopping.distance - afterStep - slowing) < 1e-9)
     }
+
+    /// A minute's silence the runner stopped in (64 m of chord, far under the 3 m/s either side
+    /// held), going in east and coming out north: the step is the quarter circle across the chord
+    /// (71 m; the true path round the corner was 90), not the chord that cuts it. Without a turn
+    /// known, or on a straight, it is the chord.
+    @Test func aStopInASilenceIsTheArcItsHeadingsMake() {
+        let chord = 45 * 2.squareRoot()
+        var turning = Self.running(at: [3, 3, 3, 3, 3])
+        turning.integrate(time: 64, speed: 3)
+        #expect(abs(turning.count(chord: chord, duration: 60, turn: 90) - 45 * Double.pi / 2) < 1e-6)
+        var straight = Self.running(at: [3, 3, 3, 3, 3])
+        straight.integrate(time: 64, speed: 3)
+        #expect(abs(straight.count(chord: 90, duration: 60, turn: 0) - 90) < 1e-9)
+        var unknown = Self.running(at: [3, 3, 3, 3, 3])
+        unknown.integrate(time: 64, speed: 3)
+        #expect(abs(unknown.count(chord: chord, duration: 60) - chord) < 1e-9)
+    }
 }
 
 @Suite("Distance: positions overrule a speed that persistently disagrees")
