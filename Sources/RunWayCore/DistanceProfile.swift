@@ -2,8 +2,9 @@
 /// second, none inside a pause) and the distance at each point, counted only within moving
 /// stretches, as a service measuring the exported GPX adds up its segments. Between two points
 /// with Doppler speeds the distance is their trapezoid (the receiver's best measurement: the
-/// route's own steps come out 0.1 % shorter on the park loop, each corner's vertices averaged);
-/// elsewhere (an outage's bridge) it is the route's own step. `runway-bench accuracy`: the
+/// route's own steps come out 0.1 % shorter on the park loop, each corner's vertices averaged),
+/// less the drift the fixes show their sum took (`AlongTrackCorrection`); elsewhere (an outage's
+/// bridge) it is the route's own step. `runway-bench accuracy`: the
 /// exported track's length is within 0.13 % (median) and 0.46 % (worst) of the stated distance.
 public struct DistanceProfile: Sendable, Equatable {
     /// GPS times of the points, increasing.
@@ -35,10 +36,10 @@ public struct DistanceProfile: Sendable, Equatable {
     /// `finish()`.
     ///
     /// Each moving stretch (between pauses) becomes route points by **dead reckoning** the
-    /// smoothed velocity (trapezoids) and pulling that toward the smoothed positions through a
-    /// forward–backward exponential low-pass of their difference (`correctionTau`): the
-    /// velocity carries the shape second by second (Doppler, corners and all), the positions fix
-    /// its slow drift. Summing the smoothed positions' own steps instead would add their
+    /// smoothed velocity (trapezoids, their drift taken out) and pulling that toward the smoothed
+    /// positions through a forward–backward exponential low-pass of their difference
+    /// (`correctionTau`): the velocity carries the shape second by second (Doppler, corners and
+    /// all), the positions fix its slow drift. Summing the smoothed positions' own steps instead would add their
     /// remaining jitter to the distance (+1 % for a walker), and smoothing harder cuts corners.
     public struct Builder: Sendable {
         /// The low-pass's time constant, seconds: long enough that the smoothed positions'
@@ -270,21 +271,15 @@ public struct DistanceProfile: Sendable, Equatable {
             }
         }
 
-        mutating func flush() {
-            defer {
-                stretch.removeAll(keepingCapacity: true)
-                jumped.removeAll()
-            }
-            guard let first = stretch.first else { return }
+        /// The dead-reckoned route: each step the speeds' trapezoid along the smoothed velocity
+        /// (× `scales[k]`, the drift taken out), from the stretch's first point.
+        func reckoned(scales: [Double]? = nil) -> [SIMD2<Double>] {
             let n = stretch.count
-            let credited = creditKeptGoing()
-            // Dead reckoning, and its difference from the smoothed positions.
+            guard let first = stretch.first else { return [] }
             var reckoned = [SIMD2<Double>](repeating: SIMD2(first.east, first.north), count: n)
-            var difference = [SIMD2<Double>](repeating: .zero, count: n)
             for k in 1..<max(n, 1) {
                 let a = stretch[k - 1]
                 let b = stretch[k]
-                let dt = b.time - a.time
                 // Across the fixes left out inside a pause, the runner stood: the positions say
                 // where it went on from. Across an outage too: the speeds say how far the runner
                 // ran, not where (reckoning the bridge at them overshot the fixes beyond it, and
@@ -292,11 +287,17 @@ public struct DistanceProfile: Sendable, Equatable {
                 let step =
                     jumped.contains(k) || a.bridged || b.bridged
                     ? SIMD2(b.east - a.east, b.north - a.north)
-                    : (Self.velocity(a) + Self.velocity(b)) * (dt / 2)
+                    : (Self.velocity(a) + Self.velocity(b)) * ((b.time - a.time) / 2 * (scales?[k] ?? 1))
                 reckoned[k] = reckoned[k - 1] + step
-                difference[k] = SIMD2(b.east, b.north) - reckoned[k]
             }
-            // The low-pass, forward then backward (no lag either way).
+            return reckoned
+        }
+
+        /// The reckoned route pulled toward the smoothed positions by a forward–backward
+        /// exponential low-pass of their difference (`correctionTau`; no lag either way).
+        func pulledToPositions(_ reckoned: [SIMD2<Double>]) -> [SIMD2<Double>] {
+            let n = stretch.count
+            let difference = (0..<n).map { SIMD2(stretch[$0].east, stretch[$0].north) - reckoned[$0] }
             var forward = difference
             for k in 1..<max(n, 1) {
                 let alpha = 1 - CMath.exp(-(stretch[k].time - stretch[k - 1].time) / Self.correctionTau)
@@ -309,6 +310,67 @@ public struct DistanceProfile: Sendable, Equatable {
                     smooth[k] = smooth[k + 1] + (forward[k] - smooth[k + 1]) * alpha
                 }
             }
+            return (0..<n).map { reckoned[$0] + smooth[$0] }
+        }
+
+        /// The metres to add to each speed trapezoid for the Doppler sum's drift
+        /// (`AlongTrackCorrection`): where the fixes (the smoothed point plus the receiver's
+        /// smoothed wander: where the fix put the runner) say the reckoned route ran ahead or fell
+        /// behind along its heading. Only steps with a speed at both ends, not after fixes left
+        /// out, and not into or out of an outage; the readings' own noise, from their successive
+        /// differences, sets how far the sum may drift.
+        func driftCorrections(reckoned: [SIMD2<Double>], trapezoids: [Double?]) -> [Double] {
+            let n = stretch.count
+            var result = [Double](repeating: 0, count: n)
+            guard n >= 3 else { return result }
+            var speeds: [Double] = []
+            for point in stretch where !point.bridged {
+                if let v = point.measuredSpeed, v > 0 { speeds.append(v) }
+            }
+            let configuration = AlongTrackCorrection.Configuration()
+            let sigma = AlongTrackCorrection.estimatedSpeedSigma(speeds) ?? configuration.speedSigma
+            let samples = (0..<n).map { k in
+                let point = stretch[k]
+                let v = Self.velocity(point)
+                let length = RouteShape.norm(v)
+                return AlongTrackCorrection.Sample(
+                    time: point.time,
+                    offset: point.bridged ? nil : SIMD2(point.east, point.north) + point.wander - reckoned[k],
+                    heading: length > 0.3 ? v / length : .zero, step: trapezoids[k] ?? 0)
+            }
+            let corrections = AlongTrackCorrection.corrections(samples, speedSigma: sigma)
+            var bridges = Set<Int>()
+            for outage in outages() { bridges.formUnion(outage.lowerBound...outage.upperBound) }
+            for k in 1..<n where trapezoids[k] != nil && !bridges.contains(k) && !jumped.contains(k) {
+                result[k] = corrections[k]
+            }
+            return result
+        }
+
+        mutating func flush() {
+            defer {
+                stretch.removeAll(keepingCapacity: true)
+                jumped.removeAll()
+            }
+            guard let first = stretch.first else { return }
+            let n = stretch.count
+            let credited = creditKeptGoing()
+            // The speeds' trapezoids, their drift taken out where the fixes say so, and the route
+            // dead-reckoned on them and pulled to the positions.
+            var trapezoids = [Double?](repeating: nil, count: n)
+            for k in 1..<max(n, 1) {
+                if let a = stretch[k - 1].measuredSpeed, let b = stretch[k].measuredSpeed {
+                    trapezoids[k] = (a + b) / 2 * (stretch[k].time - stretch[k - 1].time)
+                }
+            }
+            let drift = driftCorrections(reckoned: reckoned(), trapezoids: trapezoids)
+            var scales = [Double](repeating: 1, count: n)
+            for k in 1..<max(n, 1) {
+                guard let step = trapezoids[k], step > 0 else { continue }
+                trapezoids[k] = max(step + drift[k], 0)
+                scales[k] = max(step + drift[k], 0) / step
+            }
+            let corrected = reckoned(scales: scales)
             // The metres between a pause's end and the stretch's first point (and its last point
             // and the next pause's start) are run at the speed the fix says: under a second each.
             // Between the flight's start and its first fix the runner set off from standing: the
@@ -324,17 +386,13 @@ public struct DistanceProfile: Sendable, Equatable {
             if stretchIndex < pauses.count, let last = stretch.last, let speed = last.measuredSpeed {
                 trail = speed * min(max(pauses[stretchIndex].start - last.time, 0), 1)
             }
-            var positions = (0..<n).map { reckoned[$0] + smooth[$0] }
+            var positions = pulledToPositions(corrected)
             // The metres stated from one point to the next: the speeds' trapezoid, or the
             // route's own step where a point has no speed.
             var stated = [Double](repeating: 0, count: n)
             var cumulative = [Double](repeating: 0, count: n)
             for k in 1..<max(n, 1) {
-                if let a = stretch[k - 1].measuredSpeed, let b = stretch[k].measuredSpeed {
-                    stated[k] = (a + b) / 2 * (stretch[k].time - stretch[k - 1].time)
-                } else {
-                    stated[k] = RouteShape.norm(positions[k] - positions[k - 1])
-                }
+                stated[k] = trapezoids[k] ?? RouteShape.norm(positions[k] - positions[k - 1])
             }
             bridgeStops(&stated, credited: credited)
             for k in 1..<max(n, 1) { cumulative[k] = cumulative[k - 1] + stated[k] }

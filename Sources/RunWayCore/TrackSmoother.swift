@@ -87,6 +87,9 @@ public struct TrackSmoother: Sendable {
         public var measuredSpeed: Double?
         /// Placed by the motion model across an outage, measured by no fix.
         public var bridged = false
+        /// The receiver's smoothed wander here (east, north): the point plus it is where the
+        /// fix put the runner, less the fix's white noise.
+        public var wander: SIMD2<Double> = .zero
 
         public var speed: Double {
             (velocityEast * velocityEast + velocityNorth * velocityNorth).squareRoot()
@@ -377,7 +380,8 @@ public struct TrackSmoother: Sendable {
                 Point(
                     time: all[k].time, east: smoothedEast[k].x + shift.x, north: smoothedNorth[k].x + shift.y,
                     velocityEast: smoothedEast[k].y, velocityNorth: smoothedNorth[k].y,
-                    measuredSpeed: all[k].speed.isNaN ? nil : all[k].speed, bridged: all[k].bridged))
+                    measuredSpeed: all[k].speed.isNaN ? nil : all[k].speed, bridged: all[k].bridged,
+                    wander: SIMD2(smoothedEast[k].z, smoothedNorth[k].z)))
             handed += 1
         }
         // Handing out past the held records hands out the newest (`current`) too: at `finish`.

@@ -233,7 +233,8 @@ enum Schema {
     /// 9: the saved distance counts the second between START and the first fix (run from
     /// standing), and an outage the runner stopped in is measured on the arc its entry and exit
     /// headings make (`DistanceProfile.Builder.bridgeStops`), not the smoother's wide bridge; the
-    /// live distance takes the same arc across such a silence, not the chord.
+    /// live distance takes the same arc across such a silence, not the chord. The saved distance's
+    /// Doppler drift is taken out along the route by the fixes (`AlongTrackCorrection`).
     static let engineVersion = 9
 }
 

@@ -62,7 +62,7 @@ struct ViewerBrowserTests {
         let rows = try #require(seen["logbook_rows"] as? [[String]])
         #expect(
             rows.last == [
-                "2026-10-03 06:59", "mission", "5.18 km", "28:48", "29:35", "5:33 /km", "+20 m", "recorded",
+                "2026-10-03 06:59", "mission", "5.18 km", "28:48", "29:35", "5:34 /km", "+20 m", "recorded",
             ])
         #expect(rows[0][1] == "free" && rows[0][6] == "0 m")
 
@@ -78,7 +78,7 @@ struct ViewerBrowserTests {
 
         // Summary: six split rows, slowest 2 km ▼ and fastest 4 km ▲ on pace; no heart rate: --.
         let splits = try #require(seen["splits"] as? [[String]])
-        #expect(splits.map(\.first) == ["1 km", "2 km", "3 km", "4 km", "5 km", "181 m"])
+        #expect(splits.map(\.first) == ["1 km", "2 km", "3 km", "4 km", "5 km", "180 m"])
         #expect(splits[1][1].hasSuffix("▼") && splits[3][1].hasSuffix("▲"))
         #expect(splits.filter { $0[1].contains("▲") || $0[1].contains("▼") }.count == 2)
         // No heart rate: BPM, its maximum and SPM are --, and there is no time-in-zone bar.
