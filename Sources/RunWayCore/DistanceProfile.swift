@@ -4,8 +4,8 @@
 /// with Doppler speeds the distance is their trapezoid (the receiver's best measurement: the
 /// route's own steps come out 0.1 % shorter on the park loop, each corner's vertices averaged),
 /// less the drift the fixes show their sum took (`AlongTrackCorrection`); elsewhere (an outage's
-/// bridge) it is the route's own step. `runway-bench accuracy`: the
-/// exported track's length is within 0.13 % (median) and 0.46 % (worst) of the stated distance.
+/// bridge) it is the route's own step. `runway-bench accuracy`: the exported track's length is
+/// within 0.13 % (median) and 0.46 % (worst) of the stated distance.
 public struct DistanceProfile: Sendable, Equatable {
     /// GPS times of the points, increasing.
     public private(set) var times: [Double] = []
@@ -39,8 +39,9 @@ public struct DistanceProfile: Sendable, Equatable {
     /// smoothed velocity (trapezoids, their drift taken out) and pulling that toward the smoothed
     /// positions through a forward–backward exponential low-pass of their difference
     /// (`correctionTau`): the velocity carries the shape second by second (Doppler, corners and
-    /// all), the positions fix its slow drift. Summing the smoothed positions' own steps instead would add their
-    /// remaining jitter to the distance (+1 % for a walker), and smoothing harder cuts corners.
+    /// all), the positions fix its slow drift. Summing the smoothed positions' own steps instead
+    /// would add their remaining jitter to the distance (+1 % for a walker), and smoothing harder
+    /// cuts corners.
     public struct Builder: Sendable {
         /// The low-pass's time constant, seconds: long enough that the smoothed positions'
         /// jitter and their pull inside each corner average out (60 s left a −0.1 % bias on the
@@ -249,10 +250,10 @@ public struct DistanceProfile: Sendable, Equatable {
 
         /// An outage the runner stopped in (`creditKeptGoing` did not credit it): its distance is
         /// the arc from the entry to the exit that turns evenly from the entry's heading to the
-        /// exit's (`RouteShape.arcLength`; the chord where they agree). The smoother's own bridge leaves and arrives at
-        /// running speed, so over a gap much longer than its chord needs it swings wide: "stop in
-        /// an outage" was saved 0.13 % long (median, 0.31 % worst) and its later splits 2–5 s
-        /// early; on the arc 0.08 / 0.22 %.
+        /// exit's (`RouteShape.arcLength`; the chord where they agree). The smoother's own bridge
+        /// leaves and arrives at running speed, so over a gap much longer than its chord needs it
+        /// swings wide: "stop in an outage" was saved 0.13 % long (median, 0.31 % worst) and its
+        /// later splits 2–5 s early; on the arc 0.08 / 0.22 %.
         func bridgeStops(_ stated: inout [Double], credited: [Range<Int>]) {
             for outage in outages() where !credited.contains(outage) {
                 let (k, end) = (outage.lowerBound, outage.upperBound)
