@@ -22,7 +22,7 @@
 /// Memory: the samples, the filtered state and covariance, ~110 bytes a second of a stretch
 /// (a 24 h stretch ~9 MB at landing, freed with it); time linear (24 h at 1 Hz: the whole
 /// landing 1.8 s, `runway-bench landing`).
-public struct AlongTrackCorrection: Sendable {
+public enum AlongTrackCorrection {
     public struct Configuration: Sendable, Equatable {
         /// σ of one Doppler reading (m/s), when the readings themselves do not say (see
         /// `estimatedSpeedSigma`).

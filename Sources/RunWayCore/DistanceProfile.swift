@@ -139,9 +139,9 @@ public struct DistanceProfile: Sendable, Equatable {
         /// 2.8 % short on the chord); where it says the runner stopped, the arc `bridgeStops`
         /// measures (holding the speed credited the stop: "stop in an outage" was 4.7 % long).
         @discardableResult
-        mutating func creditKeptGoing() -> [Range<Int>] {
+        mutating func creditKeptGoing(_ outages: [Range<Int>]) -> [Range<Int>] {
             var credited: [Range<Int>] = []
-            for outage in outages() {
+            for outage in outages {
                 let (k, end) = (outage.lowerBound, outage.upperBound)
                 guard let sa = speedHeld(before: k), let sb = speedHeld(from: end) else { continue }
                 let a = stretch[k - 1]
@@ -254,8 +254,8 @@ public struct DistanceProfile: Sendable, Equatable {
         /// leaves and arrives at running speed, so over a gap much longer than its chord needs it
         /// swings wide: "stop in an outage" was saved 0.13 % long (median, 0.31 % worst) and its
         /// later splits 2–5 s early; on the arc 0.08 / 0.22 %.
-        func bridgeStops(_ stated: inout [Double], credited: [Range<Int>]) {
-            for outage in outages() where !credited.contains(outage) {
+        func bridgeStops(_ stated: inout [Double], outages: [Range<Int>], credited: [Range<Int>]) {
+            for outage in outages where !credited.contains(outage) {
                 let (k, end) = (outage.lowerBound, outage.upperBound)
                 let a = stretch[k - 1]
                 let b = stretch[end]
@@ -340,9 +340,10 @@ public struct DistanceProfile: Sendable, Equatable {
                     heading: length > 0.3 ? v / length : .zero, step: trapezoids[k] ?? 0)
             }
             let corrections = AlongTrackCorrection.corrections(samples, speedSigma: sigma)
-            var bridges = Set<Int>()
-            for outage in outages() { bridges.formUnion(outage.lowerBound...outage.upperBound) }
-            for k in 1..<n where trapezoids[k] != nil && !bridges.contains(k) && !jumped.contains(k) {
+            for k in 1..<n
+            where trapezoids[k] != nil && !stretch[k - 1].bridged && !stretch[k].bridged
+                && !jumped.contains(k)
+            {
                 result[k] = corrections[k]
             }
             return result
@@ -355,7 +356,8 @@ public struct DistanceProfile: Sendable, Equatable {
             }
             guard let first = stretch.first else { return }
             let n = stretch.count
-            let credited = creditKeptGoing()
+            let outages = outages()
+            let credited = creditKeptGoing(outages)
             // The speeds' trapezoids, their drift taken out where the fixes say so, and the route
             // dead-reckoned on them and pulled to the positions.
             var trapezoids = [Double?](repeating: nil, count: n)
@@ -368,8 +370,9 @@ public struct DistanceProfile: Sendable, Equatable {
             var scales = [Double](repeating: 1, count: n)
             for k in 1..<max(n, 1) {
                 guard let step = trapezoids[k], step > 0 else { continue }
-                trapezoids[k] = max(step + drift[k], 0)
-                scales[k] = max(step + drift[k], 0) / step
+                let metres = max(step + drift[k], 0)
+                trapezoids[k] = metres
+                scales[k] = metres / step
             }
             let corrected = reckoned(scales: scales)
             // The metres between a pause's end and the stretch's first point (and its last point
@@ -395,7 +398,7 @@ public struct DistanceProfile: Sendable, Equatable {
             for k in 1..<max(n, 1) {
                 stated[k] = trapezoids[k] ?? RouteShape.norm(positions[k] - positions[k - 1])
             }
-            bridgeStops(&stated, credited: credited)
+            bridgeStops(&stated, outages: outages, credited: credited)
             for k in 1..<max(n, 1) { cumulative[k] = cumulative[k - 1] + stated[k] }
             calibrate(stated: stated)
             var fixed: Set<Int> = [0, n - 1]
