@@ -31,9 +31,11 @@ extension FlightInProgress {
                 odometer.discardPending()
             } else {
                 let duration = previousAnchor.map { fix.time - $0.time } ?? .infinity
+                let crossing = silenceCrossing(to: fix, from: previousAnchor)
                 increment = odometer.count(
-                    chord: chord, duration: duration, from: previousAnchor?.coordinate, to: fix.coordinate,
-                    turn: turn)
+                    chord: crossing?.chord ?? chord, duration: duration, from: previousAnchor?.coordinate,
+                    to: fix.coordinate, turn: turn)
+                if let crossing { silenceExit = (crossing.entry, fix) }
             }
         }
         // "When gpsd gives no speed, use distance/time" — and when its speed is not believed.
@@ -52,6 +54,10 @@ extension FlightInProgress {
             heading = track
         } else if case .counted = verdict, let anchor = previousAnchor {
             heading = Geodesy.bearing(from: anchor.coordinate, to: fix.coordinate)
+        }
+        if verdict.isAccepted {
+            recentFixes.add(fix)
+            remeasureSilenceExit()
         }
         switch verdict {
         case .first, .counted, .reanchored:

@@ -44,6 +44,10 @@ struct FlightInProgress: Sendable {
     var lastTime: Double
     /// The newest accepted fix that stayed inside the anchor.
     var lastHeld: Fix?
+    /// The last few accepted fixes: where they put the ends of a step across a silence.
+    var recentFixes = RecentFixes()
+    /// The last step across a silence, until the fixes after it have said where it ended.
+    var silenceExit: (entry: Coordinate, exit: Fix)?
     /// False from a barometer loss until pressure samples return: altitude reads as missing.
     var barometerAvailable = true
     /// A landed flight flown again after the touchdown smoother: its distance at every moment

@@ -122,6 +122,9 @@ public struct Odometer: Sendable {
     /// The last step across a silence credited at the speeds either side held (the kept-going
     /// rule), until it is revised (see `BridgeRevision`).
     private var bridgeRevision: BridgeRevision?
+    /// The last step across a silence credited by the speeds held or by the arc, until its exit
+    /// is measured again (`remeasureCrossing`) or another silence comes.
+    private var crossing: Crossing?
     /// A paired footpod: across a silence, its metres (scaled to GPS's) are the step and what
     /// the display carries, instead of the speeds either side held through it.
     private var footpod = LiveFootpod()
@@ -129,6 +132,10 @@ public struct Odometer: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
+
+    /// True when the step the next `count` spends crosses a silence: no speed integral covers
+    /// it (a gap longer than `maxIntegrationGap`, or a fix without a usable speed).
+    public var spansSilence: Bool { !pendingValid }
 
     /// Feeds every accepted fix (counted or held) in time order.
     public mutating func integrate(time: Double, speed: Double?) {
@@ -149,6 +156,7 @@ public struct Odometer: Sendable {
         defer { remember(usable) }
         guard dt > 0, dt <= configuration.maxIntegrationGap, let v0 = last.speed, let v1 = usable else {
             if dt > configuration.maxIntegrationGap || usable == nil { reviseBridge() }
+            if dt > configuration.maxIntegrationGap { crossing = nil }
             footpod.fix(at: time, integral: nil)
             if dt > configuration.maxIntegrationGap, let before = heldSpeed, let v1 = usable {
                 gapSpeeds = (before, v1)
@@ -190,9 +198,48 @@ public struct Odometer: Sendable {
         bridgeRevision = nil
         guard !revision.speedsAfter.isEmpty else { return }
         let after = revision.speedsAfter.reduce(0, +) / Double(revision.speedsAfter.count)
-        let revised = max(revision.chord, (revision.before + after) / 2 * revision.duration)
+        let held = (revision.before + after) / 2 * revision.duration
+        let revised = max(revision.chord, held)
         guard revised.isFinite else { return }
         distance = max(0, distance + revised - revision.credited)
+        crossing?.held = held
+        crossing?.credited = revised
+        show()
+    }
+
+    /// A step across a silence as credited: its chord, what it added, and what decided that —
+    /// the speeds either side held through it (the kept-going rule) or the turn of the arc.
+    struct Crossing {
+        var chord: Double
+        var credited: Double
+        var held: Double?
+        var turn: Double?
+    }
+
+    /// Measures the last step across a silence again with `chord`, once the fixes after it have
+    /// said where it really ended (`FlightInProgress.remeasureSilenceExit`): the same rule, on
+    /// the new chord. A multipath fix at a tunnel's exit made the chord 17 m long, and the live
+    /// distance 1.74 % long at the next kilometre mark ("outages on a straight", 100 seeds). The
+    /// shown distance never goes back: what the revision takes away holds it until run.
+    public mutating func remeasureCrossing(chord: Double) {
+        guard var step = crossing, chord.isFinite, chord >= 0 else { return }
+        crossing = nil
+        let revised: Double
+        if let held = step.held {
+            revised = max(chord, held)
+        } else if let turn = step.turn {
+            revised = RouteShape.arcLength(chord: chord, turn: turn * .pi / 180)
+        } else {
+            return
+        }
+        guard revised.isFinite else { return }
+        distance = max(0, distance + revised - step.credited)
+        if var revision = bridgeRevision {
+            revision.chord = chord
+            revision.credited += revised - step.credited
+            bridgeRevision = revision
+        }
+        step.chord = chord
         show()
     }
 
@@ -264,15 +311,18 @@ public struct Odometer: Sendable {
             chord >= configuration.keptGoingShare * (gap.before + gap.after) / 2 * duration
         {
             // Across a silence the runner kept going through: the speeds either side held.
-            increment = max(chord, (gap.before + gap.after) / 2 * duration)
+            let held = (gap.before + gap.after) / 2 * duration
+            increment = max(chord, held)
             bridgeRevision = BridgeRevision(
                 before: gap.before, duration: duration, chord: chord, credited: increment,
                 speedsAfter: [gap.after])
+            crossing = Crossing(chord: chord, credited: increment, held: held)
         } else if !pendingValid, gapSpeeds != nil, duration.isFinite, let turn {
             // Across a silence the runner stopped in: the arc its headings in and out make (the
             // saved flight's rule, `DistanceProfile.Builder.bridgeStops`), never shorter than the
             // chord: "stop in an outage" live worst 1.06 → 1.00 %, moving time 2.8 → 2.5 s a stop.
             increment = RouteShape.arcLength(chord: chord, turn: turn * .pi / 180)
+            crossing = Crossing(chord: chord, credited: increment, turn: turn)
         } else if speedIsTrusted {
             // A valid integral of 0 is the receiver saying "at rest": the step is position wander.
             increment = usable ? pending : chord
@@ -335,6 +385,7 @@ public struct Odometer: Sendable {
     /// counted since a vehicle's speed began was not run (`VehicleWatch`).
     public mutating func rewind(to metres: Double) {
         bridgeRevision = nil
+        crossing = nil
         distance = min(distance, max(0, metres))
         discardPending()
         shown = distance

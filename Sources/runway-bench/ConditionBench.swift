@@ -63,6 +63,8 @@ struct ConditionBench {
         /// |engine − true| moving time, s, and that per stop (nil without stops).
         var moving: Double
         var movingPerStop: Double?
+        /// Engine − true moving time, s (signed: negative is a stop booked too long).
+        var movingSigned = 0.0
         /// Each full split's end against the true kilometre time (s, signed), and how many
         /// kilometres the runner truly passed (a split the engine never closed is missing).
         var splits: [Double]
@@ -166,6 +168,7 @@ struct ConditionBench {
             flatGain: climbs ? nil : gain, trueGain: truth.elevationGain,
             track: flight.flatMap(trackError), saved: flight != nil, stops: truth.stopCount)
         figures.liveAtMarks = liveAtMarks
+        figures.movingSigned = (flight?.movingTime ?? 0) - truth.movingTime
         figures.splitDurations = splitDurations
         return figures
     }
@@ -177,7 +180,7 @@ struct ConditionBench {
             let splits = run.splits.map { format($0, 1) }.joined(separator: " ")
             FileHandle.standardError.write(
                 Data(
-                    "  \(base.name) seed \(index + 1): distance \(format(run.distance, 3)) %, live m [\(live)], split s [\(splits)]\n"
+                    "  \(base.name) seed \(index + 1): distance \(format(run.distance, 3)) %, moving \(format(run.movingSigned, 1)) s, live m [\(live)], split s [\(splits)]\n"
                         .utf8))
         }
     }

@@ -198,6 +198,40 @@ struct OdometerTests {
         unknown.integrate(time: 64, speed: 3)
         #expect(abs(unknown.count(chord: chord, duration: 60) - chord) < 1e-9)
     }
+
+    /// A step across a silence measured again on a new chord (the fixes after it put its exit
+    /// elsewhere) keeps its rule: kept going, the larger of the chord and the speeds held; stopped,
+    /// the arc on the new chord. Only the last crossing is measured again, and only once.
+    @Test func aCrossingMeasuredAgainKeepsItsRule() {
+        // Kept going: 200 m of chord (a jumped exit) against 177.6 m of speeds held → 185 m.
+        var kept = Self.running(at: [3, 3, 3, 3, 3])
+        kept.integrate(time: 64, speed: 2.92)
+        let before = kept.distance
+        #expect(abs(kept.count(chord: 200, duration: 60) - 200) < 1e-9)
+        kept.remeasureCrossing(chord: 185)
+        #expect(abs(kept.distance - before - 185) < 1e-9)
+        kept.remeasureCrossing(chord: 100)
+        #expect(abs(kept.distance - before - 185) < 1e-9)
+        // A chord now under the speeds held falls back to them.
+        var short = Self.running(at: [3, 3, 3, 3, 3])
+        short.integrate(time: 64, speed: 3)
+        let start = short.distance
+        short.count(chord: 200, duration: 60)
+        short.remeasureCrossing(chord: 150)
+        #expect(abs(short.distance - start - 180) < 1e-9)
+        // Stopped, turning 90°: the quarter circle on the new chord.
+        var stopped = Self.running(at: [3, 3, 3, 3, 3])
+        stopped.integrate(time: 64, speed: 3)
+        let origin = stopped.distance
+        stopped.count(chord: 40, duration: 60, turn: 90)
+        stopped.remeasureCrossing(chord: 45 * 2.squareRoot())
+        #expect(abs(stopped.distance - origin - 45 * Double.pi / 2) < 1e-6)
+        // Another silence first: the crossing is gone, nothing moves.
+        stopped.integrate(time: 80, speed: 3)
+        let settled = stopped.distance
+        stopped.remeasureCrossing(chord: 10)
+        #expect(stopped.distance == settled)
+    }
 }
 
 @Suite("Distance: positions overrule a speed that persistently disagrees")
