@@ -3,9 +3,9 @@
 /// chord's error, and a tunnel's mouth is where one comes.
 extension FlightInProgress {
     /// The step from `anchor` to `fix` when it crosses a silence (no accepted fix for longer
-    /// than the odometer integrates across, and its speeds did not go on either: fixes
-    /// rejected as jumps still carry Doppler): where it began, and its chord. The anchor's own fix is the start
-    /// unless it lies more than `RecentFixes.outlier` from where the last fixes before the
+    /// than the odometer integrates across, and no speeds went on meanwhile: fixes rejected as
+    /// jumps still carry Doppler): where it began, and its chord. The anchor's own fix is the
+    /// start unless it lies more than `RecentFixes.outlier` from where the last fixes before the
     /// silence put it ("stop in an outage": an anchor 24 m off made the bridge 13 m short, the
     /// live distance 1.00 % short at the next kilometre and the stop 4 s long). Nil for a step
     /// that crosses no silence.

@@ -207,10 +207,9 @@ public struct Odometer: Sendable {
         show()
     }
 
-    /// A step across a silence as credited: its chord, what it added, and what decided that —
-    /// the speeds either side held through it (the kept-going rule) or the turn of the arc.
+    /// A step across a silence as credited: what it added, and what decided that — the speeds
+    /// either side held through it (the kept-going rule) or the turn of the arc.
     struct Crossing {
-        var chord: Double
         var credited: Double
         var held: Double?
         var turn: Double?
@@ -222,7 +221,7 @@ public struct Odometer: Sendable {
     /// distance 1.74 % long at the next kilometre mark ("outages on a straight", 100 seeds). The
     /// shown distance never goes back: what the revision takes away holds it until run.
     public mutating func remeasureCrossing(chord: Double) {
-        guard var step = crossing, chord.isFinite, chord >= 0 else { return }
+        guard let step = crossing, chord.isFinite, chord >= 0 else { return }
         crossing = nil
         let revised: Double
         if let held = step.held {
@@ -239,7 +238,6 @@ public struct Odometer: Sendable {
             revision.credited += revised - step.credited
             bridgeRevision = revision
         }
-        step.chord = chord
         show()
     }
 
@@ -316,13 +314,13 @@ public struct Odometer: Sendable {
             bridgeRevision = BridgeRevision(
                 before: gap.before, duration: duration, chord: chord, credited: increment,
                 speedsAfter: [gap.after])
-            crossing = Crossing(chord: chord, credited: increment, held: held)
+            crossing = Crossing(credited: increment, held: held)
         } else if !pendingValid, gapSpeeds != nil, duration.isFinite, let turn {
             // Across a silence the runner stopped in: the arc its headings in and out make (the
             // saved flight's rule, `DistanceProfile.Builder.bridgeStops`), never shorter than the
             // chord: "stop in an outage" live worst 1.06 → 1.00 %, moving time 2.8 → 2.5 s a stop.
             increment = RouteShape.arcLength(chord: chord, turn: turn * .pi / 180)
-            crossing = Crossing(chord: chord, credited: increment, turn: turn)
+            crossing = Crossing(credited: increment, turn: turn)
         } else if speedIsTrusted {
             // A valid integral of 0 is the receiver saying "at rest": the step is position wander.
             increment = usable ? pending : chord
