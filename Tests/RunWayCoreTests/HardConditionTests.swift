@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RunWayCore
@@ -123,6 +124,49 @@ struct HardConditionTests {
         }
         #expect(odometer.speedIsTrusted)
         #expect(abs(odometer.distance - 31.5) < 0.01)  // 30 m run, 1.5 m braking: no wander
+    }
+
+    /// Stopped under trees after running at 3 m/s: the wander makes three 6.3 m steps in 8 s,
+    /// Doppler reading 0, their net line 13.9 m (1.7 m/s, a march by its pace, no step over half
+    /// of it) but turning: east, then north, then north-east, 0.74 of their 18.9 m. Speed stays
+    /// trusted and the wander is no distance (without `marchStraightness` it went off); the same
+    /// steps in one line are a march (gpsd's bundg_zeus_9) and count.
+    @Test func aStopsWanderThatTurnsIsNoMarch() {
+        func stopped(_ steps: [(Double, Double)], straightness: Double = 0.8) -> Odometer {
+            var configuration = Odometer.Configuration()
+            configuration.marchStraightness = straightness
+            var odometer = Odometer(configuration: configuration)
+            odometer.integrate(time: 0, speed: 3)
+            for t in 1...10 {
+                odometer.integrate(time: Double(t), speed: 3)
+                let east = Double(t) * 3
+                odometer.count(
+                    chord: 3, duration: 1, from: Track.coordinate(east: east - 3),
+                    to: Track.coordinate(east: east))
+            }
+            var place = SIMD2<Double>(30, 0)
+            var time = 10.0
+            for (seconds, degrees) in steps {
+                for k in 1...Int(seconds) { odometer.integrate(time: time + Double(k), speed: 0) }
+                time += seconds
+                let step = 6.3 * SIMD2(cos(degrees * .pi / 180), sin(degrees * .pi / 180))
+                let next = place + step
+                odometer.count(
+                    chord: 6.3, duration: seconds, from: Track.coordinate(east: place.x, north: place.y),
+                    to: Track.coordinate(east: next.x, north: next.y))
+                place = next
+            }
+            return odometer
+        }
+        // 30 m run, 1.5 m braking (the trapezoid into the first 0): no wander.
+        let turning: [(Double, Double)] = [(2, 0), (3, 100), (3, 20)]
+        let wander = stopped(turning)
+        #expect(wander.speedIsTrusted)
+        #expect(abs(wander.distance - 31.5) < 0.01, "\(wander.distance)")
+        #expect(!stopped(turning, straightness: 0).speedIsTrusted)
+        let march = stopped([(2, 0), (3, 0), (3, 0)])
+        #expect(!march.speedIsTrusted)
+        #expect(abs(march.distance - 48.9) < 0.01, "\(march.distance)")
     }
 
     @Test func roughFixesUnderTreesAreNoSignalLoss() {
