@@ -41,7 +41,7 @@ public struct Odometer: Sendable {
         /// (gpsd's `bundg_zeus_9`: 0.9999), a stop's wander folds back on itself. Under trees
         /// (wander σ 4 m, τ 20 s, white 1.5 m) a standing runner's fixes once made three steps
         /// in 8 s with a net line of 11 m, 1.4 m/s, but 0.69 of their 16 m: speed went off, the
-        /// wander was counted for 38 s (tree cover, 100 seeds: the live distance 4 % long at a
+        /// wander was counted for 38 s (tree cover, 100 seeds: the live distance 32 m long at a
         /// kilometre mark, the moving time 20 s long).
         public var marchStraightness = 0.8
         /// Across a silence longer than `maxIntegrationGap`, a chord at least this share of the
@@ -224,9 +224,10 @@ public struct Odometer: Sendable {
 
     /// Measures the last step across a silence again with `chord`, once the fixes after it have
     /// said where it really ended (`FlightInProgress.remeasureSilenceExit`): the same rule, on
-    /// the new chord. A multipath fix at a tunnel's exit made the chord 17 m long, and the live
-    /// distance 1.74 % long at the next kilometre mark ("outages on a straight", 100 seeds). The
-    /// shown distance never goes back: what the revision takes away holds it until run.
+    /// the new chord. Six fixes 40 m off at an outage's exit made its step 15 m long, and the
+    /// live distance 0.89 % long at the next kilometre mark ("outages on a straight", seed 50
+    /// of 100; 0.39 % measured again). The shown distance never goes back: what the revision
+    /// takes away holds it until run.
     public mutating func remeasureCrossing(chord: Double) {
         guard let step = crossing, chord.isFinite, chord >= 0 else { return }
         crossing = nil
