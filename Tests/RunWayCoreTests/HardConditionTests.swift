@@ -102,10 +102,8 @@ struct HardConditionTests {
         #expect(abs(gap(until: 180, step: 90, turn: 180).movingTime(at: 183) - 183) < 1)
     }
 
-    @Test func aRunnersBrakingAndFirstWanderStepsDoNotSwitchSpeedOff() {
-        // Running at 3 m/s, then stopped: the last braking metres and wander make three steps
-        // of 5–6 m within 3 s while Doppler reads 0. They are no lie about the speed.
-        var odometer = Odometer()
+    /// East at 3 m/s for 10 s, a counted 3 m step each second: 30 m, speed trusted.
+    static func runTenSeconds(_ odometer: inout Odometer) {
         odometer.integrate(time: 0, speed: 3)
         for t in 1...10 {
             odometer.integrate(time: Double(t), speed: 3)
@@ -114,6 +112,13 @@ struct HardConditionTests {
                 chord: 3, duration: 1, from: Track.coordinate(east: east - 3),
                 to: Track.coordinate(east: east))
         }
+    }
+
+    @Test func aRunnersBrakingAndFirstWanderStepsDoNotSwitchSpeedOff() {
+        // Running at 3 m/s, then stopped: the last braking metres and wander make three steps
+        // of 5–6 m within 3 s while Doppler reads 0. They are no lie about the speed.
+        var odometer = Odometer()
+        Self.runTenSeconds(&odometer)
         var east = 30.0
         for (t, step) in [(11.0, 5.5), (12.0, 5.2), (13.0, 5.8)] {
             odometer.integrate(time: t, speed: 0)
@@ -136,14 +141,7 @@ struct HardConditionTests {
             var configuration = Odometer.Configuration()
             configuration.marchStraightness = straightness
             var odometer = Odometer(configuration: configuration)
-            odometer.integrate(time: 0, speed: 3)
-            for t in 1...10 {
-                odometer.integrate(time: Double(t), speed: 3)
-                let east = Double(t) * 3
-                odometer.count(
-                    chord: 3, duration: 1, from: Track.coordinate(east: east - 3),
-                    to: Track.coordinate(east: east))
-            }
+            Self.runTenSeconds(&odometer)
             var place = SIMD2<Double>(30, 0)
             var time = 10.0
             for (seconds, degrees) in steps {
