@@ -31,7 +31,8 @@ public struct RecentFixes: Sendable {
     public static let outlier = 10.0
 
     /// Fixes further apart than this are on either side of a silence: none carries across it.
-    static let silence = 8.0
+    /// The odometer's own limit, so the vote and the step it measures agree on what a silence is.
+    static let silence = Odometer.Configuration().maxIntegrationGap
 
     struct Sample: Sendable {
         var time: Double
@@ -74,7 +75,8 @@ public struct RecentFixes: Sendable {
             let b = samples[run.lowerBound + k]
             reckoned[k] = reckoned[k - 1] + (a.velocity + b.velocity) / 2 * (b.time - a.time)
         }
-        // The reckoned place at `time`, between the two fixes around it.
+        // The reckoned place at `time`, between the two fixes around it (the first's before the
+        // run, the last's after it).
         var at = reckoned[run.count - 1]
         for k in 1..<max(run.count, 1) where samples[run.lowerBound + k].time >= time {
             let a = samples[run.lowerBound + k - 1]
@@ -83,7 +85,6 @@ public struct RecentFixes: Sendable {
             at = reckoned[k - 1] + (reckoned[k] - reckoned[k - 1]) * f
             break
         }
-        if let first = samples[run].first, time <= first.time { at = reckoned[0] }
         var easts: [Double] = []
         var norths: [Double] = []
         for k in 0..<run.count {
