@@ -170,12 +170,14 @@ struct DaemonBlueZTests {
             try rig.mock.notify(Self.strap, 0x2A37, [0x16, 142, 0x00, 0x04])
             try rig.mock.notify(Self.footpod, 0x2A53, [0x05, 0x80, 0x03, 176, 0x78, 0x00])
             let sensors = try await rig.sensors()
+            // In one snapshot: a value older than `ControlSensor.staleAfter` is not sent, and
+            // under a loaded machine a second read came after it (contact read nil).
             return sensors[Self.strap]?["heart_rate"] as? Double == 142
+                && sensors[Self.strap]?["contact"] as? Bool == true
                 && sensors[Self.footpod]?["cadence"] as? Double == 176
         }
         let read = try await rig.sensors()
         #expect(readings, "\(read)")
-        #expect(try await rig.sensors()[Self.strap]?["contact"] as? Bool == true)
         let status = try await rig.json(["status"]) as? [String: Any]
         let inStatus = status?["sensors"] as? [[String: Any]] ?? []
         #expect(
