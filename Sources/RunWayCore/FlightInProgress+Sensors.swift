@@ -15,7 +15,7 @@ extension FlightInProgress {
             return
         }
         odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
-        odometer.integrate(time: fix.time, speed: fix.speed)
+        odometer.integrate(time: fix.time, speed: fix.speed, track: fix.track)
         watchRunner(at: fix.time, speed: reportedSpeed, &out)
         if let height = fix.altitude, fix.time >= rotateAt,
             let relative = gpsAltitude.add(time: fix.time, altitude: height)
@@ -97,7 +97,7 @@ extension FlightInProgress {
             // Without this, a cold start's fixes snapping 200–500 m away were 30 s of silence:
             // the distance shown froze and a signal-loss pause began. (helper-4's rule, wt/gate.)
             odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
-            odometer.integrate(time: fix.time, speed: fix.speed)
+            odometer.integrate(time: fix.time, speed: fix.speed, track: fix.track)
             observeSpeedOnly(fix, &out)
             return nil
         case .rejected:

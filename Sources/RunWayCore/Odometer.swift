@@ -4,8 +4,9 @@
 /// multipath jump adds length. The receiver's Doppler speed is far less noisy and unbiased while
 /// moving, so the odometer integrates speed over time (trapezoids between accepted fixes) and
 /// spends that integral when the movement filter counts a step. Positions guard the integral:
-/// when speeds are missing, span a long gap, or claim far more travel than the positions allow,
-/// the great-circle step is used instead.
+/// when speeds are missing, span a long gap, or claim far more travel than the positions allow
+/// (and are not a runner's steady velocity: `coherentTurn`), the great-circle step is used
+/// instead.
 ///
 /// A chord much *longer* than the integral is, once, the signature of a position jump
 /// (multipath), so a single such step keeps the integral. But receivers also report a speed that
@@ -25,9 +26,17 @@ public struct Odometer: Sendable {
         public var restSpeed: Double = 0.4
         /// Trapezoids never span a silence longer than this (the signal-loss limit).
         public var maxIntegrationGap: Double = 8
-        /// The integral is rejected when it exceeds `chord × ratio + slack`.
+        /// The integral is rejected when it exceeds `chord × ratio + slack`…
         public var maxIntegralToChordRatio: Double = 2
         public var maxIntegralSlack: Double = 10
+        /// …unless it averaged a running speed (at least `minimumImpliedSpeed`) and every moving
+        /// reading in it gave a track no more than this (degrees) from the moving reading before:
+        /// a receiver's velocity that coherent is the runner's, and the positions are what lags.
+        /// A cold start's offset decaying against the runner's way held the fixes within metres
+        /// for half a minute while Doppler read 3 m/s, and the integral was thrown away: the live
+        /// distance 90 m short at every kilometre mark ("cold start, decaying", 100 seeds: 9.1 %
+        /// at the first). A Doppler reading noise at rest has no such track, nor such a mean.
+        public var coherentTurn: Double = 45
         /// A step disagrees only while the receiver's own speed over it reads under this: a speed
         /// that lies reads "standing" (gpsd's `bundg_zeus_9`: 0–0.4 m/s at 2.9 m/s). A Doppler
         /// that says running while the positions race ahead is right, and they are wrong: a cold
@@ -93,6 +102,10 @@ public struct Odometer: Sendable {
     public private(set) var distance: Double = 0
     private var pending: Double = 0
     private var pendingValid = true
+    /// Every moving reading integrated into `pending` had a track, each within `coherentTurn`
+    /// of the one before; the track of the last reading when it was moving.
+    private var pendingCoherent = true
+    private var lastTrack: Double?
     /// The distance the runner is shown: `distance` and the speed integral not yet spent (while
     /// speed is trusted and the integral has no gap), never going back but for a rewind. Shown
     /// only at counted steps, the distance moved in chunks of two fixes at 4 m/s inside the
@@ -144,14 +157,21 @@ public struct Odometer: Sendable {
     /// it (a gap longer than `maxIntegrationGap`, or a fix without a usable speed).
     public var spansSilence: Bool { !pendingValid }
 
-    /// Feeds every accepted fix (counted or held) in time order.
-    public mutating func integrate(time: Double, speed: Double?) {
+    /// Feeds every accepted fix (counted or held) in time order, with its speed and, when the
+    /// receiver gives one, its track (degrees).
+    public mutating func integrate(time: Double, speed: Double?, track: Double? = nil) {
         let usable: Double? = speed.flatMap { s in
             guard s.isFinite, s <= configuration.maxSpeed else { return nil }
             return s < configuration.restSpeed ? 0 : s
         }
+        let moving = usable.map { $0 > 0 } ?? false
+        if moving {
+            let turn = track.map { now in lastTrack.map { abs(Geodesy.turn(from: $0, to: now)) } ?? 0 }
+            if (turn ?? .infinity) > configuration.coherentTurn { pendingCoherent = false }
+        }
         defer {
             last = (time, usable)
+            lastTrack = moving ? track : nil
             if let usable, usable >= configuration.minimumImpliedSpeed { lastMoving = (time, usable) }
         }
         guard let last else {
@@ -302,7 +322,8 @@ public struct Odometer: Sendable {
         turn: Double? = nil
     ) -> Double {
         let limit = chord * configuration.maxIntegralToChordRatio + configuration.maxIntegralSlack
-        let usable = pendingValid && pending <= limit
+        let coherent = pendingCoherent && pending >= configuration.minimumImpliedSpeed * duration
+        let usable = pendingValid && (pending <= limit || coherent)
         let disagrees =
             pendingValid && pending < chord * configuration.disagreementRatio
             && chord / duration >= configuration.minimumImpliedSpeed
@@ -379,6 +400,7 @@ public struct Odometer: Sendable {
         distance += increment
         pending = 0
         pendingValid = true
+        pendingCoherent = true
         show()
         return increment
     }
@@ -413,5 +435,6 @@ public struct Odometer: Sendable {
     public mutating func discardPending() {
         pending = 0
         pendingValid = true
+        pendingCoherent = true
     }
 }

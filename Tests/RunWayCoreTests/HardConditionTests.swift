@@ -220,6 +220,22 @@ struct HardConditionTests {
         #expect((firstAccepted ?? 99) <= 10, "\(String(describing: firstAccepted))")
     }
 
+    /// A cold start whose offset (200 m ahead of the runner) decays at 3.5 m/s while the runner
+    /// runs east at 3 m/s: for 57 s the fixes crawl back 0.5 m/s against the runner's way, then
+    /// follow the truth. Doppler reads 3 m/s east throughout. The live distance is the runner's
+    /// (it was the fixes': 150 m short at 90 s).
+    @Test func aColdStartDecayingAgainstTheRunnerCountsTheRunning() {
+        var computer = FlightComputer()
+        computer.rotate()
+        for t in 0...90 {
+            let offset = max(0, 200 - 3.5 * Double(t))
+            var fix = Track.fix(Double(t), east: 3 * Double(t) + offset, speed: 3, accuracy: 30)
+            fix.track = 90
+            _ = computer.handle(.fix(fix))
+        }
+        #expect(abs(computer.pfd.distance - 270) < 15, "\(computer.pfd.distance)")
+    }
+
     /// A receiver reading 140 m and worse (indoors, gpsd's haicom-305N) is never let in, however
     /// long it reads so: the learnt limit stops at 80 m.
     @Test func aReceiverReadingHundredsOfMetresIsNeverLetIn() {

@@ -27,6 +27,25 @@ struct OdometerTests {
         #expect(odometer.count(chord: 6) == 6)
     }
 
+    /// A cold start's offset decaying against the runner (issue 26): the positions crawl 6 m in
+    /// 20 s while Doppler reads 3 m/s on one track. That velocity is the runner's; it is kept.
+    @Test func aCoherentVelocityBeyondThePositionsIsKept() {
+        var odometer = Odometer()
+        for t in 0...20 { odometer.integrate(time: Double(t), speed: 3, track: 90 + Double(t % 3)) }
+        #expect(odometer.count(chord: 6, duration: 20) == 60)
+    }
+
+    /// The same integral from readings whose track swings about (a receiver's noise, not a
+    /// runner), or that averaged under a running speed, is still held to the positions.
+    @Test func anIncoherentVelocityBeyondThePositionsIsStillRejected() {
+        var swinging = Odometer()
+        for t in 0...20 { swinging.integrate(time: Double(t), speed: 3, track: t % 2 == 0 ? 10 : 130) }
+        #expect(swinging.count(chord: 6, duration: 20) == 6)
+        var slow = Odometer()
+        for t in 0...40 { slow.integrate(time: Double(t), speed: t % 3 == 0 ? 3 : 0, track: 90) }
+        #expect(slow.count(chord: 6, duration: 40) == 6)
+    }
+
     @Test func aLongSilenceIsNotBridgedBySpeed() {
         var odometer = Odometer()
         odometer.integrate(time: 0, speed: 3)
