@@ -1,3 +1,4 @@
+import Foundation
 import RunWayCore
 import RunWaySimulator
 import Testing
@@ -94,6 +95,31 @@ struct ElevationGainTests {
             gain.add(time: Double(t), altitude: smooth)
         }
         #expect(gain.total < 1)
+    }
+
+    /// Twelve slow hills with no flat tops (550 m foot to foot at 2.9 m/s, 6–14 m, 118 m in
+    /// all), no weather: a level window that ended at each sample booked the first seconds past
+    /// every crest and trough as drift (116.6 m); centred on the sample, 117.6 m.
+    @Test func slowCrestsAreNotBookedAsDrift() {
+        var gain = ElevationGain()
+        let heights: [Double] = [8, 12, 6, 14, 9, 11, 7, 13, 10, 6, 12, 10]
+        for t in 0...2320 {
+            let s = 2.9 * Double(t)
+            let index = Int(s / 560)
+            let phase = (s - 560 * Double(index)) / 550
+            let z = index < heights.count && phase < 1 ? heights[index] * (1 - cos(2 * .pi * phase)) / 2 : 0
+            gain.add(time: Double(t), altitude: z)
+        }
+        #expect(abs(gain.total - 118) < 0.8, "\(gain.total)")
+    }
+
+    /// The samples not yet judged (the window's look-ahead) count at once: a climb's last
+    /// metres are in the total as soon as they are read.
+    @Test func theLatestClimbCountsAtOnce() {
+        var gain = ElevationGain()
+        for t in 0...60 { gain.add(time: Double(t), altitude: Double(t) * 0.1) }
+        #expect(abs(gain.total - 6) < 0.01, "\(gain.total)")
+        #expect(abs((gain.terrainAltitude ?? 0) - 6) < 0.01)
     }
 
     @Test func theSimulatedFlatAndHillyCoursesMeetTheirTargets() {
