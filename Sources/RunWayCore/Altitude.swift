@@ -41,6 +41,8 @@ public struct AltitudeFilter: Sendable {
 
     /// Smoothed altitude relative to ROTATE; `nil` until the zero is taken.
     public var altitude: Double? { seeded ? s2 : nil }
+    /// The last accepted sample's altitude before smoothing (`SmoothedAltitude` averages these).
+    public var rawAltitude: Double? { lastAccepted?.altitude }
 
     public enum Outcome: Sendable, Equatable {
         case beforeRotate

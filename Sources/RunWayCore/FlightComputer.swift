@@ -23,6 +23,9 @@ public struct FlightComputer: Sendable {
     /// Set before START to fly a landed flight again on its smoothed track (`FlightSmoothing`):
     /// the flight's distance then comes from it.
     public var distanceProfile: DistanceProfile?
+    /// …and its barometer's altitude averaged either side of each sample (`SmoothedAltitude`):
+    /// the flight's elevation gain counts it.
+    public var smoothedAltitude: SmoothedAltitude?
     /// The flight a forgotten stop landed (`StandstillWatch`), until the next START: a replay
     /// that flies a raw log through such a landing reads it here (its END then finds nothing
     /// flying).
@@ -243,6 +246,7 @@ public struct FlightComputer: Sendable {
             workout: pendingWorkout, configuration: configuration)
         flight?.runName = pendingRun
         flight?.profile = distanceProfile
+        flight?.smoothedAltitude = smoothedAltitude
         out.append(
             .began(
                 rotate: time, pressedAt: pressedAt, mission: pendingWorkout == nil ? pendingMission : nil,

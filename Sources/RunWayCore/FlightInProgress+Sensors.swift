@@ -134,7 +134,8 @@ extension FlightInProgress {
     mutating func add(_ sample: PressureSample) {
         guard case .accepted(let value) = altitude.add(sample) else { return }
         barometerAvailable = true
-        gain.add(time: sample.time, altitude: value)
+        // Flown again at touchdown, the saved flight counts the smoothed barometer.
+        gain.add(time: sample.time, altitude: smoothedAltitude?.altitude(at: sample.time) ?? value)
     }
 
     mutating func add(_ sample: BodySample) {

@@ -53,6 +53,8 @@ struct FlightInProgress: Sendable {
     /// A landed flight flown again after the touchdown smoother: its distance at every moment
     /// comes from the smoothed track instead of the odometer (`FlightSmoothing`).
     var profile: DistanceProfile?
+    /// Set when the flight is flown again at touchdown: the barometer's altitude the gain counts.
+    var smoothedAltitude: SmoothedAltitude?
     /// Running while manually paused, riding a vehicle, a forgotten stop (issue 27).
     var slips: SlipWatch
     var vehicle: VehicleWatch

@@ -4,15 +4,17 @@
 /// `reprocess`, recovery and salvage) the raw log is run through `TrackSmoother`, the smoothed
 /// track becomes a `DistanceProfile` (its length in moving time is the distance), and the raw log
 /// is flown again through the same engine with that profile, so the splits, the FDR's distances
-/// and the goal come from it while pauses, heart rate, altitude and alerts are the live rules'.
+/// and the goal come from it while pauses, heart rate and alerts are the live rules'. The
+/// elevation gain counts the barometer averaged either side of each sample (`SmoothedAltitude`)
+/// rather than the live rule's lagging double EMA.
 ///
 /// The result says which it is (`Flight.distanceMethod`) and keeps the live distance. A flight the
 /// smoother cannot improve keeps the live figures and says why (`Flight.smoothingNote`).
 public enum FlightSmoothing {
     /// The smoothed flight, or `flight` itself (with a note) when it cannot be smoothed.
-    /// `inputs` is the flight's raw log, in the order it was flown; it is iterated three times
-    /// (two smoothing passes and the flight flown again), so a sequence that reads it from
-    /// storage on each pass keeps no more than a page in memory.
+    /// `inputs` is the flight's raw log, in the order it was flown; it is iterated four times
+    /// (two smoothing passes, the barometer's, and the flight flown again), so a sequence that
+    /// reads it from storage on each pass keeps no more than a page in memory.
     public static func smoothed(
         _ flight: Flight, inputs: some Sequence<EngineInput>, configuration: EngineConfiguration,
         smoother: TrackSmoother.Configuration = TrackSmoother.Configuration()
@@ -44,6 +46,11 @@ public enum FlightSmoothing {
         }
         var computer = FlightComputer(configuration: configuration)
         computer.distanceProfile = profile
+        computer.smoothedAltitude = SmoothedAltitude(
+            pressures: inputs.lazy.compactMap {
+                if case .pressure(let sample) = $0, sample.time <= flight.endTime { sample } else { nil }
+            },
+            rotateAt: flight.startTime, configuration: configuration.altitude)
         var ticker = ReplayTicker()
         _ = computer.handle(
             .start(

@@ -141,9 +141,11 @@ public struct ExportActivity: Sendable, Equatable {
         timerIntervals = Self.runningStretches(
             startTime: startTime, elapsed: elapsed, movingTime: movingTime, pauses: pauses)
         let readings = RawReadings(inputs, from: flight.startTime, to: endTime)
+        let end = endTime
         let profile = elevationSource.flatMap {
             AltitudeProfile(
-                readings: readings, source: $0, startTime: flight.startTime, configuration: configuration)
+                readings: readings, source: $0, startTime: flight.startTime, configuration: configuration,
+                smoothed: flight.distanceMethod == .smoothed, endTime: end)
         }
         let anchored = profile?.anchor(readings: readings, homeAltitude: homeAltitude)
         if elevationSource != nil { altitudeAnchor = anchored?.anchor ?? .start }

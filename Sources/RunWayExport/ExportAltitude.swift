@@ -15,16 +15,26 @@ struct AltitudeProfile: Sendable {
     private(set) var loss = 0.0
 
     /// Nil when the raw log gives the source nothing (no pressure accepted, no receiver altitude).
+    /// `smoothed`: the flight (ending at `endTime`) was saved by the touchdown smoother, whose
+    /// gain counts the barometer averaged either side of each sample (`SmoothedAltitude`), as
+    /// the file's must.
     init?(
-        readings: RawReadings, source: ElevationSource, startTime: Double, configuration: EngineConfiguration
+        readings: RawReadings, source: ElevationSource, startTime: Double, configuration: EngineConfiguration,
+        smoothed: Bool = false, endTime: Double = .infinity
     ) {
         switch source {
         case .barometer:
             var filter = AltitudeFilter(configuration: configuration.altitude, rotateAt: startTime)
             var rule = ElevationGain(configuration: configuration.elevationGain)
+            let average =
+                smoothed
+                ? SmoothedAltitude(
+                    pressures: readings.pressure.lazy.filter { $0.time <= endTime }, rotateAt: startTime,
+                    configuration: configuration.altitude)
+                : nil
             for sample in readings.pressure {
                 guard case .accepted(let value) = filter.add(sample) else { continue }
-                rule.add(time: sample.time, altitude: value)
+                rule.add(time: sample.time, altitude: average?.altitude(at: sample.time) ?? value)
                 append(sample.time, rule)
             }
         case .gps:

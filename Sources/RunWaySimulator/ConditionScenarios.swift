@@ -135,6 +135,26 @@ extension Scenario {
         return scenario
     }
 
+    /// Short hills, 5 km at 3 m/s: twenty bumps of a park (150–300 m from foot to foot, 3–8 m
+    /// high, 104 m of climbing) while the weather falls 100 Pa/h. At the board's two readings a
+    /// second the live rule's double EMA lags and flattens a 200 m hill by 4 %; the saved
+    /// flight counts the barometer averaged either side of each reading (`SmoothedAltitude`).
+    public static var shortHills: Scenario {
+        var scenario = steady("short hills, 150–300 m", speed: 3, distance: 5000, seed: 114)
+        let lengths: [Double] = [150, 220, 300, 180, 260]
+        let heights: [Double] = [3, 5, 8, 4, 6]
+        var foot = 100.0
+        scenario.hills = (0..<20).map { index in
+            let length = lengths[index % lengths.count]
+            let height = heights[(index / 2) % heights.count]
+            let hill = Hill(center: foot + length / 2, length: length, height: height)
+            foot += length + 30
+            return hill
+        }
+        scenario.barometer.rate = 2
+        return scenario
+    }
+
     /// Intervals, 5.6 km: 1 km warm-up at 2.8 m/s, six times 400 m at 5 m/s and 200 m at 2 m/s,
     /// 1 km cool-down — the speed changes by 3 m/s in 2 s at every change.
     public static var intervals: Scenario {
@@ -186,7 +206,7 @@ extension Scenario {
     public static var conditionSuite: [Scenario] {
         [
             openSky, coldStartDecaying, coldStartSnapping, cityOutages, straightOutages, treeCover,
-            urbanStops, stopInOutage, rollingWeather, intervals, slowJog, fastRun, tenHertz,
+            urbanStops, stopInOutage, rollingWeather, shortHills, intervals, slowJog, fastRun, tenHertz,
             cityOutagesFootpod, stopInOutageFootpod,
         ]
     }

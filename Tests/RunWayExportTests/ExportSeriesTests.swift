@@ -111,6 +111,23 @@ struct ExportSeriesTests {
         #expect(abs(mean - trueMean) < 5, "\(mean) vs \(trueMean)")
     }
 
+    /// The saved flight counts the barometer averaged either side of each reading
+    /// (`SmoothedAltitude`), and so does its file: the records' rises are its gain, not the live
+    /// rule's lagging EMA's (2 % less on short hills).
+    @Test func theSavedFlightsFileClimbsWhatTheSavedFlightClimbed() async throws {
+        var still = Scenario.shortHills
+        still.barometer.driftPascalsPerHour = 0
+        let scenario = still
+        let run = try await offPool { SimulatedFlight.fly(scenario) }
+        let saved = try #require(run.savedFlight)
+        #expect(saved.distanceMethod == .smoothed)
+        let activity = try await offPool { ExportActivity(flight: saved, inputs: run.inputs) }
+        let altitudes = activity.points.compactMap(\.altitude)
+        let climb = zip(altitudes, altitudes.dropFirst()).reduce(0) { $0 + max(0, $1.1 - $1.0) }
+        #expect(abs(climb - saved.elevationGain) < 0.5, "\(climb) vs \(saved.elevationGain)")
+        #expect(abs(saved.elevationGain - (run.flight?.elevationGain ?? 0)) > 1)
+    }
+
     @Test func theBarometersAltitudeIsAnchoredToTheReceiversMeanAndTheClimbStays() async throws {
         let scenario = Scenario.hilly10k.ending(at: 2400)
         let (flight, inputs) = try await Self.fly(scenario)

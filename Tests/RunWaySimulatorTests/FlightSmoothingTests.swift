@@ -115,4 +115,18 @@ struct LiveFootpodTests {
             #expect(moving <= 2, "seed \(seed): \(moving) s a stop")
         }
     }
+
+    /// Short hills (150–300 m foot to foot) with no weather: the live gain counts the SPEC's double
+    /// EMA, which lags and flattens them (2.2 % short); the saved flight counts the barometer
+    /// averaged either side of each reading (0.4 %).
+    @Test func theSavedFlightsGainCountsTheBarometerWithoutTheEMAsLag() throws {
+        var scenario = Scenario.shortHills
+        scenario.barometer.driftPascalsPerHour = 0
+        let run = SimulatedFlight.fly(scenario)
+        let truth = run.truth.elevationGain
+        let saved = try #require(run.savedFlight).elevationGain
+        let live = try #require(run.flight).elevationGain
+        #expect(abs(saved - truth) / truth < 0.01, "saved \(saved) of \(truth)")
+        #expect(abs(live - truth) / truth > 0.015, "live \(live) of \(truth)")
+    }
 }
