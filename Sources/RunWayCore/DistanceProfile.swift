@@ -20,12 +20,7 @@ public struct DistanceProfile: Sendable, Equatable {
     /// The distance at `time`: linear between points, flat before the first and after the last.
     public func distance(at time: Double) -> Double {
         guard let first = times.first, time > first else { return 0 }
-        var low = 0
-        var high = times.count
-        while low < high {
-            let mid = (low + high) / 2
-            if times[mid] < time { low = mid + 1 } else { high = mid }
-        }
+        let low = times.firstIndex(notBelow: time)
         guard low < times.count else { return total }
         let span = times[low] - times[low - 1]
         let f = span > 0 ? (time - times[low - 1]) / span : 1

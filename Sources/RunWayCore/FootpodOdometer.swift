@@ -65,12 +65,7 @@ public struct FootpodOdometer: Sendable {
 
     /// The first reading at or after `time`.
     private func index(atOrAfter time: Double) -> Int? {
-        var low = 0
-        var high = times.count
-        while low < high {
-            let mid = (low + high) / 2
-            if times[mid] < time { low = mid + 1 } else { high = mid }
-        }
+        let low = times.firstIndex(notBelow: time)
         return low < times.count ? low : nil
     }
 

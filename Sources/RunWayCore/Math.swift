@@ -24,3 +24,17 @@ private func libmAsin(_ x: Double) -> Double { asin(x) }
 private func libmAtan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
 private func libmPow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
 private func libmExp(_ x: Double) -> Double { exp(x) }
+
+extension Array where Element == Double {
+    /// The index of the first element not less than `value` (`count` when there is none), in
+    /// an array sorted ascending: a binary search (a 24 h flight's profile holds 86 400 times).
+    func firstIndex(notBelow value: Double) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if self[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
