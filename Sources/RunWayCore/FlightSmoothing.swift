@@ -12,9 +12,10 @@
 /// smoother cannot improve keeps the live figures and says why (`Flight.smoothingNote`).
 public enum FlightSmoothing {
     /// The smoothed flight, or `flight` itself (with a note) when it cannot be smoothed.
-    /// `inputs` is the flight's raw log, in the order it was flown; it is iterated four times
-    /// (two smoothing passes, the barometer's, and the flight flown again), so a sequence that
-    /// reads it from storage on each pass keeps no more than a page in memory.
+    /// `inputs` is the flight's raw log, in the order it was flown; it is iterated three times
+    /// (two smoothing passes, the first also gathering the barometer's readings, and the flight
+    /// flown again), so a sequence that reads it from storage on each pass keeps no more than a
+    /// page in memory (and the barometer's readings, 24 bytes each).
     public static func smoothed(
         _ flight: Flight, inputs: some Sequence<EngineInput>, configuration: EngineConfiguration,
         smoother: TrackSmoother.Configuration = TrackSmoother.Configuration()
@@ -27,7 +28,12 @@ public enum FlightSmoothing {
         // It also learns a paired footpod's scale, which the second uses across outages.
         var corrected = smoother
         var footpodScale: Double?
-        if let first = profile(flight, inputs: inputs, smoother: smoother) {
+        var barometer = SmoothedAltitude.Builder(
+            rotateAt: flight.startTime, configuration: configuration.altitude)
+        let first = profile(flight, inputs: inputs, smoother: smoother) {
+            if $0.time <= flight.endTime { barometer.add($0) }
+        }
+        if let first {
             if let agreement = first.headingAgreement {
                 corrected.speedScale = 1 / min(max(agreement, 0.97), 1)
             }
@@ -46,11 +52,7 @@ public enum FlightSmoothing {
         }
         var computer = FlightComputer(configuration: configuration)
         computer.distanceProfile = profile
-        computer.smoothedAltitude = SmoothedAltitude(
-            pressures: inputs.lazy.compactMap {
-                if case .pressure(let sample) = $0, sample.time <= flight.endTime { sample } else { nil }
-            },
-            rotateAt: flight.startTime, configuration: configuration.altitude)
+        computer.smoothedAltitude = barometer.finish()
         var ticker = ReplayTicker()
         _ = computer.handle(
             .start(
@@ -77,10 +79,12 @@ public enum FlightSmoothing {
     }
 
     /// The smoothed track of the flight's fixes, with the flight's pauses taken out; outages a
-    /// footpod covered are bridged with its metres × `footpodScale`.
+    /// footpod covered are bridged with its metres × `footpodScale`. Each pressure sample read
+    /// on the way is handed to `pressure`.
     static func profile(
         _ flight: Flight, inputs: some Sequence<EngineInput>,
-        smoother configuration: TrackSmoother.Configuration, footpodScale: Double? = nil
+        smoother configuration: TrackSmoother.Configuration, footpodScale: Double? = nil,
+        pressure: (PressureSample) -> Void = { _ in }
     ) -> (DistanceProfile, headingAgreement: Double?, footpod: FootpodOdometer.Calibration)? {
         var smoother = TrackSmoother(configuration: configuration)
         var builder: DistanceProfile.Builder?
@@ -102,6 +106,10 @@ public enum FlightSmoothing {
         var check = DopplerCheck()
         var footpod = FootpodOdometer()
         for input in inputs {
+            if case .pressure(let sample) = input {
+                pressure(sample)
+                continue
+            }
             if case .body(let sample) = input, sample.time >= flight.startTime, sample.time <= flight.endTime
             {
                 // Before the first smoothed points the builder does not exist yet.

@@ -22,14 +22,39 @@ public struct SmoothedAltitude: Sendable {
         pressures: some Sequence<PressureSample>, rotateAt: Double,
         configuration: AltitudeFilter.Configuration = AltitudeFilter.Configuration()
     ) {
-        var filter = AltitudeFilter(configuration: configuration, rotateAt: rotateAt)
-        var raw: [Double] = []
-        for sample in pressures {
-            guard case .accepted = filter.add(sample), let value = filter.rawAltitude else { continue }
+        var builder = Builder(rotateAt: rotateAt, configuration: configuration)
+        for sample in pressures { builder.add(sample) }
+        guard let built = builder.finish() else { return nil }
+        self = built
+    }
+
+    /// Gathers the samples as they come (`FlightSmoothing` reads the raw log once for them and
+    /// its first smoothing pass together).
+    public struct Builder: Sendable {
+        private var filter: AltitudeFilter
+        private var times: [Double] = []
+        private var raw: [Double] = []
+
+        public init(
+            rotateAt: Double, configuration: AltitudeFilter.Configuration = AltitudeFilter.Configuration()
+        ) {
+            filter = AltitudeFilter(configuration: configuration, rotateAt: rotateAt)
+        }
+
+        public mutating func add(_ sample: PressureSample) {
+            guard case .accepted = filter.add(sample), let value = filter.rawAltitude else { return }
             times.append(sample.time)
             raw.append(value)
         }
-        guard !raw.isEmpty else { return nil }
+
+        /// The smoothed altitude; nil when no sample was accepted.
+        public func finish() -> SmoothedAltitude? {
+            raw.isEmpty ? nil : SmoothedAltitude(times: times, raw: raw)
+        }
+    }
+
+    private init(times: [Double], raw: [Double]) {
+        self.times = times
         // A centred moving average by time: a running sum between two moving edges.
         values.reserveCapacity(raw.count)
         var low = 0
