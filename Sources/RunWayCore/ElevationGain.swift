@@ -142,21 +142,18 @@ public struct ElevationGain: Sendable {
     public var maximum: Double? { projected.maximum }
 
     /// The latest altitude with the booked drift taken out: what the terrain did since ROTATE.
-    public var terrainAltitude: Double? {
-        history.last.map { $0.altitude - drift - driftRate * max(0, $0.time - (lastJudged?.time ?? $0.time)) }
+    public var terrainAltitude: Double? { history.last.map(projectedTerrain) }
+
+    /// A sample not yet judged with the drift booked so far and, since the last judged sample,
+    /// the drift rate learnt taken out.
+    private func projectedTerrain(_ sample: (time: Double, altitude: Double)) -> Double {
+        sample.altitude - drift - driftRate * max(0, sample.time - (lastJudged?.time ?? sample.time))
     }
 
-    /// The counter with the samples not yet judged counted at the drift rate learnt.
+    /// The counter with the samples not yet judged counted as terrain.
     private var projected: Counter {
-        guard next < history.count else { return counted }
         var counter = counted
-        var previous = lastJudged
-        for index in next..<history.count {
-            let sample = history[index]
-            let elapsed = previous.map { max(0, sample.time - $0.time) } ?? 0
-            counter.count(sample.altitude - drift - driftRate * elapsed)
-            if previous == nil { previous = sample }
-        }
+        for index in next..<history.count { counter.count(projectedTerrain(history[index])) }
         return counter
     }
 

@@ -398,9 +398,7 @@ public struct Odometer: Sendable {
             }
         }
         distance += increment
-        pending = 0
-        pendingValid = true
-        pendingCoherent = true
+        discardPending()
         show()
         return increment
     }
@@ -431,7 +429,8 @@ public struct Odometer: Sendable {
         show()
     }
 
-    /// Forgets travel since the last counted step without adding it (manual pause).
+    /// Forgets travel since the last counted step without adding it (manual pause); after a
+    /// counted step, what it spent.
     public mutating func discardPending() {
         pending = 0
         pendingValid = true
