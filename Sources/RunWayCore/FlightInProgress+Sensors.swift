@@ -44,10 +44,17 @@ extension FlightInProgress {
         // A step while the receiver's own speed says "standing" is wander spending the last
         // braking metres, not the runner setting off again.
         let moved = increment >= 1 && (reported.map { $0 >= configuration.pause.movingSpeed } ?? true)
+        // Flown again on the smoothed track, a step (one across a signal gap is the one the
+        // pause rule weighs) is as long as that track between its ends: both ends placed by
+        // the fixes either side, not by one fix each ("stop in an outage": the gaps' bridges
+        // σ 2.6 m about the truth's path, the live step's 3.3).
+        let step = profile.flatMap { track in
+            previousAnchor.map { track.distance(at: fix.time) - track.distance(at: $0.time) }
+        }
         apply(
             pause.observeFix(
-                time: fix.time, speed: speed, moved: increment >= 1, step: increment,
-                speedIsDoppler: reported != nil, turn: turn),
+                time: fix.time, speed: speed, moved: increment >= 1, step: step ?? increment,
+                speedIsDoppler: reported != nil, turn: turn, stepFrom: previousAnchor?.time),
             at: fix.time, &out)
         position = fix.coordinate
         if let track = fix.track {

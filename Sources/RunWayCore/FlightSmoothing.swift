@@ -4,7 +4,8 @@
 /// `reprocess`, recovery and salvage) the raw log is run through `TrackSmoother`, the smoothed
 /// track becomes a `DistanceProfile` (its length in moving time is the distance), and the raw log
 /// is flown again through the same engine with that profile, so the splits, the FDR's distances
-/// and the goal come from it while pauses, heart rate and alerts are the live rules'. The
+/// and the goal come from it while pauses, heart rate and alerts are the live rules' (a stop
+/// inside an outage split where the smoothed track's step across the gap says). The
 /// elevation gain counts the barometer averaged either side of each sample (`SmoothedAltitude`)
 /// rather than the live rule's lagging double EMA.
 ///

@@ -61,20 +61,38 @@ struct HardConditionTests {
     }
 
     @Test func aStopInsideAnOutageIsSplitFromTheRunningAroundIt() {
-        // 80 s without a fix, 90 m on: 30 s of running at 3 m/s, 50 s standing.
+        // 80 s without a fix, 90 m on: 30 s of running at 3 m/s and the stop's braking and
+        // getting going (1.2 s), 48.8 s standing.
         let pause = gap(until: 180, step: 90)
+        let cost = pause.stopCost(speed: 3)
+        #expect(abs(cost - 2.5 * 2.5 / 6 * (1 / 2.0 + 1 / 1.5)) < 1e-9)
         #expect(!pause.isPaused)
-        #expect(abs(pause.movingTime(at: 183) - (100 + 30 + 3)) < 1.5)
+        #expect(abs(pause.movingTime(at: 183) - (100 + 30 + cost + 3)) < 0.01, "\(pause.pauses)")
         let stop = pause.pauses.last
-        #expect(stop?.reason == .signalLost && abs((stop?.duration ?? 0) - 50) < 1.5, "\(pause.pauses)")
+        #expect(
+            stop?.reason == .signalLost && abs((stop?.duration ?? 0) - (50 - cost)) < 0.01, "\(pause.pauses)")
+    }
+
+    /// The step back measured from the anchor a fix before the gap's last fix (the movement
+    /// filter holds steps under 5 m) covers that second too, which was already moving time.
+    @Test func aGapsStepFromAnEarlierFixCountsOnlyTheRunningInTheGap() {
+        var pause = running(for: 100)
+        _ = pause.advance(to: 109)
+        _ = pause.observeFix(time: 180, speed: 3, moved: true, step: 93, speedIsDoppler: true, stepFrom: 99)
+        for t in 181...183 {
+            _ = pause.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
+        }
+        let cost = pause.stopCost(speed: 3)
+        #expect(abs(pause.movingTime(at: 183) - (100 + 30 + cost + 3)) < 0.01, "\(pause.pauses)")
     }
 
     /// The chord slower than walking (70 m in 80 s) still says how long the runner ran: 23 s
     /// at 3 m/s, the rest a stop. It was all stop (a 45 s stop booked as 75 s).
     @Test func aStopInsideAnOutageIsSplitEvenWhenTheChordCrawls() {
         let pause = gap(until: 180, step: 70)
-        #expect(abs(pause.movingTime(at: 183) - (100 + 70.0 / 3 + 3)) < 1.5)
-        #expect(abs((pause.pauses.last?.duration ?? 0) - (80 - 70.0 / 3)) < 1.5, "\(pause.pauses)")
+        let running = 70.0 / 3 + pause.stopCost(speed: 3)
+        #expect(abs(pause.movingTime(at: 183) - (100 + running + 3)) < 0.01)
+        #expect(abs((pause.pauses.last?.duration ?? 0) - (80 - running)) < 0.01, "\(pause.pauses)")
     }
 
     /// Two corners of a city block in 80 s (a staircase, no net turn): 240 m of street, a chord

@@ -26,6 +26,21 @@ struct FlightSmoothingTests {
         }
     }
 
+    /// A stop inside an outage (45 s and 30 s, each in a gap 30 s longer): the saved flight's
+    /// moving time within the 2 s a stop on every seed. `runway-bench conditions
+    /// --seeds 100`: 0.6 / 2.3 s a stop before the stop's braking and getting going were
+    /// counted and the step weighed on the smoothed track, 0.6 / 1.8 after.
+    @Test func theSavedFlightsMovingTimeHoldsThroughAStopInAnOutage() throws {
+        for seed in 1...8 as ClosedRange<UInt64> {
+            var scenario = Scenario.stopInOutage
+            scenario.seed = seed &* 7919 &+ scenario.seed
+            let run = SimulatedFlight.fly(scenario)
+            let flight = try #require(run.savedFlight)
+            let error = abs(flight.movingTime - run.truth.movingTime) / Double(run.truth.stopCount)
+            #expect(error <= 2, "seed \(seed): \(error) s a stop")
+        }
+    }
+
     @Test func aFlightWithTooFewFixesKeepsTheLiveFiguresAndSaysWhy() throws {
         let run = SimulatedFlight.fly(.walker)
         var live = try #require(run.flight)
