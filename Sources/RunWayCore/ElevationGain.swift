@@ -133,10 +133,15 @@ public struct ElevationGain: Sendable {
         counted = Counter(hysteresis: configuration.hysteresis)
     }
 
-    /// Total metres climbed (the samples not yet judged counted as terrain).
-    public var total: Double { projected.total }
-    /// Total metres descended, counted as climbs are (the same hysteresis, mirrored).
-    public var loss: Double { projected.loss }
+    /// Total metres climbed (the samples not yet judged counted as terrain), never less than
+    /// it has read: a sample counted at once and judged level afterwards takes back what it
+    /// rose (centimetres: under `levelRate` × `lookAhead`), and a total that went back would
+    /// make the splits' gains (each its end's total less its start's, at least 0) add up to
+    /// more than the run's (SPEC "Total elevation gain = Σ split gains").
+    public private(set) var total: Double = 0
+    /// Total metres descended, counted as climbs are (the same hysteresis, mirrored), never
+    /// going back either.
+    public private(set) var loss: Double = 0
     /// The lowest and highest terrain altitude so far (relative to the start).
     public var minimum: Double? { projected.minimum }
     public var maximum: Double? { projected.maximum }
@@ -172,6 +177,9 @@ public struct ElevationGain: Sendable {
             next -= head
             head = 0
         }
+        let counter = projected
+        total = max(total, counter.total)
+        loss = max(loss, counter.loss)
     }
 
     /// Judges sample `index`: level ground (its altitude change booked as drift) or terrain,

@@ -122,6 +122,24 @@ struct ElevationGainTests {
         #expect(abs((gain.terrainAltitude ?? 0) - 6) < 0.01)
     }
 
+    /// A climb that eases into level ground: its last samples count at once as terrain, and
+    /// once judged on the window around them some are level after all (drift). The total the
+    /// runner saw never goes back, so the splits' gains (each its end's total less its
+    /// start's, at least 0) add up to the run's total (SPEC "Altitude and elevation gain").
+    @Test func theTotalNeverGoesBack() {
+        var gain = ElevationGain()
+        var shown = 0.0
+        var altitude = 0.0
+        for t in 0...200 {
+            // 3 cm/s for 100 s, then easing by 0.3 mm/s² to level, then level.
+            altitude += t <= 100 ? 0.03 : max(0, 0.03 - 0.0003 * Double(t - 100))
+            gain.add(time: Double(t), altitude: altitude)
+            #expect(gain.total >= shown, "t \(t): \(gain.total) after \(shown)")
+            shown = gain.total
+        }
+        #expect(gain.total > 3 && gain.total <= altitude, "\(gain.total) of \(altitude)")
+    }
+
     @Test func theSimulatedFlatAndHillyCoursesMeetTheirTargets() {
         let flat = SimulatedFlight.fly(.flat5k).flight
         #expect((flat?.elevationGain ?? 99) <= 1)
