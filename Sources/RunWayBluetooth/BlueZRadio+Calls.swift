@@ -35,7 +35,16 @@ extension BlueZRadio {
                 }
             } else if let failure {
                 let deviceName = objects.devicePaths[address].map(name(of:)) ?? address.text
-                events.append(.pairFailed(address, pairingError(failure, name: deviceName)))
+                let error = pairingError(failure, name: deviceName)
+                if case .timedOut = error, let path = objects.devicePaths[address] {
+                    // Given up here, the pairing goes on in bluetoothd (its LE connection attempt
+                    // still pending): the next try would be refused as "already pairing", and
+                    // on the emulated board the peripheral could not advertise until runwayd
+                    // stopped. Cancelled, the sensor is free for the next try at once.
+                    try? send(
+                        path, BlueZObjects.deviceInterface, "CancelPairing", timeout: 10, for: .cancelPairing)
+                }
+                events.append(.pairFailed(address, error))
             }
         case .trust(let address):
             if let failure {
@@ -74,7 +83,7 @@ extension BlueZRadio {
                 return
             }
             decode(bytes, uuid: BatteryLevel.characteristic, from: characteristic, of: address)
-        case .batteryNotify, .disconnect:
+        case .batteryNotify, .disconnect, .cancelPairing:
             return  // nothing waits on these: a drop is reported from Connected, not this reply
         }
     }

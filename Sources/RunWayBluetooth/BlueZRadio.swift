@@ -70,6 +70,8 @@ public final class BlueZRadio: SensorRadio {
     /// How long a connected device may take to resolve its services before the connect fails
     /// (`.failed(.timedOut)`) and the link is dropped.
     public var servicesTimeout = BlueZRadio.defaultServicesTimeout
+    /// How long a Pair may take before it is given up (`pairTimeout`; tests shorten it).
+    public var pairingTimeout = BlueZRadio.pairTimeout
 
     /// A connection under way or up, for one sensor.
     struct Link {
@@ -106,6 +108,7 @@ public final class BlueZRadio: SensorRadio {
         case batteryNotify
         case readBattery(BluetoothAddress, generation: UInt64, characteristic: String)
         case disconnect
+        case cancelPairing
     }
 
     let bus: BusConnection
@@ -276,7 +279,7 @@ public final class BlueZRadio: SensorRadio {
             try trust(address, path)
         } else {
             try send(
-                path, BlueZObjects.deviceInterface, "Pair", timeout: Self.pairTimeout, for: .pair(address))
+                path, BlueZObjects.deviceInterface, "Pair", timeout: pairingTimeout, for: .pair(address))
         }
     }
 

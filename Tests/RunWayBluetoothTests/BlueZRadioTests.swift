@@ -123,6 +123,29 @@ struct BlueZRadioTests {
         }
     }
 
+    /// bluetoothd not answering Pair in time: said as a timeout, and the pairing cancelled in
+    /// bluetoothd, so the next try is not refused as "already pairing".
+    @Test func aPairingThatTimesOutIsCancelled() throws {
+        try withSensors { mock, radio in
+            radio.pairingTimeout = 0.5
+            try mock.mock("StallPairing", [.string(Self.strap.text), .uint32(1500)])
+            try radio.pair(Self.strap)
+            let got = try events(from: radio) { !$0.isEmpty }
+            guard case .pairFailed(Self.strap, .timedOut) = got.first else {
+                Issue.record("\(got)")
+                return
+            }
+            // The mock answers CancelPairing once its stalled Pair is done.
+            var cancelled = false
+            for _ in 0..<50 where !cancelled {
+                cancelled =
+                    try mock.mock("PairingCancelled", [.string(Self.strap.text)]).first == .boolean(true)
+                if !cancelled { usleep(100_000) }
+            }
+            #expect(cancelled)
+        }
+    }
+
     @Test func aSensorThatNeedsNoBondIsTrustedAnyway() throws {
         try withSensors { mock, radio in
             try mock.mock(

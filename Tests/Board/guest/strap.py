@@ -236,9 +236,14 @@ def main():
         state["advertising"] = on
         ads = "org.bluez.LEAdvertisingManager1"
         if on:
+            def refused(error):
+                # Not advertising after all: the next tick registers again (a central's LE
+                # connection attempt under way on btvirt was seen to refuse registrations).
+                failed("RegisterAdvertisement")(error)
+                state["advertising"] = False
             adapter.RegisterAdvertisement(advertisement.path, {}, dbus_interface=ads,
                                           reply_handler=lambda: log(f"advertising as {a.name} ({address})"),
-                                          error_handler=failed("RegisterAdvertisement"))
+                                          error_handler=refused)
         else:
             adapter.UnregisterAdvertisement(advertisement.path, dbus_interface=ads,
                                             reply_handler=lambda: log("advertising stopped"),

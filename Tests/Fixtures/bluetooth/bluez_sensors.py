@@ -11,6 +11,9 @@ AddAdapter and AddDevice) and adds what that template lacks, as methods of org.b
   Flood(address, uuid16, value, count)        the same, count times, in one call
   DropLink(address)                           Connected=false, ServicesResolved=false (out of range)
   RefusePairing(address, error_name)          Pair raises error_name
+  StallPairing(address, milliseconds)         Pair answers only after that long (the mock is busy
+                                              meanwhile), then fails as bluetoothd's own timeout
+  PairingCancelled(address) -> b              whether Device1.CancelPairing was called on it
   RefuseConnect(address, error_name)          Connect raises error_name (once)
   StallServices(address)                      Connect connects but never resolves services
   Vanish(address)                             the device and its GATT objects are removed
@@ -21,6 +24,8 @@ StartDiscovery gives every sensor not connected its RSSI again (its advertisemen
 Run it on a private bus: DBUS_SESSION_BUS_ADDRESS=… python3 -m dbusmock --session --template
 Tests/Fixtures/bluetooth/bluez_sensors.py
 '''
+
+import time
 
 import dbus
 
@@ -141,6 +146,10 @@ def disconnect(device):
 
 
 def pair(device):
+    if device.pair_stall:
+        time.sleep(device.pair_stall)
+        device.pair_stall = 0
+        raise dbus.exceptions.DBusException('Authentication Timeout', name='org.bluez.Error.AuthenticationTimeout')
     if device.pair_error:
         raise dbus.exceptions.DBusException('Authentication Failed', name=device.pair_error)
     if device.props[DEVICE_IFACE]['Paired']:
@@ -156,14 +165,20 @@ def AddSensor(self, adapter, address, name, kind, rssi):
     device.rssi = int(rssi)  # what its advertisements say when a scan sees it again
     device.battery = 87  # what ReadValue on Battery Level returns
     device.pair_error = None
+    device.pair_stall = 0
+    device.pairing_cancelled = False
     device.connect_error = None
     device.stall_services = False
     service16, _ = SERVICES[device.sensor_kind]
     device.AddMethods(DEVICE_IFACE, [('Connect', '', '', connect), ('Disconnect', '', '', disconnect),
-                                     ('Pair', '', '', pair)])
+                                     ('Pair', '', '', pair), ('CancelPairing', '', '', cancel_pairing)])
     changed(device, DEVICE_IFACE, {'UUIDs': dbus.Array([uuid(service16)], signature='s', variant_level=1),
                                    'RSSI': dbus.Int16(rssi, variant_level=1)})
     return path
+
+
+def cancel_pairing(device):
+    device.pairing_cancelled = True
 
 
 @dbus.service.method(MOCK_IFACE, in_signature='sqay', out_signature='')
@@ -188,6 +203,16 @@ def DropLink(_self, address):
 @dbus.service.method(MOCK_IFACE, in_signature='ss', out_signature='')
 def RefusePairing(_self, address, error_name):
     mockobject.objects[device_path(address)].pair_error = str(error_name)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='su', out_signature='')
+def StallPairing(_self, address, milliseconds):
+    mockobject.objects[device_path(address)].pair_stall = milliseconds / 1000
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='b')
+def PairingCancelled(_self, address):
+    return mockobject.objects[device_path(address)].pairing_cancelled
 
 
 @dbus.service.method(MOCK_IFACE, in_signature='ss', out_signature='')
