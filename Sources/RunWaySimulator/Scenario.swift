@@ -294,6 +294,14 @@ public struct Scenario: Sendable {
     public var deceleration: Double = 2
     public var seed: UInt64 = 1
 
+    /// The scenario as `runway-bench` flies its `n`th seed (1, 2, …): each bench varies the
+    /// scenario's own seed so, and a test naming a seed flies the bench's run of it.
+    public func seeded(_ n: Int) -> Scenario {
+        var scenario = self
+        scenario.seed = UInt64(n) &* 7919 &+ seed
+        return scenario
+    }
+
     public init(
         name: String, course: [(east: Double, north: Double)], legs: [SpeedLeg], totalDistance: Double
     ) {

@@ -22,9 +22,7 @@ struct AccuracyBench {
             var liveSplits: [Double] = []
             var moving: [Double] = []
             for seed in 1...seeds {
-                var scenario = base
-                scenario.seed = UInt64(seed) &* 7919 &+ base.seed
-                let run = SimulatedFlight.fly(scenario)
+                let run = SimulatedFlight.fly(base.seeded(seed))
                 guard let flight = run.savedFlight, let liveFlight = run.flight else { continue }
                 let truth = run.truth.distance
                 live.append((liveFlight.distance - truth) / truth * 100)

@@ -117,9 +117,7 @@ struct ConditionBench {
         let results = Mutex<[Int: RunFigures]>([:])
         let count = seeds
         DispatchQueue.concurrentPerform(iterations: count) { index in
-            var scenario = base
-            scenario.seed = UInt64(index + 1) &* 7919 &+ base.seed
-            let flown = SimulatedFlight.fly(scenario)
+            let flown = SimulatedFlight.fly(base.seeded(index + 1))
             let figures = Self.measure(flown)
             results.withLock { $0[index] = figures }
         }

@@ -59,8 +59,7 @@ struct SlipBench {
         let results = Mutex<[Int: Figures]>([:])
         let count = seeds
         DispatchQueue.concurrentPerform(iterations: count) { index in
-            var scenario = base
-            scenario.seed = UInt64(index + 1) &* 7919 &+ base.seed
+            let scenario = base.seeded(index + 1)
             let figures = Self.measure(SimulatedFlight.fly(scenario, configuration: configuration), scenario)
             results.withLock { $0[index] = figures }
         }

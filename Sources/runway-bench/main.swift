@@ -167,9 +167,7 @@ var walkerPauses = Stats()
 for base in Scenario.accuracySuite {
     var scenarioDistance = Stats()
     for seed in 1...seeds {
-        var scenario = base
-        scenario.seed = UInt64(seed) &* 7919 &+ base.seed
-        let score = AccuracyScore(SimulatedFlight.fly(scenario))
+        let score = AccuracyScore(SimulatedFlight.fly(base.seeded(seed)))
         distance.add(score.distanceErrorPercent)
         scenarioDistance.add(score.distanceErrorPercent)
         if base.name != Scenario.walker.name { settle.add(score.paceSettleSeconds ?? 999) }

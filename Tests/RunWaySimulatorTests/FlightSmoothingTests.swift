@@ -9,9 +9,8 @@ import Testing
 struct FlightSmoothingTests {
     @Test(arguments: [Scenario.openSky, .coldStartDecaying, .coldStartSnapping, .intervals, .tenHertz])
     func theSavedDistanceAndTrackHoldWhereTheLiveOneDoesOrNot(_ base: Scenario) throws {
-        for seed in 1...3 as ClosedRange<UInt64> {
-            var scenario = base
-            scenario.seed = seed &* 7919 &+ base.seed
+        for seed in 1...3 {
+            let scenario = base.seeded(seed)
             let run = SimulatedFlight.fly(scenario)
             let saved = try #require(run.savedFlight)
             #expect(saved.distanceMethod == .smoothed)
@@ -31,10 +30,8 @@ struct FlightSmoothingTests {
     /// --seeds 100`: 0.6 / 2.3 s a stop before the stop's braking and getting going were
     /// counted and the step weighed on the smoothed track, 0.6 / 1.8 after.
     @Test func theSavedFlightsMovingTimeHoldsThroughAStopInAnOutage() throws {
-        for seed in 1...8 as ClosedRange<UInt64> {
-            var scenario = Scenario.stopInOutage
-            scenario.seed = seed &* 7919 &+ scenario.seed
-            let run = SimulatedFlight.fly(scenario)
+        for seed in 1...8 {
+            let run = SimulatedFlight.fly(Scenario.stopInOutage.seeded(seed))
             let flight = try #require(run.savedFlight)
             let error = abs(flight.movingTime - run.truth.movingTime) / Double(run.truth.stopCount)
             #expect(error <= 2, "seed \(seed): \(error) s a stop")
@@ -57,13 +54,11 @@ struct FlightSmoothingTests {
 @Suite("The saved flight bridges outages with a paired footpod")
 struct FootpodBridgeTests {
     /// Each seed's saved distance error (%) and its worst split-end error (s).
-    static func errors(_ base: Scenario, seeds: ClosedRange<UInt64>) throws -> [(
+    static func errors(_ base: Scenario, seeds: ClosedRange<Int>) throws -> [(
         distance: Double, split: Double
     )] {
         try seeds.map { seed in
-            var scenario = base
-            scenario.seed = seed &* 7919 &+ base.seed
-            let run = SimulatedFlight.fly(scenario)
+            let run = SimulatedFlight.fly(base.seeded(seed))
             let saved = try #require(run.savedFlight)
             #expect(saved.distanceMethod == .smoothed)
             var worst = 0.0
@@ -116,10 +111,8 @@ struct LiveFootpodTests {
     /// error per stop (s). `runway-bench conditions --seeds 20`, stop in an outage: live 1.06 %
     /// worst and 2.9 s a stop without a pod; 0.50 % and 1.2 s with one.
     @Test func aStopInsideAnOutageNeitherRunsOnTheDisplayNorCountsAsMoving() throws {
-        for seed in 1...4 as ClosedRange<UInt64> {
-            var scenario = Scenario.stopInOutageFootpod
-            scenario.seed = seed &* 7919 &+ scenario.seed
-            let run = SimulatedFlight.fly(scenario)
+        for seed in 1...4 {
+            let run = SimulatedFlight.fly(Scenario.stopInOutageFootpod.seeded(seed))
             let flight = try #require(run.flight)
             for (index, time) in run.truth.kilometreTimes.enumerated() {
                 let mark = Double(index + 1) * 1000
