@@ -1,6 +1,6 @@
-# Sourced by checks.sh and slip.sh: the board's lines on gpio-sim (17 START, 27 PAUSE, 22 END,
+# Sourced by checks.sh and runner.sh: the board's lines on gpio-sim (17 START, 27 PAUSE, 22 END,
 # 23 buzzer, as board/runway.json wires them), the buttons let go, and the kernel's trace of the
-# buzzer line (the gpio_value event) on. Sets chip, sim, base, buzzer_gpio and pull().
+# buzzer line (the gpio_value event) on. Sets chip, sim, base, buzzer_gpio, stall_probe and pull().
 modprobe gpio-sim-board
 sim_config=/sys/kernel/config/gpio-sim/board
 mkdir -p "$sim_config/bank0"
@@ -30,3 +30,7 @@ echo > "$tracing/trace"
 echo "gpio == $buzzer_gpio && get == 0" > "$tracing/events/gpio/gpio_value/filter"
 echo 1 > "$tracing/events/gpio/gpio_value/enable"
 echo 1 > "$tracing/tracing_on"
+# How late the machine itself wakes a real-time thread, into the same trace (guest/stall_probe.py):
+# the host excuses a buzzer step only by a stall seen there. Stopped before the trace is taken.
+python3 "$here/stall_probe.py" &
+stall_probe=$!

@@ -436,6 +436,7 @@ fi
 check runwayd-watchdog "WatchdogSec=30 and no restart by the watchdog" \
     test "$(systemctl show -p NRestarts --value runwayd)" = 0
 journalctl -b 0 -u runwayd --no-pager > "$out/runwayd.journal" 2>&1
+kill "$stall_probe" 2>/dev/null
 echo 0 > "$tracing/tracing_on"
 cp "$tracing/trace" "$out/buzzer-trace.txt"
 bt_collect

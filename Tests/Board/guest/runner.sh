@@ -74,6 +74,7 @@ sleep 3  # TOUCHDOWN's pattern
 runway logbook --flight "$id" --json > "$out/runner-flight.json" 2>&1
 runway logbook --flight "$id" >> "$out/guest.log" 2>&1
 journal_since_boot runwayd > "$out/runwayd.journal"
+kill "$stall_probe" 2>/dev/null
 echo 0 > "$tracing/tracing_on"
 cp "$tracing/trace" "$out/buzzer-trace.txt"
 echo done >> "$out/guest.log"
