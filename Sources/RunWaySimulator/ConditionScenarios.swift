@@ -184,6 +184,16 @@ extension Scenario {
         return scenario
     }
 
+    /// Open sky from a receiver that smooths its velocity: the same σ of Doppler noise (0.1 m/s),
+    /// but each reading carries 5 s of the ones before (`GPSModel.speedTau`), so the speeds' sum
+    /// walks 3.2 times as far as white noise does, and their successive differences show less
+    /// than half of it.
+    public static var smoothedDoppler: Scenario {
+        var scenario = steady("Doppler smoothed 5 s", speed: 3, distance: 5000, seed: 115)
+        scenario.gps.speedTau = 5
+        return scenario
+    }
+
     /// The city blocks' outages with a footpod paired (its scale 5 % off at worst, learnt
     /// against GPS): the saved flight bridges each outage with the pod's steps.
     public static var cityOutagesFootpod: Scenario {
@@ -207,7 +217,7 @@ extension Scenario {
         [
             openSky, coldStartDecaying, coldStartSnapping, cityOutages, straightOutages, treeCover,
             urbanStops, stopInOutage, rollingWeather, shortHills, intervals, slowJog, fastRun, tenHertz,
-            cityOutagesFootpod, stopInOutageFootpod,
+            cityOutagesFootpod, stopInOutageFootpod, smoothedDoppler,
         ]
     }
 }

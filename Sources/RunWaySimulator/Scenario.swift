@@ -87,6 +87,10 @@ public struct Scenario: Sendable {
         public var whiteSigma: Double = 0.7
         /// Doppler speed noise (m/s).
         public var speedSigma: Double = 0.1
+        /// The Doppler noise's time constant (s): 0 draws it afresh each fix (white); above 0 it
+        /// is a Gauss–Markov process of the same σ, as a receiver whose navigation filter smooths
+        /// its velocity gives it, and its sum over a run walks √(2τ) times as far.
+        public var speedTau: Double = 0
         /// gpsd-style `eph`: HDOP × 19 m with HDOP around `hdop`.
         public var hdop: Double = 1.1
         /// Multipath jumps per hour, their size (m) and length (s).

@@ -122,6 +122,8 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
     private var hdopWander: GaussMarkov
     private var altitudeWander: GaussMarkov
     private var multipath: (east: Double, north: Double, until: Double)?
+    /// The Doppler noise in units of its σ (`GPSModel.speedTau`: carried from fix to fix).
+    private var speedNoise = 0.0
     private let gpsEvery: Int
     private let baroEvery: Int
 
@@ -359,7 +361,14 @@ public struct ScenarioRunner: IteratorProtocol, Sendable {
         let place = course.locate(s)
         let coordinate = projection.coordinate(
             east: place.east + offset.east, north: place.north + offset.north)
-        let speed = max(0, v + speedSigma * rng.gaussian())
+        let draw = rng.gaussian()
+        if scenario.gps.speedTau > 0 {
+            let phi = Foundation.exp(-interval / scenario.gps.speedTau)
+            speedNoise = phi * speedNoise + (1 - phi * phi).squareRoot() * draw
+        } else {
+            speedNoise = draw
+        }
+        let speed = max(0, v + speedSigma * speedNoise)
         let track =
             v > 0.5 ? (place.heading + 3 * rng.gaussian() + 360).truncatingRemainder(dividingBy: 360) : nil
         let altitude = scenario.barometer.courseAltitude + scenario.elevation(at: s) + altitudeError

@@ -88,6 +88,27 @@ struct ConditionModelTests {
         #expect(sigma > 0.25 && sigma < 0.35, "Doppler σ \(sigma)")
     }
 
+    /// A receiver smoothing its velocity (`GPSModel.speedTau` 5 s): the same σ 0.1 m/s, but each
+    /// reading carries e^(−1/5) = 0.82 of the one before; white noise (τ 0) carries nothing.
+    @Test func smoothedDopplerCarriesItsErrorFromReadingToReading() {
+        func errors(_ scenario: Scenario) -> [Double] {
+            let (events, truth) = simulate(scenario)
+            return fixes(events).filter { fix in
+                truth.speed(atElapsed: fix.time - truth.rotateTime).map { abs($0 - 3) < 1e-9 } ?? false
+            }.map { ($0.speed ?? 0) - 3 }
+        }
+        func sigmaAndCarry(_ e: [Double]) -> (Double, Double) {
+            let variance = e.map { $0 * $0 }.reduce(0, +) / Double(e.count)
+            let lagged = zip(e, e.dropFirst()).map { $0 * $1 }.reduce(0, +) / Double(e.count - 1)
+            return (variance.squareRoot(), lagged / variance)
+        }
+        let (sigma, carry) = sigmaAndCarry(errors(.smoothedDoppler))
+        #expect(sigma > 0.08 && sigma < 0.12, "Doppler σ \(sigma)")
+        #expect(carry > 0.75 && carry < 0.88, "lag-1 correlation \(carry)")
+        let (_, white) = sigmaAndCarry(errors(.openSky))
+        #expect(abs(white) < 0.1, "open sky's lag-1 correlation \(white)")
+    }
+
     @Test func urbanWanderKeepsMovingWhileTheRunnerStandsAndDopplerReadsAboutZero() {
         let (events, truth) = simulate(Scenario.urbanStops)
         #expect(truth.stopCount == 4)
