@@ -139,11 +139,9 @@ public struct Odometer: Sendable {
     /// which over a minute's outage is ±6 m ("city outages on corners": 17 m short at the
     /// first kilometre mark on one seed).
     private var recentSpeeds: [Double] = []
-    /// The last step across a silence credited at the speeds either side held (the kept-going
-    /// rule), until it is revised (see `BridgeRevision`).
-    private var bridgeRevision: BridgeRevision?
-    /// The last step across a silence credited by the speeds held or by the arc, until its exit
-    /// is measured again (`remeasureCrossing`) or another silence comes.
+    /// The last step across a silence credited by the speeds held or by the arc, until another
+    /// silence comes: its speed after revised once (`Crossing.Revision`), its exit measured
+    /// again once (`remeasureCrossing`).
     private var crossing: Crossing?
     /// A paired footpod: across a silence, its metres (scaled to GPS's) are the step and what
     /// the display carries, instead of the speeds either side held through it.
@@ -195,10 +193,10 @@ public struct Odometer: Sendable {
         pending += (v0 + v1) / 2 * dt
         footpod.fix(at: time, integral: (v0 + v1) / 2 * dt)
         show()
-        if bridgeRevision != nil {
-            if v1 >= configuration.minimumImpliedSpeed { bridgeRevision?.speedsAfter.append(v1) }
+        if crossing?.revision != nil {
+            if v1 >= configuration.minimumImpliedSpeed { crossing?.revision?.speedsAfter.append(v1) }
             if v1 < configuration.minimumImpliedSpeed
-                || bridgeRevision?.speedsAfter.count ?? 0 >= DistanceProfile.Builder.heldSpeedSamples
+                || crossing?.revision?.speedsAfter.count ?? 0 >= DistanceProfile.Builder.heldSpeedSamples
             {
                 reviseBridge()
             }
@@ -212,34 +210,39 @@ public struct Odometer: Sendable {
     /// runner slows under `minimumImpliedSpeed` or another silence comes first), as the speed
     /// before already is, and the distance takes the difference. The shown distance never goes
     /// back: a step the revision takes away holds it until the runner has run it.
-    struct BridgeRevision {
-        var before: Double
-        var duration: Double
-        var chord: Double
-        var credited: Double
-        var speedsAfter: [Double]
-    }
-
     private mutating func reviseBridge() {
-        guard let revision = bridgeRevision else { return }
-        bridgeRevision = nil
+        guard var step = crossing, let revision = step.revision else { return }
+        step.revision = nil
+        crossing = step
         guard !revision.speedsAfter.isEmpty else { return }
         let after = revision.speedsAfter.reduce(0, +) / Double(revision.speedsAfter.count)
         let held = (revision.before + after) / 2 * revision.duration
-        let revised = max(revision.chord, held)
+        let revised = max(step.chord, held)
         guard revised.isFinite else { return }
-        distance = max(0, distance + revised - revision.credited)
-        crossing?.held = held
-        crossing?.credited = revised
+        distance = max(0, distance + revised - step.credited)
+        step.held = held
+        step.credited = revised
+        crossing = step
         show()
     }
 
-    /// A step across a silence as credited: what it added, and what decided that — the speeds
-    /// either side held through it (the kept-going rule) or the turn of the arc.
+    /// A step across a silence as credited: what it added, on which chord, and what decided
+    /// that — the speeds either side held through it (the kept-going rule) or the turn of the arc.
     struct Crossing {
         var credited: Double
+        var chord: Double
         var held: Double?
         var turn: Double?
+        /// The kept-going rule's speeds, until the speed after is revised (`reviseBridge`).
+        var revision: Revision?
+        /// Its exit was measured again (`remeasureCrossing` does it once).
+        var remeasured = false
+
+        struct Revision {
+            var before: Double
+            var duration: Double
+            var speedsAfter: [Double]
+        }
     }
 
     /// Measures the last step across a silence again with `chord`, once the fixes after it have
@@ -249,8 +252,9 @@ public struct Odometer: Sendable {
     /// of 100; 0.39 % measured again). The shown distance never goes back: what the revision
     /// takes away holds it until run.
     public mutating func remeasureCrossing(chord: Double) {
-        guard let step = crossing, chord.isFinite, chord >= 0 else { return }
-        crossing = nil
+        guard var step = crossing, !step.remeasured, chord.isFinite, chord >= 0 else { return }
+        step.remeasured = true
+        crossing = step
         let revised: Double
         if let held = step.held {
             revised = max(chord, held)
@@ -261,11 +265,9 @@ public struct Odometer: Sendable {
         }
         guard revised.isFinite else { return }
         distance = max(0, distance + revised - step.credited)
-        if var revision = bridgeRevision {
-            revision.chord = chord
-            revision.credited += revised - step.credited
-            bridgeRevision = revision
-        }
+        step.chord = chord
+        step.credited = revised
+        crossing = step
         show()
     }
 
@@ -340,16 +342,15 @@ public struct Odometer: Sendable {
             // Across a silence the runner kept going through: the speeds either side held.
             let held = (gap.before + gap.after) / 2 * duration
             increment = max(chord, held)
-            bridgeRevision = BridgeRevision(
-                before: gap.before, duration: duration, chord: chord, credited: increment,
-                speedsAfter: [gap.after])
-            crossing = Crossing(credited: increment, held: held)
+            crossing = Crossing(
+                credited: increment, chord: chord, held: held,
+                revision: Crossing.Revision(before: gap.before, duration: duration, speedsAfter: [gap.after]))
         } else if !pendingValid, gapSpeeds != nil, duration.isFinite, let turn {
             // Across a silence the runner stopped in: the arc its headings in and out make (the
             // saved flight's rule, `DistanceProfile.Builder.bridgeStops`), never shorter than the
             // chord: "stop in an outage" live worst 1.06 → 1.00 %, moving time 2.8 → 2.5 s a stop.
             increment = RouteShape.arcLength(chord: chord, turn: turn * .pi / 180)
-            crossing = Crossing(credited: increment, turn: turn)
+            crossing = Crossing(credited: increment, chord: chord, turn: turn)
         } else if speedIsTrusted {
             // A valid integral of 0 is the receiver saying "at rest": the step is position wander.
             increment = usable ? pending : chord
@@ -413,7 +414,6 @@ public struct Odometer: Sendable {
     /// Takes the distance back to `metres` (less than now) and forgets pending travel: what was
     /// counted since a vehicle's speed began was not run (`VehicleWatch`).
     public mutating func rewind(to metres: Double) {
-        bridgeRevision = nil
         crossing = nil
         distance = min(distance, max(0, metres))
         discardPending()
