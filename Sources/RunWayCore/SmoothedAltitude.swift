@@ -73,6 +73,11 @@ public struct SmoothedAltitude: Sendable {
         }
     }
 
+    /// Every accepted sample's time and smoothed altitude, in time order.
+    public var samples: some Sequence<(time: Double, altitude: Double)> {
+        zip(times, values).lazy.map { (time: $0, altitude: $1) }
+    }
+
     /// The smoothed altitude of the sample taken at `time` (nil when none was accepted then).
     public func altitude(at time: Double) -> Double? {
         let low = times.firstIndex(notBelow: time)

@@ -24,18 +24,25 @@ struct AltitudeProfile: Sendable {
     ) {
         switch source {
         case .barometer:
-            var filter = AltitudeFilter(configuration: configuration.altitude, rotateAt: startTime)
             var rule = ElevationGain(configuration: configuration.elevationGain)
-            let average =
-                smoothed
-                ? SmoothedAltitude(
-                    pressures: readings.pressure.lazy.filter { $0.time <= endTime }, rotateAt: startTime,
-                    configuration: configuration.altitude)
-                : nil
-            for sample in readings.pressure {
-                guard case .accepted(let value) = filter.add(sample) else { continue }
-                rule.add(time: sample.time, altitude: average?.altitude(at: sample.time) ?? value)
-                append(sample.time, rule)
+            if smoothed {
+                // The samples `AltitudeFilter` accepts, each averaged either side.
+                guard
+                    let average = SmoothedAltitude(
+                        pressures: readings.pressure.lazy.filter { $0.time <= endTime }, rotateAt: startTime,
+                        configuration: configuration.altitude)
+                else { return nil }
+                for sample in average.samples {
+                    rule.add(time: sample.time, altitude: sample.altitude)
+                    append(sample.time, rule)
+                }
+            } else {
+                var filter = AltitudeFilter(configuration: configuration.altitude, rotateAt: startTime)
+                for sample in readings.pressure {
+                    guard case .accepted(let value) = filter.add(sample) else { continue }
+                    rule.add(time: sample.time, altitude: value)
+                    append(sample.time, rule)
+                }
             }
         case .gps:
             var filter = GPSAltitudeFilter(configuration: configuration.gpsAltitude)
