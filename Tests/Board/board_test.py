@@ -554,8 +554,10 @@ def buzzer_trace(out):
     """The guest's trace of the buzzer line (buzzer-trace.txt, the kernel's mono clock): the
     markers the checks wrote (time, text), the line's edges (time, level) and what the stall probe
     (guest/stall_probe.py) saw: `Stalls`."""
-    gpio = int(open(os.path.join(out, "buzzer-gpio")).read())
-    lines = open(os.path.join(out, "buzzer-trace.txt")).read().splitlines()
+    with open(os.path.join(out, "buzzer-gpio")) as f:
+        gpio = int(f.read())
+    with open(os.path.join(out, "buzzer-trace.txt")) as f:
+        lines = f.read().splitlines()
     marks, edges, level, stalls = [], [], 0, Stalls()
     for line in lines:
         m = re.search(r"\s(\d+\.\d+): (\w+): (.*)$", line)
