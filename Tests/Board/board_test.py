@@ -788,7 +788,8 @@ def buzzer_checks(runway, out):
                                       f"off by {found[0] * 1000:.0f} ms: {ms(found[2])} for {ms(expected(name))}"))
         else:
             worst = max(worst, found[0])
-            notes.append(excused_note(found) and f"; {name}" + excused_note(found)[1:])
+            note = excused_note(found)
+            notes.append(f"; {name}{note[1:]}" if note else "")
     results.append(f"{'FAIL' if bad or len(names) < 12 else 'PASS'} buzzer-patterns: " + (
         "; ".join(bad) if bad else f"{len(names)} callouts' patterns (runway buzz) on line 23 as the kernel "
         f"timed them, each step within {worst * 1000:.1f} ms of the pattern (≤ 20 ms){''.join(notes)}"))
