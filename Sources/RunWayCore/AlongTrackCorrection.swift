@@ -69,10 +69,14 @@ public enum AlongTrackCorrection {
     /// scaled to σ for Gaussian noise. Nil under 30 pairs.
     public static func estimatedSpeedSigma(_ speeds: [Double]) -> Double? {
         guard speeds.count > 30 else { return nil }
-        var differences = zip(speeds, speeds.dropFirst()).map { abs($1 - $0) }
-        differences.sort()
-        let median = differences[differences.count / 2]
-        return 1.4826 * median / 2.0.squareRoot()
+        return speedSigma(differences: zip(speeds, speeds.dropFirst()).map { abs($1 - $0) })
+    }
+
+    /// σ of one reading from the absolute differences of successive readings (nil: none).
+    static func speedSigma(differences: [Double]) -> Double? {
+        guard !differences.isEmpty else { return nil }
+        let sorted = differences.sorted()
+        return 1.4826 * sorted[sorted.count / 2] / 2.0.squareRoot()
     }
 
     /// The metres to add to each step (index k: the step from sample k − 1 to k; 0 for k = 0).

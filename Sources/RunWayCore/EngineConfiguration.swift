@@ -2,6 +2,8 @@
 public struct EngineConfiguration: Sendable, Equatable {
     public var movement = MovementFilter.Configuration()
     public var odometer = Odometer.Configuration()
+    /// The live distance's Doppler drift taken out by the fixes (issue 26).
+    public var liveDrift = LiveDriftCorrection.Configuration()
     public var smoother = SpeedSmoother.Configuration()
     public var pause = PauseDetector.Configuration()
     /// The runner's slips and forgotten stops, and vehicles (issue 27).

@@ -16,6 +16,7 @@ extension FlightInProgress {
         }
         odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
         odometer.integrate(time: fix.time, speed: fix.speed, track: fix.track)
+        if !odometer.hidesPending { drift.reading(time: fix.time, speed: fix.speed, track: fix.track) }
         watchRunner(at: fix.time, speed: reportedSpeed, &out)
         if let height = fix.altitude, fix.time >= rotateAt,
             let relative = gpsAltitude.add(time: fix.time, altitude: height)
@@ -29,13 +30,9 @@ extension FlightInProgress {
         if case .counted = verdict {
             if manuallyPaused {
                 odometer.discardPending()
+                drift.forgetPosition()
             } else {
-                let duration = previousAnchor.map { fix.time - $0.time } ?? .infinity
-                let crossing = silenceCrossing(to: fix, from: previousAnchor)
-                increment = odometer.count(
-                    chord: crossing?.chord ?? chord, duration: duration, from: previousAnchor?.coordinate,
-                    to: fix.coordinate, turn: turn)
-                if let crossing { silenceExit = (crossing.entry, fix) }
+                increment = countStep(to: fix, from: previousAnchor, chord: chord, turn: turn)
             }
         }
         // "When gpsd gives no speed, use distance/time" — and when its speed is not believed.
@@ -83,6 +80,27 @@ extension FlightInProgress {
         updateMission(at: fix.time, &out)
     }
 
+    /// A counted fix's step: the odometer's metres for it (across a silence by the crossing
+    /// rules), amended by the fixes' estimate of the speeds' drift (`LiveDriftCorrection`).
+    private mutating func countStep(to fix: Fix, from previousAnchor: Fix?, chord: Double, turn: Double?)
+        -> Double
+    {
+        let duration = previousAnchor.map { fix.time - $0.time } ?? .infinity
+        let crossing = silenceCrossing(to: fix, from: previousAnchor)
+        // Only a step the speeds measured (no silence in it, speed trusted before and after)
+        // lies along the reckoned route.
+        let bySpeeds = !odometer.spansSilence && odometer.speedIsTrusted
+        let increment = odometer.count(
+            chord: crossing?.chord ?? chord, duration: duration, from: previousAnchor?.coordinate,
+            to: fix.coordinate, turn: turn)
+        if let crossing { silenceExit = (crossing.entry, fix) }
+        if !bySpeeds || !odometer.speedIsTrusted { drift.forgetPosition() }
+        odometer.amend(
+            by: drift.step(
+                time: fix.time, credited: increment, coordinate: fix.coordinate, eph: fix.horizontalAccuracy))
+        return increment
+    }
+
     /// What a fix's verdict counts: the chord stepped and the speed the positions imply; nil
     /// when its position does not count (its speed may still say whether the runner moves).
     private mutating func measure(
@@ -105,6 +123,7 @@ extension FlightInProgress {
             // the distance shown froze and a signal-loss pause began. (helper-4's rule, wt/gate.)
             odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
             odometer.integrate(time: fix.time, speed: fix.speed, track: fix.track)
+            if !odometer.hidesPending { drift.reading(time: fix.time, speed: fix.speed, track: fix.track) }
             observeSpeedOnly(fix, &out)
             return nil
         case .rejected:

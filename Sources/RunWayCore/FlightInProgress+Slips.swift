@@ -15,6 +15,7 @@ extension FlightInProgress {
                     decide(.autoResume, at: time, value: metres)
                     apply([transition], at: time, &out)
                     odometer.credit(metres)
+                    drift.forgetPosition()
                 }
                 slips.reset()
             case nil: break
@@ -33,6 +34,7 @@ extension FlightInProgress {
         case .vehicle(let since)?:
             let taken = odometer.shown - min(odometer.shown, distanceBeforeVehicle ?? odometer.shown)
             odometer.rewind(to: distanceBeforeVehicle ?? odometer.distance)
+            drift.forgetPosition()
             let wasPaused = pause.isPaused
             if let transition = pause.vehiclePause(since: since) {
                 decide(.vehiclePause, at: time, value: taken)
@@ -45,6 +47,7 @@ extension FlightInProgress {
                 decide(.vehicleResume, at: time, value: metres)
                 apply([transition], at: time, &out)
                 odometer.credit(metres)
+                drift.forgetPosition()
             }
         case nil: break
         }

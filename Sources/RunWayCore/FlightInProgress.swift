@@ -8,6 +8,8 @@ struct FlightInProgress: Sendable {
     var phase: FlightPhase = .cruise
     var movement: MovementFilter
     var odometer: Odometer
+    /// The fixes' estimate of what the odometer's sum of speeds has drifted, amended as it goes.
+    var drift: LiveDriftCorrection
     var smoother: SpeedSmoother
     var pause: PauseDetector
     var altitude: AltitudeFilter
@@ -99,6 +101,7 @@ struct FlightInProgress: Sendable {
         lastTime = rotateAt
         movement = MovementFilter(configuration: configuration.movement)
         odometer = Odometer(configuration: configuration.odometer)
+        drift = LiveDriftCorrection(configuration: configuration.liveDrift)
         smoother = SpeedSmoother(configuration: configuration.smoother)
         pause = PauseDetector(configuration: configuration.pause, startedAt: rotateAt)
         altitude = AltitudeFilter(configuration: configuration.altitude, rotateAt: rotateAt)
@@ -205,6 +208,7 @@ struct FlightInProgress: Sendable {
 
     mutating func manualPause(at time: Double, _ out: inout [EngineOutput]) {
         odometer.discardPending()
+        drift.forgetPosition()
         slips.reset()
         if let transition = pause.manualPause(at: time) {
             apply([transition], at: time, &out)

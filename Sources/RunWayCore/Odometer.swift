@@ -421,6 +421,15 @@ public struct Odometer: Sendable {
         display = distance
     }
 
+    /// Adds `metres`, either sign, to the counted distance: the fixes' estimate of the speeds'
+    /// drift (`LiveDriftCorrection`). The shown distance never goes back: metres taken away hold
+    /// it until run.
+    public mutating func amend(by metres: Double) {
+        guard metres.isFinite, metres != 0 else { return }
+        distance = max(0, distance + metres)
+        show()
+    }
+
     /// Adds `metres` the runner ran while the flight was paused by a slip (`SlipWatch`'s
     /// auto-resume): the receiver's speeds over the running, not a chord.
     public mutating func credit(_ metres: Double) {

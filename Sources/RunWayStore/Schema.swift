@@ -235,7 +235,9 @@ enum Schema {
     /// headings make (`DistanceProfile.Builder.bridgeStops`), not the smoother's wide bridge; the
     /// live distance takes the same arc across such a silence, not the chord. The saved distance's
     /// Doppler drift is taken out along the route by the fixes (`AlongTrackCorrection`).
-    static let engineVersion = 9
+    /// 10: the live distance's Doppler drift is taken out as it goes by the fixes
+    /// (`LiveDriftCorrection`); reprocessing an older flight recomputes the live distance too.
+    static let engineVersion = 10
 }
 
 extension Logbook {

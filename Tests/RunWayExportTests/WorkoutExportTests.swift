@@ -13,6 +13,9 @@ struct WorkoutExportTests {
         var scenario = Scenario.sixByFourHundred
         scenario.workout = try? Workout(
             parsing: "wu 1km; 6x(work 400m @3:50±10 @hr150-175, recover 90s); cd 1km")
+        // Timed recoveries take what the runner covers in 90 s, not 200 m: the run goes on
+        // 300 m past the track session's 5.7 km, so running follows the workout's end.
+        scenario.totalDistance = 6000
         let flown = SimulatedFlight.fly(scenario)
         return flown.savedFlight ?? flown.flight!
     }()

@@ -80,11 +80,12 @@ struct LogbookSchemaTests {
         #expect(entry.status == .finished)
         #expect(abs(entry.distance - 410.4) < 0.1)
         #expect(try logbook.database.query("SELECT engine_version FROM flights").first?.first?.int == 1)
-        // Its raw log still flies: the live engine to the same distance, and the touchdown
-        // smoother (engine 5) to the boat's path (~2.9 m/s for 147 s by its positions, while its
-        // reported speed reads 0–0.4 m/s for 38 s), not to what the lying speed says (298 m).
+        // Its raw log still flies: the live engine to the same distance but for what engine 10
+        // takes out of the speeds' drift by the fixes (0.13 m), and the touchdown smoother
+        // (engine 5) to the boat's path (~2.9 m/s for 147 s by its positions, while its reported
+        // speed reads 0–0.4 m/s for 38 s), not to what the lying speed says (298 m).
         let again = try #require(try logbook.replay(flight: entry.id))
-        #expect(abs((again.liveDistance ?? 0) - entry.distance) < 1e-6)
+        #expect(abs((again.liveDistance ?? 0) - entry.distance) < 0.5, "\(again.liveDistance ?? 0)")
         #expect(again.distanceMethod == .smoothed)
         #expect(again.distance > 390 && again.distance < 430, "\(again.distance)")
         // Stored before pauses were: they come from its samples, each as one a sample saw.
