@@ -14,9 +14,7 @@ extension FlightInProgress {
         guard let (chord, fallbackSpeed) = measure(verdict, of: fix, from: previousAnchor, &out) else {
             return
         }
-        odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
-        odometer.integrate(time: fix.time, speed: fix.speed, track: fix.track)
-        if !odometer.hidesPending { drift.reading(time: fix.time, speed: fix.speed, track: fix.track) }
+        integrateReading(of: fix)
         watchRunner(at: fix.time, speed: reportedSpeed, &out)
         if let height = fix.altitude, fix.time >= rotateAt,
             let relative = gpsAltitude.add(time: fix.time, altitude: height)
@@ -80,6 +78,14 @@ extension FlightInProgress {
         updateMission(at: fix.time, &out)
     }
 
+    /// A fix's speed and track, as the odometer integrates them (not shown while the button or a
+    /// vehicle pauses the flight) and as the live drift filter reads them (not read then).
+    private mutating func integrateReading(of fix: Fix) {
+        odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
+        odometer.integrate(time: fix.time, speed: fix.speed, track: fix.track)
+        if !odometer.hidesPending { drift.reading(time: fix.time, speed: fix.speed, track: fix.track) }
+    }
+
     /// A counted fix's step: the odometer's metres for it (across a silence by the crossing
     /// rules), amended by the fixes' estimate of the speeds' drift (`LiveDriftCorrection`).
     private mutating func countStep(to fix: Fix, from previousAnchor: Fix?, chord: Double, turn: Double?)
@@ -121,9 +127,7 @@ extension FlightInProgress {
             // the position's error, so it goes on integrating and says whether the runner moves.
             // Without this, a cold start's fixes snapping 200–500 m away were 30 s of silence:
             // the distance shown froze and a signal-loss pause began. (helper-4's rule, wt/gate.)
-            odometer.hidesPending = pause.pauseReason == .manual || pause.pauseReason == .vehicle
-            odometer.integrate(time: fix.time, speed: fix.speed, track: fix.track)
-            if !odometer.hidesPending { drift.reading(time: fix.time, speed: fix.speed, track: fix.track) }
+            integrateReading(of: fix)
             observeSpeedOnly(fix, &out)
             return nil
         case .rejected:

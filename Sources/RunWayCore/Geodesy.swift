@@ -20,6 +20,12 @@ public enum Geodesy {
     public static let earthRadius = 6_371_008.8
     static let radiansPerDegree = Double.pi / 180
 
+    /// The unit vector (east, north) a track of `degrees` points along.
+    static func direction(ofTrack degrees: Double) -> SIMD2<Double> {
+        let radians = degrees * radiansPerDegree
+        return SIMD2(CMath.sin(radians), CMath.cos(radians))
+    }
+
     /// Haversine distance in metres.
     /// How far a heading turned from `from` to `to` (degrees, 0…180, either way).
     public static func turn(from: Double, to: Double) -> Double {

@@ -259,7 +259,7 @@ public struct LiveDriftCorrection: Sendable {
     /// their successive differences, their rate from their intervals, and each step's way from
     /// their velocity.
     public mutating func reading(time: Double, speed: Double?, track: Double?) {
-        let heading = track.flatMap { $0.isFinite ? Self.unit($0) : nil }
+        let heading = track.flatMap { $0.isFinite ? Geodesy.direction(ofTrack: $0) : nil }
         let usable = speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         defer { lastReading = (time, usable, heading) }
         guard let before = lastReading, time > before.time, time.isFinite else { return }
@@ -283,11 +283,6 @@ public struct LiveDriftCorrection: Sendable {
     private var readingInterval: Double {
         guard !intervals.isEmpty else { return 1 }
         return intervals.sorted()[intervals.count / 2]
-    }
-
-    static func unit(_ degrees: Double) -> SIMD2<Double> {
-        let radians = degrees * Geodesy.radiansPerDegree
-        return SIMD2(CMath.sin(radians), CMath.cos(radians))
     }
 }
 

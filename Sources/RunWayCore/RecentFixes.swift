@@ -53,8 +53,7 @@ public struct RecentFixes: Sendable {
         guard fix.hasPosition, fix.time > (samples.last?.time ?? -.infinity) else { return }
         var velocity = SIMD2<Double>.zero
         if let speed = fix.speed, let track = fix.track, speed.isFinite, track.isFinite {
-            let radians = track * Geodesy.radiansPerDegree
-            velocity = SIMD2(speed * CMath.sin(radians), speed * CMath.cos(radians))
+            velocity = speed * Geodesy.direction(ofTrack: track)
         }
         samples.append(Sample(time: fix.time, coordinate: fix.coordinate, velocity: velocity))
         let keep = samples.firstIndex { $0.time >= fix.time - Self.window } ?? 0
