@@ -43,8 +43,7 @@ struct MakeDebSDKTests {
         let folder = NSTemporaryDirectory() + "make-deb-sdk-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let swift = folder + "/swift"
-        try stub.write(toFile: swift, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift)
+        try writeExecutable(stub, to: swift)
         let version = try runToEnd(root.appendingPathComponent("scripts/version.sh").path, [])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let process = Process()
