@@ -62,14 +62,14 @@ public struct FlightComputer: Sendable {
 
     /// The live readout now.
     public var pfd: PFD {
-        guard let flight else {
-            var idle = PFD.idle(at: now.isFinite ? now : 0)
-            idle.phase = phase
-            idle.signal = signal
-            idle.heading = idleHeading
-            return idle
-        }
-        return flight.pfd(at: now, phase: phase, signal: signal)
+        // Read through the optional in place: binding it (`guard let flight`) copied the whole
+        // flight, 5 KB and a retain of each of its buffers, once for every input.
+        if let readout = flight?.pfd(at: now, phase: phase, signal: signal) { return readout }
+        var idle = PFD.idle(at: now.isFinite ? now : 0)
+        idle.phase = phase
+        idle.signal = signal
+        idle.heading = idleHeading
+        return idle
     }
 
     // MARK: - Inputs
@@ -290,14 +290,13 @@ public struct FlightComputer: Sendable {
         if let last = lastFixTime, fix.time <= last { return }
         lastFixTime = fix.time
         signal = SignalQuality(accuracy: fix.horizontalAccuracy)
-        guard var current = flight else {
+        guard flight != nil else {
             idleHeading = fix.track ?? idleHeading
             return
         }
-        flight = nil  // keep `current` uniquely referenced while it mutates
-        current.add(fix, &out)
-        phase = current.phase
-        flight = current
+        // Mutated in place: moving the flight out and back copied its 5 KB twice a fix.
+        flight?.add(fix, &out)
+        if let next = flight?.phase { phase = next }
     }
 }
 
