@@ -76,7 +76,13 @@ public enum AlongTrackCorrection {
     static func speedSigma(differences: [Double]) -> Double? {
         guard !differences.isEmpty else { return nil }
         let sorted = differences.sorted()
-        return 1.4826 * sorted[sorted.count / 2] / 2.0.squareRoot()
+        return speedSigma(medianDifference: sorted[sorted.count / 2])
+    }
+
+    /// σ of one reading from the median absolute difference of successive readings (for
+    /// Gaussian noise, 1.4826 × the median absolute value is σ of the difference, √2 σ).
+    static func speedSigma(medianDifference: Double) -> Double {
+        1.4826 * medianDifference / 2.0.squareRoot()
     }
 
     /// The metres to add to each step (index k: the step from sample k − 1 to k; 0 for k = 0).

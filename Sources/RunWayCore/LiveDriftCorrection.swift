@@ -94,15 +94,16 @@ public struct LiveDriftCorrection: Sendable {
     private var sweep = Sweep()
     /// The last intervals between readings (their median is the receiver's rate: ten readings
     /// a second walk a tenth as far as one).
-    private var intervals: [Double] = []
+    private var intervals = SortedWindow(capacity: LiveDriftCorrection.intervalWindow)
     private var offsets: [(time: Double, offset: SIMD2<Double>)] = []
-    private var speedDifferences: [Double] = []
+    private var speedDifferences: SortedWindow
     private var gateMisses = 0
     /// The part of `c` already handed to the odometer.
     private var applied = 0.0
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        speedDifferences = SortedWindow(capacity: configuration.speedWindow)
     }
 
     /// The metres the steps have missed so far, as estimated (positive: the odometer is short).
@@ -225,18 +226,14 @@ public struct LiveDriftCorrection: Sendable {
         // The wander's information per second, but never more than one fix's own error says.
         let r = max(2 * wander * wander * configuration.wanderTau / max(dt, 0.05), wander * wander)
         guard let inverse = (pdd + Matrix2.diagonal(r, r)).inverse else { return true }
-        let rows = [p.r0, p.r1, p.r2].map { row in
-            let u = SIMD2(row.x, row.y)
-            return u.x * inverse.r0 + u.y * inverse.r1
-        }
-        state += SIMD3(
-            (rows[0] * innovation).sum(), (rows[1] * innovation).sum(), (rows[2] * innovation).sum())
+        // The gain's rows (P's row × the inverse), one per state.
+        func gain(_ row: SIMD3<Double>) -> SIMD2<Double> { row.x * inverse.r0 + row.y * inverse.r1 }
+        let (k0, k1, k2) = (gain(p.r0), gain(p.r1), gain(p.r2))
+        state += SIMD3((k0 * innovation).sum(), (k1 * innovation).sum(), (k2 * innovation).sum())
         func updated(_ k: SIMD2<Double>, _ row: SIMD3<Double>) -> SIMD3<Double> {
             row - k.x * p.r0 - k.y * p.r1
         }
-        covariance =
-            Matrix3(rows: updated(rows[0], p.r0), updated(rows[1], p.r1), updated(rows[2], p.r2))
-            .symmetrized
+        covariance = Matrix3(rows: updated(k0, p.r0), updated(k1, p.r1), updated(k2, p.r2)).symmetrized
         return true
     }
 
@@ -250,7 +247,8 @@ public struct LiveDriftCorrection: Sendable {
     private var speedSigma: Double {
         guard speedDifferences.count >= configuration.speedWindow / 2 else { return configuration.speedSigma }
         let measured =
-            AlongTrackCorrection.speedSigma(differences: speedDifferences) ?? configuration.speedSigma
+            speedDifferences.upperMiddle.map(AlongTrackCorrection.speedSigma(medianDifference:))
+            ?? configuration.speedSigma
         return max(measured, configuration.minimumSpeedSigma)
     }
 
@@ -265,15 +263,13 @@ public struct LiveDriftCorrection: Sendable {
         guard let before = lastReading, time > before.time, time.isFinite else { return }
         let dt = time - before.time
         if dt <= Self.longestInterval {
-            intervals.append(dt)
-            if intervals.count > Self.intervalWindow { intervals.removeFirst() }
+            intervals.add(dt)
         }
         guard let v0 = before.speed, let v1 = usable else { return }
         let running = configuration.runningSpeed
         sweep.add(from: (v0, before.heading), to: (v1, heading), dt: dt, running: running)
         guard v0 >= running, v1 >= running else { return }
-        speedDifferences.append(abs(v1 - v0))
-        if speedDifferences.count > configuration.speedWindow { speedDifferences.removeFirst() }
+        speedDifferences.add(abs(v1 - v0))
     }
 
     static let intervalWindow = 31
@@ -281,8 +277,7 @@ public struct LiveDriftCorrection: Sendable {
     static let longestInterval = 5.0
 
     private var readingInterval: Double {
-        guard !intervals.isEmpty else { return 1 }
-        return intervals.sorted()[intervals.count / 2]
+        intervals.upperMiddle ?? 1
     }
 }
 
