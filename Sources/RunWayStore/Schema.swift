@@ -237,7 +237,9 @@ enum Schema {
     /// Doppler drift is taken out along the route by the fixes (`AlongTrackCorrection`).
     /// 10: the live distance's Doppler drift is taken out as it goes by the fixes
     /// (`LiveDriftCorrection`); reprocessing an older flight recomputes the live distance too.
-    static let engineVersion = 10
+    /// 11: the weather's drift rate is the level ground's mean from the first of it, not an
+    /// average starting from 0 (`ElevationGain`): a hilly run's gain under changing weather.
+    static let engineVersion = 11
 }
 
 extension Logbook {

@@ -10,7 +10,7 @@ struct RoughEdgesTests {
     @Test func versionSaysWhatThisBuildWrites() async throws {
         let result = try await RunWayBinary.run(["--version"])
         #expect(result.status == 0 && result.stdout.hasPrefix("runway "))
-        #expect(result.stdout.contains("logbook schema 12") && result.stdout.contains("engine version 10"))
+        #expect(result.stdout.contains("logbook schema 12") && result.stdout.contains("engine version 11"))
     }
 
     @Test func aForgottenValueIsAUsageErrorNotAFileNamedLikeAnOption() async throws {

@@ -113,6 +113,23 @@ struct ElevationGainTests {
         #expect(abs(gain.total - 118) < 0.8, "\(gain.total)")
     }
 
+    /// The weather's rate is what the level ground said, from the first of it: a minute of flat
+    /// ground under 3 hPa/h of falling pressure (0.0069 m/s of apparent climb), then a 20 m climb
+    /// at 0.1 m/s, then flat again. The rate learnt as an average over ten minutes starting from
+    /// 0 was a tenth of the weather's after that minute, and the climb counted 1.3 m of weather
+    /// (21.3 m); the learnt rate is the level ground's mean, however little of it there was.
+    @Test func theWeathersRateIsTheLevelGroundsFromItsFirstMinute() {
+        for weather in [0.0069, -0.0069] {
+            var gain = ElevationGain()
+            for t in 0...320 {
+                let time = Double(t)
+                let terrain = min(max(0, time - 60) * 0.1, 20)
+                gain.add(time: time, altitude: terrain + weather * time)
+            }
+            #expect(abs(gain.total - 20) < 0.3, "\(weather): \(gain.total)")
+        }
+    }
+
     /// The samples not yet judged (the window's look-ahead) count at once: a climb's last
     /// metres are in the total as soon as they are read.
     @Test func theLatestClimbCountsAtOnce() {
