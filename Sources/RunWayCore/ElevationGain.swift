@@ -122,13 +122,14 @@ public struct ElevationGain: Sendable {
     /// weighing less over `driftRateSeconds` of level ground, from the first of it. The average
     /// used to start at 0 (weight 1 on no weather), which a run with little level ground never
     /// outgrew: its rate stayed a fraction of the weather's, and the rest was counted as climb.
-    /// 10 seeds each, the weather at −300 / +300 Pa/h, the saved flight's gain: short hills
-    /// +4.6 / −5.0 % → +2.2 / −3.0 %, hilly 10 km +1.0 / −1.2 % → +0.1 / −0.3 %; rolling hills
-    /// with no level ground between them (crests and troughs only, where a level window sees no
-    /// rate but the weather's plus the slope's, whose mean is −weather) hardly move, +6.5 / −6.8 %
-    /// → +4.9 / −6.5 %, and with no weather −0.3 → −1.0 %. Judging level around the learnt rate
-    /// instead of 0 took short hills to −0.7 % in any weather but left rolling hills free to learn
-    /// any rate at all (a crest's slopes are as likely either way): −8 % at worst, not kept.
+    /// 10 seeds each, the weather at −300 / +300 Pa/h, the saved flight's gain (median): short
+    /// hills +4.6 / −5.0 % → +2.2 / −3.0 %, hilly 10 km +1.0 / −1.2 % → +0.1 / −0.3 %. Rolling
+    /// hills with no level ground between them hardly move, +6.5 / −6.8 % → +4.9 / −6.5 % (and
+    /// −0.3 → −1.0 % with no weather): only crests and troughs pass for level there, and the
+    /// slopes a level window lets in are the ones that cancel the weather, so it learns little
+    /// of it. Judging level around the learnt rate instead of 0 took short hills to −0.7 % in
+    /// any weather, but on rolling hills a crest's slopes are as likely either way, so any rate
+    /// held itself up: −8 % at worst, not kept.
     private var driftRate: Double { driftWeight > 0 ? driftSum / driftWeight : 0 }
     /// The weighted sum of level rates and of their weights (each `dt / driftRateSeconds`, the
     /// older decaying by the same).
