@@ -38,12 +38,6 @@ struct SortedWindow: Sendable, Equatable {
         sorted.insert(value, at: Self.firstIndex(notBelow: value, in: sorted))
     }
 
-    mutating func removeAll() {
-        sorted.removeAll(keepingCapacity: true)
-        arrival.removeAll(keepingCapacity: true)
-        oldest = 0
-    }
-
     /// The first index whose value is not below `value` (binary search over ascending values).
     private static func firstIndex(notBelow value: Double, in values: [Double]) -> Int {
         var low = 0
