@@ -120,8 +120,8 @@ class Application(dbus.service.Object):
 class Advertisement(Properties):
     interface = "org.bluez.LEAdvertisement1"
 
-    def __init__(self, bus, name):
-        self.path = f"{ROOT}/advertisement"
+    def __init__(self, bus, name, index):
+        self.path = f"{ROOT}/advertisement{index}"
         self.name = name
         super().__init__(bus, self.path)
 
@@ -133,6 +133,71 @@ class Advertisement(Properties):
     @dbus.service.method("org.bluez.LEAdvertisement1")
     def Release(self):
         log("advertisement released")
+
+
+class Advertiser:
+    """The strap's advertising through LEAdvertisingManager1, renewed without a gap: the next of
+    two advertisements is registered before the one on the air is unregistered. btvirt's
+    controllers refuse a registration while a central's LE connection attempt is pending, so a
+    strap that stopped advertising first and the central that began to connect in that moment
+    (board run of 4271266: runwayd's Pair 0.2 s into the gap) waited on each other until the
+    central gave up; with no gap the pending connection still finds the advertisement it aimed
+    at. Replies come later (D-Bus, asynchronous): `busy` while one is awaited."""
+    MANAGER = "org.bluez.LEAdvertisingManager1"
+
+    def __init__(self, adapter, advertisements, label, wanted):
+        self.adapter, self.ads, self.label, self.still_wanted = adapter, advertisements, label, wanted
+        self.on_air = None  # the index of the registered advertisement
+        self.busy = False
+        self.wanted = False
+
+    def start(self):
+        self.wanted = True
+        if self.on_air is None and not self.busy:
+            self._register(0, replacing=None)
+
+    def rotate(self):
+        """A fresh advertisement on the air, the old one gone only once the new one is."""
+        self.wanted = True
+        if self.busy:
+            return
+        if self.on_air is None:
+            self._register(0, replacing=None)
+        else:
+            self._register(1 - self.on_air, replacing=self.on_air)
+
+    def stop(self):
+        self.wanted = False
+        if self.on_air is not None and not self.busy:
+            self._unregister(self.on_air)
+            self.on_air = None
+
+    def _register(self, index, replacing):
+        self.busy = True
+
+        def done():
+            self.busy = False
+            log(f"advertising as {self.label}" + ("" if replacing is None else f" (instance {index})"))
+            self.on_air = index
+            if replacing is not None:
+                self._unregister(replacing)
+            if not (self.wanted and self.still_wanted()):
+                self.stop()
+
+        def refused(error):
+            # Not renewed after all: the one on the air (if any) stays; the next tick tries again.
+            self.busy = False
+            log(f"RegisterAdvertisement failed: {error}")
+            if not (self.wanted and self.still_wanted()):
+                self.stop()
+        self.adapter.RegisterAdvertisement(self.ads[index].path, {}, dbus_interface=self.MANAGER,
+                                           reply_handler=done, error_handler=refused)
+
+    def _unregister(self, index):
+        self.adapter.UnregisterAdvertisement(
+            self.ads[index].path, dbus_interface=self.MANAGER,
+            reply_handler=lambda: log(f"advertisement {index} withdrawn"),
+            error_handler=lambda error: log(f"UnregisterAdvertisement failed: {error}"))
 
 
 class Agent(dbus.service.Object):
@@ -214,7 +279,6 @@ def main():
     bas = Service(bus, 1, 0x180F)
     battery = Characteristic(bus, bas, 0, 0x2A19, ["read", "notify"], b"\x57")  # 87 %
     app = Application(bus, [hrs, bas])
-    advertisement = Advertisement(bus, a.name)
     agent = Agent(bus, f"{ROOT}/agent")
     manager = bus.get_object(BLUEZ, "/org/bluez")
     manager.RegisterAgent(agent, "NoInputNoOutput", dbus_interface="org.bluez.AgentManager1")
@@ -228,26 +292,8 @@ def main():
     adapter.RegisterApplication(app, {}, dbus_interface="org.bluez.GattManager1",
                                 reply_handler=lambda: log("GATT application registered"),
                                 error_handler=failed("RegisterApplication"))
-    state = {"advertising": False}
-
-    def advertise(on):
-        if on == state["advertising"]:
-            return
-        state["advertising"] = on
-        ads = "org.bluez.LEAdvertisingManager1"
-        if on:
-            def refused(error):
-                # Not advertising after all: the next tick registers again (a central's LE
-                # connection attempt under way on btvirt was seen to refuse registrations).
-                failed("RegisterAdvertisement")(error)
-                state["advertising"] = False
-            adapter.RegisterAdvertisement(advertisement.path, {}, dbus_interface=ads,
-                                          reply_handler=lambda: log(f"advertising as {a.name} ({address})"),
-                                          error_handler=refused)
-        else:
-            adapter.UnregisterAdvertisement(advertisement.path, dbus_interface=ads,
-                                            reply_handler=lambda: log("advertising stopped"),
-                                            error_handler=failed("UnregisterAdvertisement"))
+    advertiser = Advertiser(adapter, [Advertisement(bus, a.name, i) for i in (0, 1)],
+                            f"{a.name} ({address})", lambda: not os.path.exists(a.off))
 
     dropping = set()
 
@@ -291,24 +337,24 @@ def main():
     bus.add_signal_receiver(device_removed, signal_name="InterfacesRemoved", dbus_interface=objects, bus_name=BLUEZ)
     sent = open(a.sent, "a", buffering=1)
     beats = Beats()
-    advertise(True)
+    state = {"ticks": 0}
+    advertiser.start()
 
     def tick():
         if os.path.exists(a.off):
-            if state["advertising"]:
+            if advertiser.wanted:
                 log("out of range")
-                advertise(False)
+            advertiser.stop()
             drop_links()  # every second: a central may connect just as the advertising stops
             return True
-        state["ticks"] = state.get("ticks", 0) + 1
-        if state["advertising"] and not links and state["ticks"] % 10 == 0:
+        state["ticks"] += 1
+        if not links and state["ticks"] % 10 == 0:
             # Advertised anew every 10 s while nobody is connected: btvirt's emulated controllers
             # were seen to report an advertiser to a scanner only now and then (once, a 15 s scan
             # from hci0 saw nothing of an advertisement set up 20 s before).
-            advertise(False)
-            GLib.timeout_add(200, lambda: advertise(not os.path.exists(a.off)) and False)
-            return True
-        advertise(True)
+            advertiser.rotate()
+        else:
+            advertiser.start()
         if hrm.notifying and links:
             bpm, value = beats.next()
             hrm.notify(value)
