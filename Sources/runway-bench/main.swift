@@ -49,6 +49,11 @@ let sections: [String: () -> Void] = [
         guard let bench = LandingBench(arguments: Array(CommandLine.arguments.dropFirst(2))) else { exit(2) }
         bench.run()
     },
+    // The engine's cost per fix alone (the full bench's "Cost per fix"), a minute instead of ten.
+    "cost": {
+        costRun(.endurance(hours: 24, rate: 1))
+        costRun(.endurance(hours: 1, rate: 10))
+    },
     "accuracy": { AccuracyBench().run() },
     "callouts": { CalloutBench().run() },
     "elevation": { ElevationBench().run() },
@@ -77,12 +82,14 @@ if let first = benchArguments.first {
         Data(
             ((known ? "" : "runway-bench: unknown section \"\(first)\"\n")
                 + """
-                usage: runway-bench [accuracy | daemon | memory | storage | landing | callouts | elevation | export | viewer | voice | conditions | slips]
+                usage: runway-bench [accuracy | cost | daemon | memory | storage | landing | callouts | elevation | export | viewer | voice | conditions | slips]
                   (no argument)  every figure: memory, cost per fix, accuracy, the gpsd path, storage,
                                  runway fly's memory, runwayd, callouts, elevation, export, voice,
                                  conditions, slips (~10 min)
                   accuracy       the saved (smoothed) flight against the live engine's: distance, the
                                  exported track's length, split times, moving time per stop
+                  cost           the engine's cost per fix: 24 h at 1 Hz and 1 h at 10 Hz, the computer
+                                 alone, through the actor on the caller's thread and on its own thread
                   daemon         runwayd: start → READY, idle wake-ups, CPU per hour, memory over 24 h
                                  (RSS every hour), and the storage figures; [--json]
                   storage        what recording an hour writes at 1 and 10 Hz, from /proc/self/io; what
