@@ -62,6 +62,14 @@ public struct Odometer: Sendable {
         /// 0.65 (`DistanceProfile.Builder.keptGoingShare`): its chord is between smoothed
         /// positions and measured 0.25 % worst there, so it was left as it was.
         public var keptGoingShare = 0.55
+        /// …and only when the reading at each edge of the silence says running, at least this
+        /// share of the running speed before it (the median of the last readings: their mean
+        /// takes in the braking): a braking reading as the signal went, or a getting-going one
+        /// (~1 m/s) as it came back, puts a stop at that end of the silence, and the speeds held
+        /// through it then count the stop as running (a hostile pass: an outage ending as the
+        /// runner set off after 45 s read 5.9 % long, one beginning as the runner stood 1.9 %).
+        /// Under trees (σ 0.3 m/s) a reading 40 % under a 3 m/s pace is a four-σ one.
+        public var edgeShare = 0.6
         /// Through a silence the distance shown goes on at the last trusted speed for at most
         /// this long (`carry(to:)`): an underpass or a tunnel of a minute or so (issue 26's city
         /// blocks) froze the display for its length, 1.5 % behind at a kilometre mark on a
@@ -133,7 +141,7 @@ public struct Odometer: Sendable {
     private var agreeing = 0
     /// The speeds either side of the last silence longer than `maxIntegrationGap` (nil when
     /// either was unknown), until the step across it is counted.
-    private var gapSpeeds: (before: Double, after: Double)?
+    private var gapSpeeds: (before: Double, after: Double, lastBefore: Double, pace: Double)?
     /// The last few usable speeds since the last silence: the speed held into the next one is
     /// their mean (`DistanceProfile.Builder.heldSpeedSamples`), not one reading's ±0.1 m/s,
     /// which over a minute's outage is ±6 m ("city outages on corners": 17 m short at the
@@ -183,8 +191,10 @@ public struct Odometer: Sendable {
             if dt > configuration.maxIntegrationGap || usable == nil { reviseBridge() }
             if dt > configuration.maxIntegrationGap { crossing = nil }
             footpod.fix(at: time, integral: nil)
-            if dt > configuration.maxIntegrationGap, let before = heldSpeed, let v1 = usable {
-                gapSpeeds = (before, v1)
+            if dt > configuration.maxIntegrationGap, let before = heldSpeed, let v0 = last.speed,
+                let v1 = usable
+            {
+                gapSpeeds = (before, v1, v0, recentSpeeds.sorted()[recentSpeeds.count / 2])
             }
             if dt > configuration.maxIntegrationGap || usable == nil { recentSpeeds.removeAll() }
             pendingValid = false
@@ -217,13 +227,32 @@ public struct Odometer: Sendable {
         guard !revision.speedsAfter.isEmpty else { return }
         let after = revision.speedsAfter.reduce(0, +) / Double(revision.speedsAfter.count)
         let held = (revision.before + after) / 2 * revision.duration
-        let revised = max(step.chord, held)
+        let revised: Double
+        if keptGoing(chord: step.chord, duration: revision.duration, before: revision.before, after: after)
+            && revision.speedsAfter[0] >= configuration.edgeShare * after
+        {
+            revised = max(step.chord, held)
+            step.held = held
+        } else if let turn = step.turn {
+            // The speeds once they are in say the chord could not hold them (or the first
+            // reading was a getting-going one): a stop inside after all, on the arc.
+            revised = RouteShape.arcLength(chord: step.chord, turn: turn * .pi / 180)
+            step.held = nil
+        } else {
+            revised = max(step.chord, held)
+            step.held = held
+        }
         guard revised.isFinite else { return }
         distance = max(0, distance + revised - step.credited)
-        step.held = held
         step.credited = revised
         crossing = step
         show()
+    }
+
+    /// The kept-going rule: a chord at least `keptGoingShare` of the speeds either side held
+    /// through the silence.
+    private func keptGoing(chord: Double, duration: Double, before: Double, after: Double) -> Bool {
+        chord >= configuration.keptGoingShare * (before + after) / 2 * duration
     }
 
     /// A step across a silence as credited: what it added, on which chord, and what decided
@@ -337,13 +366,14 @@ public struct Odometer: Sendable {
             // Across a silence a paired footpod read all along: the steps it counted.
             increment = pod
         } else if !pendingValid, let gap = gapSpeeds, duration.isFinite,
-            chord >= configuration.keptGoingShare * (gap.before + gap.after) / 2 * duration
+            keptGoing(chord: chord, duration: duration, before: gap.before, after: gap.after),
+            min(gap.lastBefore, gap.after) >= configuration.edgeShare * gap.pace
         {
             // Across a silence the runner kept going through: the speeds either side held.
             let held = (gap.before + gap.after) / 2 * duration
             increment = max(chord, held)
             crossing = Crossing(
-                credited: increment, chord: chord, held: held,
+                credited: increment, chord: chord, held: held, turn: turn,
                 revision: Crossing.Revision(before: gap.before, duration: duration, speedsAfter: [gap.after]))
         } else if !pendingValid, gapSpeeds != nil, duration.isFinite, let turn {
             // Across a silence the runner stopped in: the arc its headings in and out make (the
@@ -375,9 +405,13 @@ public struct Odometer: Sendable {
                     // way (`marchStraightness`).
                     let largest = disagreeing.map(\.chord).max() ?? 0
                     let path = disagreeing.reduce(0) { $0 + $1.chord }
+                    // Nor a net line longer than its steps, which the triangle forbids unless
+                    // a step was a jump healed short (`MovementFilter`'s detour): a 40 m multipath
+                    // excursion as a runner stood under trees gave 38.6 m of net line over
+                    // 15.4 m of steps, and a stop's wander was counted for 60 s.
                     if net * configuration.disagreementRatio > integral, keptGoing == true,
                         largest <= net * configuration.largestStepShare,
-                        net >= path * configuration.marchStraightness
+                        net >= path * configuration.marchStraightness, net <= path * 1.01 + 0.5
                     {
                         speedIsTrusted = false
                         // This step stands in for the whole streak: the net line, less what the

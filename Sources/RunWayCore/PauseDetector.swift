@@ -75,6 +75,11 @@ public struct PauseDetector: Sendable {
         /// and accelerate at these rates too).
         public var pullingUp: Double = 2
         public var gettingGoing: Double = 1.5
+        /// A reading at a signal gap's edge under this share of the running speed before it (the
+        /// median of the last readings: their mean takes in the braking) says the stop was at
+        /// that edge: a braking one as the signal went, a getting-going one (~1 m/s) as it came
+        /// back (`Odometer.Configuration.edgeShare`, the same judgement).
+        public var edgeShare = 0.6
 
         public init() {}
     }
@@ -104,7 +109,10 @@ public struct PauseDetector: Sendable {
     /// The running readings just before (up to `DistanceProfile.Builder.heldSpeedSamples`):
     /// `speedBeforeGap` is their mean, not one reading's ±0.1 m/s (±3 % of a gap's running).
     private var recentSpeeds: [Double] = []
-    /// The first counted step after a signal-loss pause began.
+    /// The receiver's speed at the last fix while not paused (nil: none given).
+    private var lastSpeed: Double?
+    /// The first counted step after a signal-loss pause began, or after a silence in an
+    /// automatic pause.
     private var gapCrossing: GapCrossing?
 
     /// The first step back after a signal gap: when, when it began (its anchor fix, which may be
@@ -166,7 +174,12 @@ public struct PauseDetector: Sendable {
             lastMovingEvidence = time
         }
         // The first step back after a signal gap: from the last position before it to here.
-        if stepped, pauseReason == .signalLost, gapCrossing == nil {
+        // A step ending a silence in an automatic pause: the signal went after the runner stood
+        // (the last reading before it a braking one, so the pause came first), and the step
+        // back is what it ran at the silence's end.
+        let endsSilence = time - previousFix >= configuration.signalLostAfter
+        if stepped, gapCrossing == nil, pauseReason == .signalLost || (pauseReason == .stopped && endsSilence)
+        {
             // Round a corner the path is longer than the chord: at most chord / cos(θ/2), taken
             // up to a turn of 120° (×2); city outages on corners counted as stops without it.
             let bend = turn.map { 1 / Swift.max(CMath.cos(Swift.min($0, 120) * .pi / 360), 0.5) } ?? 1
@@ -174,12 +187,16 @@ public struct PauseDetector: Sendable {
         }
         if moved, let reason = pauseReason, reason != .manual, reason != .vehicle {
             var effective = min(time, movingSince ?? time) - fixInterval / 2
-            if reason == .signalLost, let crossing = gapCrossing, crossing.time > pausedAt {
-                effective = gapResume(crossing, otherwise: effective)
+            if let crossing = gapCrossing, crossing.time > pausedAt {
+                effective =
+                    reason == .signalLost
+                    ? gapResume(crossing, otherwise: effective)
+                    : resumeAfterStanding(crossing, otherwise: effective)
             }
             transitions.append(resume(at: max(effective, pausedAt)))
         }
         if !isPaused {
+            lastSpeed = speed
             if fast, let speed {
                 if recentSpeeds.count == DistanceProfile.Builder.heldSpeedSamples {
                     recentSpeeds.removeFirst()
@@ -207,11 +224,29 @@ public struct PauseDetector: Sendable {
     ///   the running at each end, the stop between (a chord slower than walking is such a gap:
     ///   ran 15 s, stood 45 s, ran 15 s);
     /// - without them, a chord at least at walking pace says the runner went on through it.
+    ///
+    /// A reading at one edge well under the running speed at the other (`edgeShare`) puts the
+    /// stop at that edge: a getting-going reading after the gap, the stop ended as the signal
+    /// came back, and the running was all before it; a braking one before the gap, the stop
+    /// began as it went, and the running was all after. The speed is then the other side's.
     mutating func gapResume(
         _ crossing: GapCrossing, otherwise effective: Double
     ) -> Double {
         let gap = crossing.time - pausedAt
-        let around = [speedBeforeGap, crossing.speed].compactMap { $0 }
+        let before = speedBeforeGap
+        let after = crossing.speed
+        let share = configuration.edgeShare
+        let pace = recentSpeeds.isEmpty ? before : recentSpeeds.sorted()[recentSpeeds.count / 2]
+        let gettingGoing = pace.map { b in after.map { $0 < share * b } ?? false } ?? false
+        let pullingUp = pace.map { b in (lastSpeed ?? b) < share * b } ?? false
+        let around: [Double]
+        if gettingGoing, let before {
+            around = [before]
+        } else if pullingUp, let after {
+            around = [after]
+        } else {
+            around = [before, after].compactMap { $0 }
+        }
         guard !around.isEmpty else {
             return crossing.step * crossing.bend / gap >= configuration.walkingSpeed ? pausedAt : effective
         }
@@ -220,13 +255,38 @@ public struct PauseDetector: Sendable {
         // already moving time ("stop in an outage": the gap's running came out 2.2 m long on
         // average over 200 gaps, the step measured from a fix before the last).
         let running = max(0, crossing.step / speed - max(0, pausedAt - crossing.since))
-        if running * crossing.bend * 2.0.squareRoot() * Self.staircaseHeadroom >= gap - 2 * fixInterval {
+        if !gettingGoing, !pullingUp,
+            running * crossing.bend * 2.0.squareRoot() * Self.staircaseHeadroom >= gap - 2 * fixInterval
+        {
             return pausedAt
         }
-        let moving = min(running + stopCost(speed: speed), gap)
-        closeSegment(from: pausedAt, to: pausedAt + moving / 2)
-        pausedAt += moving / 2
-        return crossing.time - moving / 2
+        // At an edge the signal saw, that edge's braking or getting going is in the readings.
+        let cost =
+            gettingGoing == pullingUp
+            ? stopCost(speed: speed)
+            : gettingGoing ? pullingUpCost(speed: speed) : gettingGoingCost(speed: speed)
+        let moving = min(running + cost, gap)
+        if gettingGoing == pullingUp {
+            closeSegment(from: pausedAt, to: pausedAt + moving / 2)
+            pausedAt += moving / 2
+            return crossing.time - moving / 2
+        }
+        if gettingGoing {
+            // Ran on into the gap and stood until the signal came back.
+            closeSegment(from: pausedAt, to: pausedAt + moving)
+            pausedAt += moving
+            return max(effective, pausedAt)
+        }
+        return crossing.time - moving
+    }
+
+    /// Where the moving time resumes after a silence that came in an automatic pause: the runner
+    /// stood where the pause began, so the step back was run at its end, at the speed read after
+    /// it, getting going included (`stopCost`'s second half). Without a speed after it, where the
+    /// moving streak began (`effective`).
+    func resumeAfterStanding(_ crossing: GapCrossing, otherwise effective: Double) -> Double {
+        guard let speed = crossing.speed, speed > 0 else { return effective }
+        return min(effective, crossing.time - crossing.step / speed - gettingGoingCost(speed: speed))
     }
 
     /// The moving seconds a stop adds beyond its metres at running speed `speed`: braking from
@@ -236,9 +296,19 @@ public struct PauseDetector: Sendable {
     /// whenever the runner stopped inside: over 100 seeds of "stop in an outage" the truth's
     /// moving time in each gap was 1.3 s longer than its path at 3 m/s.
     func stopCost(speed: Double) -> Double {
+        pullingUpCost(speed: speed) + gettingGoingCost(speed: speed)
+    }
+
+    /// `stopCost`'s braking half, (v − m)² / 2v ÷ d.
+    func pullingUpCost(speed: Double) -> Double {
         let slowing = max(0, speed - configuration.movingSpeed)
-        return slowing * slowing / (2 * speed)
-            * (1 / configuration.pullingUp + 1 / configuration.gettingGoing)
+        return slowing * slowing / (2 * speed) / configuration.pullingUp
+    }
+
+    /// `stopCost`'s getting-going half, (v − m)² / 2v ÷ a.
+    func gettingGoingCost(speed: Double) -> Double {
+        let slowing = max(0, speed - configuration.movingSpeed)
+        return slowing * slowing / (2 * speed) / configuration.gettingGoing
     }
 
     /// Lets time pass without a fix (a mode-1 report, a barometer sample, a clock tick).

@@ -119,6 +119,36 @@ extension Scenario {
         return scenario
     }
 
+    /// Two stops (45 s, 30 s) at the start of an outage: the signal goes as the runner stands
+    /// and comes back 30 s after it runs on, so the last fix before each gap is a braking one
+    /// and the stop sits at the gap's start, not in its middle (a hostile pass found it: the
+    /// moving time 15 s a stop short, the live distance 1.9 % long).
+    public static var outageFromStop: Scenario {
+        stopsAtOutageEdge("outage from a stop", seed: 115, before: 0, after: 30)
+    }
+
+    /// Two stops (45 s, 30 s) at the end of an outage: the signal goes 30 s before the runner
+    /// stands and comes back as it sets off, so the first fix after each gap reads getting going
+    /// (~1 m/s) and the stop sits at the gap's end (a hostile pass found it: the live distance
+    /// 5.9 % long, the moving time 7 s a stop long).
+    public static var outageToStop: Scenario {
+        stopsAtOutageEdge("outage to a stop", seed: 116, before: 30, after: 0)
+    }
+
+    /// Stops of 45 s at 1.5 km and 30 s at 3.5 km, each in an outage from `before` seconds before
+    /// the runner stands to `after` seconds after it runs on.
+    static func stopsAtOutageEdge(_ name: String, seed: UInt64, before: Double, after: Double) -> Scenario {
+        var scenario = steady(name, speed: 3, distance: 5000, seed: seed)
+        let stops = [Stop(at: 1500, seconds: 45), Stop(at: 3500, seconds: 30)]
+        scenario.stops = stops
+        scenario.signalGaps = stops.map { stop in
+            let arrival =
+                steadyElapsed(at: stop.at, speed: 3, stops: stops) + 3.0 / (2 * scenario.deceleration)
+            return SignalGap(start: arrival - before, seconds: before + stop.seconds + after)
+        }
+        return scenario
+    }
+
     /// Rolling terrain, 7 km at 2.9 m/s: twelve slow hills (550 m from foot to foot, 6–14 m high,
     /// crests with no flat top), 118 m of climbing, while the weather turns: −150 Pa/h (falling,
     /// reads as climbing 12 m/h), then +100 Pa/h from 15 min, then −60 Pa/h from 30 min.
@@ -217,7 +247,8 @@ extension Scenario {
         [
             openSky, coldStartDecaying, coldStartSnapping, cityOutages, straightOutages, treeCover,
             urbanStops, stopInOutage, rollingWeather, shortHills, intervals, slowJog, fastRun, tenHertz,
-            cityOutagesFootpod, stopInOutageFootpod, smoothedDoppler,
+            cityOutagesFootpod, stopInOutageFootpod, smoothedDoppler, outageFromStop,
+            outageToStop,
         ]
     }
 }

@@ -73,6 +73,41 @@ struct HardConditionTests {
             stop?.reason == .signalLost && abs((stop?.duration ?? 0) - (50 - cost)) < 0.01, "\(pause.pauses)")
     }
 
+    /// The first reading after an outage a getting-going one (0.97 m/s after 3 m/s): the
+    /// runner stood until the signal came back. The step (96 m) is run at the speed before,
+    /// 32 s and the braking (0.52 s), all at the gap's start; the stop lasts until the streak
+    /// the reading began. On the two readings' mean (1.99 m/s) the stop came out 16 s short.
+    @Test func aGettingGoingReadingAfterAnOutageEndsTheStopThere() {
+        var pause = running(for: 100)
+        _ = pause.advance(to: 109)
+        _ = pause.observeFix(time: 175, speed: 0.97, moved: true, step: 96, speedIsDoppler: true)
+        for t in 176...178 {
+            _ = pause.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
+        }
+        #expect(!pause.isPaused)
+        let moving = 100 + 32 + pause.pullingUpCost(speed: 3) + (178 - 174.5)
+        #expect(abs(pause.movingTime(at: 178) - moving) < 0.01, "\(pause.pauses)")
+        #expect(abs((pause.pauses.last?.start ?? 0) - (132 + pause.pullingUpCost(speed: 3))) < 0.01)
+    }
+
+    /// The signal gone just after the runner pulled up (its last reading a braking one, so the
+    /// automatic pause came first): the step back (90 m at 3 m/s, 30 s and the getting going,
+    /// 0.69 s) was run at the silence's end. The whole silence counted as a stop (30 s short).
+    @Test func anOutageThatBeganAsTheRunnerStoodEndsTheStopAtItsRunning() {
+        var pause = running(for: 100)
+        _ = pause.observeFix(time: 101, speed: 0.3, moved: false, step: 0, speedIsDoppler: true)
+        _ = pause.advance(to: 108)
+        #expect(pause.pauseReason == .stopped)
+        for t in 161...163 {
+            _ = pause.observeFix(
+                time: Double(t), speed: 3, moved: true, step: t == 161 ? 90 : 3, speedIsDoppler: true)
+        }
+        #expect(!pause.isPaused)
+        let resumed = 161 - 30 - pause.gettingGoingCost(speed: 3)
+        #expect(abs((pause.pauses.last?.end ?? 0) - resumed) < 0.01, "\(pause.pauses)")
+        #expect(abs(pause.movingTime(at: 163) - (100.5 + 163 - resumed)) < 0.01)
+    }
+
     /// The step back measured from the anchor a fix before the gap's last fix (the movement
     /// filter holds steps under 5 m) covers that second too, which was already moving time.
     @Test func aGapsStepFromAnEarlierFixCountsOnlyTheRunningInTheGap() {
@@ -183,6 +218,73 @@ struct HardConditionTests {
         let march = stopped([(2, 0), (3, 0), (3, 0)])
         #expect(!march.speedIsTrusted)
         #expect(abs(march.distance - 48.9) < 0.01, "\(march.distance)")
+    }
+
+    /// Steps healed short of their anchors' distance (a multipath jump the movement filter
+    /// followed as a detour: 3.2 m steps whose fixes are 10 m apart) make a net line longer than
+    /// their sum, which no march can: speed stays trusted. Without the check the 30 m of net line
+    /// over 9.6 m of steps passed for a march, and a stop's wander was counted for a minute.
+    @Test func stepsHealedShortOfTheirFixesAreNoMarch() {
+        var odometer = Odometer()
+        Self.runTenSeconds(&odometer)
+        var east = 30.0
+        var time = 10.0
+        for _ in 1...3 {
+            for k in 1...2 { odometer.integrate(time: time + Double(k), speed: 0) }
+            time += 2
+            odometer.count(
+                chord: 3.2, duration: 2, from: Track.coordinate(east: east),
+                to: Track.coordinate(east: east + 10))
+            east += 10
+        }
+        #expect(odometer.speedIsTrusted)
+        #expect(abs(odometer.distance - 31.5) < 0.01, "\(odometer.distance)")
+    }
+
+    /// An outage whose first reading back is a getting-going one (0.97 m/s after running at
+    /// 3 m/s): the runner stood until the signal came back, so the step is the arc across the
+    /// chord, not the speeds either side held (96 m of chord in 75 s passed the kept-going share
+    /// on their mean, 1.99 m/s, and counted 149 m; revised to the running after it, 225 m).
+    @Test func aGettingGoingReadingAfterASilencePutsTheStopInIt() {
+        var odometer = OdometerTests.running(at: [3, 3, 3, 3, 3])
+        let before = odometer.distance
+        odometer.integrate(time: 79, speed: 0.97)
+        let step = odometer.count(chord: 96, duration: 75, turn: 0)
+        #expect(abs(step - 96) < 1e-9, "\(step)")
+        for t in 80...84 {
+            odometer.integrate(time: Double(t), speed: 3)
+            odometer.count(chord: 2, duration: 1)
+        }
+        #expect(odometer.distance - before < 96 + 5 * 3, "\(odometer.distance - before)")
+    }
+
+    /// A braking reading as the signal went (1 m/s after 3 m/s): the stop began there, so the
+    /// speeds held through the silence are no measure of it (100 m of chord in 61 s passed on
+    /// 2.8 m/s and counted 171 m).
+    @Test func aBrakingReadingBeforeASilencePutsTheStopInIt() {
+        var odometer = OdometerTests.running(at: [3, 3, 3, 3, 1])
+        odometer.integrate(time: 65, speed: 3)
+        #expect(abs(odometer.count(chord: 100, duration: 61, turn: 0) - 100) < 1e-9)
+        // Running readings at both edges: kept going, the speeds held (3 m/s × 61 s).
+        var kept = OdometerTests.running(at: [3, 3, 3, 3, 3])
+        kept.integrate(time: 65, speed: 3)
+        #expect(abs(kept.count(chord: 120, duration: 61, turn: 0) - 183) < 1e-9)
+    }
+
+    /// The kept-going rule is judged again when the speed after is revised: 95 m of chord in
+    /// 60 s passes on 3 m/s before and one 2 m/s reading after (0.55 × 2.5 × 60 = 82.5 m), but
+    /// not once four 3.4 m/s readings make the speed after 3.12 (101 m): the arc, here the chord.
+    @Test func theKeptGoingRuleIsJudgedAgainOnTheRevisedSpeeds() {
+        var odometer = OdometerTests.running(at: [3, 3, 3, 3, 3])
+        let before = odometer.distance
+        odometer.integrate(time: 64, speed: 2)
+        #expect(abs(odometer.count(chord: 95, duration: 60, turn: 0) - 150) < 1e-9)
+        var counted = 0.0
+        for t in 65...68 {
+            odometer.integrate(time: Double(t), speed: 3.4)
+            counted += odometer.count(chord: 3, duration: 1)
+        }
+        #expect(abs(odometer.distance - before - 95 - counted) < 1e-6, "\(odometer.distance - before)")
     }
 
     @Test func roughFixesUnderTreesAreNoSignalLoss() {
