@@ -282,10 +282,11 @@ public struct PauseDetector: Sendable {
 
     /// Where the moving time resumes after a silence that came in an automatic pause: the runner
     /// stood where the pause began, so the step back was run at its end, at the speed read after
-    /// it, getting going included (`stopCost`'s second half). Without a speed after it, where the
-    /// moving streak began (`effective`).
+    /// it, getting going included (`stopCost`'s second half). Without a speed after it, or when
+    /// the moving streak (`effective`) began after that step (a wander step with one noisy
+    /// reading, the runner still standing), where the streak began.
     func resumeAfterStanding(_ crossing: GapCrossing, otherwise effective: Double) -> Double {
-        guard let speed = crossing.speed, speed > 0 else { return effective }
+        guard let speed = crossing.speed, speed > 0, effective <= crossing.time else { return effective }
         return min(effective, crossing.time - crossing.step / speed - gettingGoingCost(speed: speed))
     }
 

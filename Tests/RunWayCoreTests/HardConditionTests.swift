@@ -108,6 +108,24 @@ struct HardConditionTests {
         #expect(abs(pause.movingTime(at: 163) - (100.5 + 163 - resumed)) < 0.01)
     }
 
+    /// A wander step with one noisy reading ends that silence while the runner still stands;
+    /// the run that begins 40 s later resumes where its own streak began, not 5 m / 0.6 m/s
+    /// before the wander step.
+    @Test func aWanderStepEndingASilenceInAStopIsNoRunning() {
+        var pause = running(for: 100)
+        _ = pause.observeFix(time: 101, speed: 0.3, moved: false, step: 0, speedIsDoppler: true)
+        _ = pause.advance(to: 108)
+        _ = pause.observeFix(time: 120, speed: 0.6, moved: true, step: 5, speedIsDoppler: true)
+        for t in 121...159 {
+            _ = pause.observeFix(time: Double(t), speed: 0.1, moved: false, step: 0, speedIsDoppler: true)
+        }
+        for t in 160...162 {
+            _ = pause.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
+        }
+        #expect(!pause.isPaused)
+        #expect(abs((pause.pauses.last?.end ?? 0) - 159.5) < 0.01, "\(pause.pauses)")
+    }
+
     /// The step back measured from the anchor a fix before the gap's last fix (the movement
     /// filter holds steps under 5 m) covers that second too, which was already moving time.
     @Test func aGapsStepFromAnEarlierFixCountsOnlyTheRunningInTheGap() {
