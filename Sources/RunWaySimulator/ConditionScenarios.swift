@@ -108,15 +108,7 @@ extension Scenario {
     /// Two stops (45 s, 30 s) each inside an outage that begins 15 s before the runner stands and
     /// ends 15 s after it runs on: no fix says when it stopped or how long.
     public static var stopInOutage: Scenario {
-        var scenario = steady("stop in an outage", speed: 3, distance: 5000, seed: 108)
-        let stops = [Stop(at: 1500, seconds: 45), Stop(at: 3500, seconds: 30)]
-        scenario.stops = stops
-        scenario.signalGaps = stops.map { stop in
-            let arrival =
-                steadyElapsed(at: stop.at, speed: 3, stops: stops) + 3.0 / (2 * scenario.deceleration)
-            return SignalGap(start: arrival - 15, seconds: stop.seconds + 30)
-        }
-        return scenario
+        stopsAtOutageEdge("stop in an outage", seed: 108, before: 15, after: 15)
     }
 
     /// Two stops (45 s, 30 s) at the start of an outage: the signal goes as the runner stands
