@@ -22,8 +22,14 @@ extension FlightInProgress {
             gpsGain.add(time: fix.time, altitude: relative)
         }
         let manuallyPaused = pause.pauseReason == .manual || pause.pauseReason == .vehicle
-        // How far the heading turned from the last fix to this one (degrees), when both had one.
-        let turn = fix.track.flatMap { track in heading.map { Geodesy.turn(from: $0, to: track) } }
+        // How far the heading turned over the counted step (degrees): from the anchor's track,
+        // else the last fix's heading, to this fix's. Fixes held inside the anchor's radius in
+        // between do not count: a silence's exit 40 m off put the first fixes back next to the
+        // anchor, and a hairpin measured from them turned 2°, not 179° ("outages on a hairpin",
+        // seed 91: the live distance 184 m short after it).
+        let turn = fix.track.flatMap { track in
+            (previousAnchor?.track ?? heading).map { Geodesy.turn(from: $0, to: track) }
+        }
         var increment = 0.0
         if case .counted = verdict {
             if manuallyPaused {

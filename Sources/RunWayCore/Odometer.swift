@@ -70,6 +70,14 @@ public struct Odometer: Sendable {
         /// runner set off after 45 s read 5.9 % long, one beginning as the runner stood 1.9 %).
         /// Under trees (σ 0.3 m/s) a reading 40 % under a 3 m/s pace is a four-σ one.
         public var edgeShare = 0.6
+        /// A silence whose headings in and out differ by more than this (degrees) turned the
+        /// runner back, and across a turn-around the chord is the path's width, not its length:
+        /// running readings at both edges then say the runner kept going round (a riverside
+        /// hairpin, 40 m across: the chord kept 0.22 of a minute's running, and the arc, capped
+        /// at `RouteShape.largestArcTurn`, left the live distance 5.4 % short after it,
+        /// "outages on a hairpin"). A stop inside such a silence is counted as running: no
+        /// reading tells it from the turn-around.
+        public var turnedBack = 120.0
         /// Through a silence the distance shown goes on at the last trusted speed for at most
         /// this long (`carry(to:)`): an underpass or a tunnel of a minute or so (issue 26's city
         /// blocks) froze the display for its length, 1.5 % behind at a kilometre mark on a
@@ -228,8 +236,9 @@ public struct Odometer: Sendable {
         let after = revision.speedsAfter.reduce(0, +) / Double(revision.speedsAfter.count)
         let held = (revision.before + after) / 2 * revision.duration
         let revised: Double
-        if keptGoing(chord: step.chord, duration: revision.duration, before: revision.before, after: after)
-            && revision.speedsAfter[0] >= configuration.edgeShare * after
+        if keptGoing(
+            chord: step.chord, duration: revision.duration, before: revision.before, after: after,
+            turn: step.turn) && revision.speedsAfter[0] >= configuration.edgeShare * after
         {
             revised = max(step.chord, held)
             step.held = held
@@ -250,9 +259,12 @@ public struct Odometer: Sendable {
     }
 
     /// The kept-going rule: a chord at least `keptGoingShare` of the speeds either side held
-    /// through the silence.
-    private func keptGoing(chord: Double, duration: Double, before: Double, after: Double) -> Bool {
+    /// through the silence, or headings that say the runner turned back (`turnedBack`).
+    private func keptGoing(chord: Double, duration: Double, before: Double, after: Double, turn: Double?)
+        -> Bool
+    {
         chord >= configuration.keptGoingShare * (before + after) / 2 * duration
+            || turn.map { abs($0) > configuration.turnedBack } == true
     }
 
     /// A step across a silence as credited: what it added, on which chord, and what decided
@@ -366,7 +378,7 @@ public struct Odometer: Sendable {
             // Across a silence a paired footpod read all along: the steps it counted.
             increment = pod
         } else if !pendingValid, let gap = gapSpeeds, duration.isFinite,
-            keptGoing(chord: chord, duration: duration, before: gap.before, after: gap.after),
+            keptGoing(chord: chord, duration: duration, before: gap.before, after: gap.after, turn: turn),
             min(gap.lastBefore, gap.after) >= configuration.edgeShare * gap.pace
         {
             // Across a silence the runner kept going through: the speeds either side held.

@@ -118,8 +118,11 @@ public struct PauseDetector: Sendable {
     /// The first step back after a signal gap: when, when it began (its anchor fix, which may be
     /// before the last fix), how far (the odometer's measure of the path: an arc where the
     /// headings turned), how much longer a path round the turn could be (`bend`, for telling a
-    /// corner from a stop), and the receiver's speed then.
-    typealias GapCrossing = (time: Double, since: Double, step: Double, bend: Double, speed: Double?)
+    /// corner from a stop), whether the headings say the runner turned back (more than
+    /// `RouteShape.largestArcTurn`), and the receiver's speed then.
+    typealias GapCrossing = (
+        time: Double, since: Double, step: Double, bend: Double, turnedBack: Bool, speed: Double?
+    )
     private var segmentStart: Double = 0
     private var closedMovingTime: Double = 0
     /// Seconds between the last two fixes: movement began or ended somewhere inside such an
@@ -183,7 +186,10 @@ public struct PauseDetector: Sendable {
             // Round a corner the path is longer than the chord: at most chord / cos(θ/2), taken
             // up to a turn of 120° (×2); city outages on corners counted as stops without it.
             let bend = turn.map { 1 / Swift.max(CMath.cos(Swift.min($0, 120) * .pi / 360), 0.5) } ?? 1
-            gapCrossing = (time, min(stepFrom ?? previousFix, previousFix), step, bend, fast ? speed : nil)
+            let turnedBack = turn.map { $0 * .pi / 180 > RouteShape.largestArcTurn } ?? false
+            gapCrossing = (
+                time, min(stepFrom ?? previousFix, previousFix), step, bend, turnedBack, fast ? speed : nil
+            )
         }
         if moved, let reason = pauseReason, reason != .manual, reason != .vehicle {
             var effective = min(time, movingSince ?? time) - fixInterval / 2
@@ -220,10 +226,16 @@ public struct PauseDetector: Sendable {
     /// Where the moving time resumes after a signal gap that `crossing` stepped across:
     /// - with the running speeds either side known, the chord ÷ their mean is how long the runner
     ///   ran through it. A route through a street grid is a staircase, at most √2 × its chord
-    ///   whatever the turns, so only a gap the chord cannot fill even so held a stop: then half
+    ///   whatever the turns, and a path round one turn at most `bend` × its chord; only a gap
+    ///   the chord cannot fill at the larger of the two held a stop (their product admitted
+    ///   1.84 × the chord at a 64° turn, and a 30 s stop in a 61 s gap whose first reading back
+    ///   was 0.83 of the pace passed for running: "outage to a stop", 1 seed in 100, and 20 with
+    ///   the turn measured over the whole step, not from the last fix). Then half
     ///   the running at each end, the stop between (a chord slower than walking is such a gap:
     ///   ran 15 s, stood 45 s, ran 15 s);
-    /// - without them, a chord at least at walking pace says the runner went on through it.
+    /// - without them, a chord at least at walking pace says the runner went on through it;
+    /// - with the headings turned back and running readings at both edges, the runner went
+    ///   round a turn-around (`Odometer.Configuration.turnedBack`): all of it was running.
     ///
     /// A reading at one edge well under the running speed at the other (`edgeShare`) puts the
     /// stop at that edge: a getting-going reading after the gap, the stop ended as the signal
@@ -256,7 +268,9 @@ public struct PauseDetector: Sendable {
         // average over 200 gaps, the step measured from a fix before the last).
         let running = max(0, crossing.step / speed - max(0, pausedAt - crossing.since))
         if !gettingGoing, !pullingUp,
-            running * crossing.bend * 2.0.squareRoot() * Self.staircaseHeadroom >= gap - 2 * fixInterval
+            crossing.turnedBack
+                || running * Swift.max(crossing.bend, 2.0.squareRoot()) * Self.staircaseHeadroom
+                    >= gap - 2 * fixInterval
         {
             return pausedAt
         }

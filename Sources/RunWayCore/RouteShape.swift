@@ -35,15 +35,18 @@ enum RouteShape {
         guard chordLength > 1, length > chordLength else { return }
         let middle = (a + b) / 2
         // The way the apex lies from the chord's middle: toward where the headings meet when
-        // they meet ahead of the entry and behind the exit, else square off the chord on the
-        // side the entry heading leans to.
+        // they meet ahead of the entry and behind the exit; else, where the runner came out
+        // running back (a turn-around: it ran on before it turned), ahead of the entry; else
+        // square off the chord on the side the entry heading leans to.
+        let normal = SIMD2(-chord.y, chord.x) / chordLength
         var toward: SIMD2<Double>
         if let meet = intersection(a, entry, b, exit), dot(meet - a, entry) > 0, dot(b - meet, exit) > 0,
             norm(meet - middle) > 0.5
         {
             toward = (meet - middle) / norm(meet - middle)
+        } else if dot(entry, exit) < 0, abs(dot(normal, entry)) > 1e-6 {
+            toward = dot(normal, entry) > 0 ? normal : -normal
         } else {
-            let normal = SIMD2(-chord.y, chord.x) / chordLength
             toward = dot(normal, entry) >= 0 ? -normal : normal
             if abs(dot(normal, entry)) < 1e-6 { toward = normal }
         }

@@ -105,6 +105,19 @@ extension Scenario {
         return scenario
     }
 
+    /// Two outages (40 s, 60 s) centred on the riverside's turn-arounds (two tight 90° turns
+    /// 40 m apart): the runner goes in running one way and comes out running the other, 40 m
+    /// from where the signal went, after 120–180 m. The chord says nothing of how far it ran
+    /// (a hostile pass found it: the saved distance 4.2 % short, the moving time 45 s short).
+    public static var hairpinOutages: Scenario {
+        var scenario = steady("outages on a hairpin", speed: 3, distance: 5000, seed: 117)
+        scenario.course = riverside
+        scenario.signalGaps = [
+            outage(centredAt: 1622, seconds: 40, speed: 3), outage(centredAt: 3249.5, seconds: 60, speed: 3),
+        ]
+        return scenario
+    }
+
     /// Two stops (45 s, 30 s) each inside an outage that begins 15 s before the runner stands and
     /// ends 15 s after it runs on: no fix says when it stopped or how long.
     public static var stopInOutage: Scenario {
@@ -240,7 +253,7 @@ extension Scenario {
             openSky, coldStartDecaying, coldStartSnapping, cityOutages, straightOutages, treeCover,
             urbanStops, stopInOutage, rollingWeather, shortHills, intervals, slowJog, fastRun, tenHertz,
             cityOutagesFootpod, stopInOutageFootpod, smoothedDoppler, outageFromStop,
-            outageToStop,
+            outageToStop, hairpinOutages,
         ]
     }
 }

@@ -164,6 +164,23 @@ struct HardConditionTests {
         #expect(abs(pause.movingTime(at: 183) - 183) < 1, "\(pause.pauses)")
     }
 
+    /// A 30 s stop inside a 61 s gap round a 64° turn: 90 m of chord, the first reading back
+    /// 2.47 m/s after 3 (no getting-going reading by `edgeShare`). A staircase is at most √2 ×
+    /// its chord and a path round the turn 1.18 ×, but not both at once: their product (1.84)
+    /// let 33 s of running at the readings' mean fill the gap, and the stop was running.
+    @Test func aStopRoundATurnIsNotHiddenByTheStaircaseAndTheBendTogether() {
+        var pause = running(for: 100)
+        _ = pause.advance(to: 100 + 9)
+        _ = pause.observeFix(time: 161, speed: 2.47, moved: true, step: 90, speedIsDoppler: true, turn: 64)
+        for t in 162...164 {
+            _ = pause.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
+        }
+        let stood = 164 - pause.movingTime(at: 164)
+        #expect(stood > 20 && stood < 32, "\(pause.pauses)")
+        // Round a block and back with running at both edges: turned back, all of it running.
+        #expect(abs(gap(until: 180, step: 20, turn: 175).movingTime(at: 183) - 183) < 1)
+    }
+
     @Test func runningThroughAnOutageIsAllMovingStraightOrRoundCorners() {
         // Straight: 240 m in 80 s.
         #expect(abs(gap(until: 180, step: 240).movingTime(at: 183) - 183) < 1)
@@ -287,6 +304,47 @@ struct HardConditionTests {
         var kept = OdometerTests.running(at: [3, 3, 3, 3, 3])
         kept.integrate(time: 65, speed: 3)
         #expect(abs(kept.count(chord: 120, duration: 61, turn: 0) - 183) < 1e-9)
+    }
+
+    /// A silence that turned the runner back (a hairpin 40 m across, headings 175° apart) with
+    /// running readings at both edges: the runner kept going round, the speeds held (3 m/s ×
+    /// 61 s), however short the chord. A turn of 100° is no turn-around (the arc across the
+    /// chord); nor is a turn-around whose last reading before the silence was a braking one.
+    @Test func aSilenceThatTurnedTheRunnerBackWasRunRound() {
+        var kept = OdometerTests.running(at: [3, 3, 3, 3, 3])
+        kept.integrate(time: 65, speed: 3)
+        #expect(abs(kept.count(chord: 40, duration: 61, turn: 175) - 183) < 1e-9)
+        // The speed after revised to the running readings that follow: still round the turn.
+        let before = kept.distance
+        for t in 66...69 {
+            kept.integrate(time: Double(t), speed: 3)
+            kept.count(chord: 3, duration: 1)
+        }
+        #expect(abs(kept.distance - before - 12) < 1e-6, "\(kept.distance - before)")
+        var corner = OdometerTests.running(at: [3, 3, 3, 3, 3])
+        corner.integrate(time: 65, speed: 3)
+        let arc = 40 * (100 * Double.pi / 360) / sin(100 * Double.pi / 360)
+        #expect(abs(corner.count(chord: 40, duration: 61, turn: 100) - arc) < 1e-9)
+        var braked = OdometerTests.running(at: [3, 3, 3, 3, 1])
+        braked.integrate(time: 65, speed: 3)
+        #expect(braked.count(chord: 40, duration: 61, turn: 175) < 50)
+    }
+
+    /// A turn-around whose first reading back (1.85 m/s) passes against the 3 m/s before but,
+    /// once the running after it is in (3.5 m/s), reads getting going: the runner stood until
+    /// the signal came back, so the revision takes the arc.
+    @Test func aTurnAroundWhoseFirstReadingBackProvesGettingGoingIsAStop() {
+        var odometer = OdometerTests.running(at: [3, 3, 3, 3, 3])
+        let before = odometer.distance
+        odometer.integrate(time: 65, speed: 1.85)
+        #expect(odometer.count(chord: 40, duration: 61, turn: 175) > 140)
+        var counted = 0.0
+        for t in 66...69 {
+            odometer.integrate(time: Double(t), speed: 3.5)
+            counted += odometer.count(chord: 3, duration: 1)
+        }
+        let arc = 40 * (Double.pi / 3) / sin(Double.pi / 3)
+        #expect(abs(odometer.distance - before - arc - counted) < 1e-6, "\(odometer.distance - before)")
     }
 
     /// The kept-going rule is judged again when the speed after is revised: 95 m of chord in

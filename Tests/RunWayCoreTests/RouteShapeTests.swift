@@ -28,6 +28,19 @@ struct RouteShapeTests {
         #expect(abs(points[11].y) < 1e-6 && abs(points[11].x - (-30)) < 1.5)
     }
 
+    /// An outage over a turn-around (east in, west out, 40 m apart): drawn as legs that run on
+    /// east before turning, not back over the way the runner came.
+    @Test func aTurnAroundIsDrawnAheadOfItsEntry() {
+        var points = (0...41).map { k in SIMD2(0, 40 * Double(k) / 41) }
+        let distances = points.indices.map { 180 * Double($0) / 41 }
+        RouteShape.bridge(
+            &points, 1..<41, distances: distances, length: 180, entry: SIMD2(1, 0), exit: SIMD2(-1, 0))
+        // The legs are the 180 m; the points sampled along them cut the sharp apex by a few.
+        #expect(length(points) <= 180 + 1e-9 && length(points) > 175, "\(length(points))")
+        for point in points[1..<41] { #expect(point.x > 0, "\(point)") }
+        #expect(points[20].x > 80, "\(points[20])")
+    }
+
     /// An outage on a straight whose credited distance is the chord: drawn on the chord.
     @Test func anOutageOnAStraightStaysOnItsChord() {
         var points = (0...50).map { SIMD2(3 * Double($0), 0) }
