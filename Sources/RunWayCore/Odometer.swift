@@ -156,9 +156,8 @@ public struct Odometer: Sendable {
     /// first kilometre mark on one seed).
     private var recentSpeeds: [Double] = []
     /// The last step across a silence credited by the speeds held or by the arc, until another
-    /// silence comes: its speed after revised once (`Crossing.Revision`), its exit measured
-    /// again once (`remeasureCrossing`).
-    private var crossing: Crossing?
+    /// silence comes: its speed after revised once, its exit measured again once.
+    private var crossing: SilenceCrossing?
     /// A paired footpod: across a silence, its metres (scaled to GPS's) are the step and what
     /// the display carries, instead of the speeds either side held through it.
     private var footpod = LiveFootpod()
@@ -200,9 +199,9 @@ public struct Odometer: Sendable {
             if dt > configuration.maxIntegrationGap { crossing = nil }
             footpod.fix(at: time, integral: nil)
             if dt > configuration.maxIntegrationGap, let before = heldSpeed, let v0 = last.speed,
-                let v1 = usable
+                let v1 = usable, let pace = recentSpeeds.upperMedian
             {
-                gapSpeeds = (before, v1, v0, recentSpeeds.sorted()[recentSpeeds.count / 2])
+                gapSpeeds = (before, v1, v0, pace)
             }
             if dt > configuration.maxIntegrationGap || usable == nil { recentSpeeds.removeAll() }
             pendingValid = false
@@ -221,94 +220,22 @@ public struct Odometer: Sendable {
         }
     }
 
-    /// A step across a silence is counted at the first fix after it, when only one reading
-    /// says the speed after it (±0.1 m/s: ±4 m over a 75 s outage; "city outages on corners"
-    /// stepped −6 … +11 m off the truth at the outages' ends). The speed after is revised to the
-    /// mean of the first `heldSpeedSamples` running readings after the silence (fewer if the
-    /// runner slows under `minimumImpliedSpeed` or another silence comes first), as the speed
-    /// before already is, and the distance takes the difference. The shown distance never goes
-    /// back: a step the revision takes away holds it until the runner has run it.
+    /// Revises the last step across a silence once the running readings after it are in
+    /// (`SilenceCrossing.revise`), and the distance takes the difference. The shown distance
+    /// never goes back: a step the revision takes away holds it until the runner has run it.
     private mutating func reviseBridge() {
-        guard var step = crossing, let revision = step.revision else { return }
-        step.revision = nil
-        crossing = step
-        guard !revision.speedsAfter.isEmpty else { return }
-        let after = revision.speedsAfter.reduce(0, +) / Double(revision.speedsAfter.count)
-        let held = (revision.before + after) / 2 * revision.duration
-        let revised: Double
-        if keptGoing(
-            chord: step.chord, duration: revision.duration, before: revision.before, after: after,
-            turn: step.turn) && revision.speedsAfter[0] >= configuration.edgeShare * after
-        {
-            revised = max(step.chord, held)
-            step.held = held
-        } else if let turn = step.turn {
-            // The speeds once they are in say the chord could not hold them (or the first
-            // reading was a getting-going one): a stop inside after all, on the arc.
-            revised = RouteShape.arcLength(chord: step.chord, turn: turn * .pi / 180)
-            step.held = nil
-        } else {
-            revised = max(step.chord, held)
-            step.held = held
-        }
-        guard revised.isFinite else { return }
-        distance = max(0, distance + revised - step.credited)
-        step.credited = revised
-        crossing = step
+        guard let difference = crossing?.revise(configuration) else { return }
+        distance = max(0, distance + difference)
         show()
     }
 
-    /// The kept-going rule: a chord at least `keptGoingShare` of the speeds either side held
-    /// through the silence, or headings that say the runner turned back (`turnedBack`).
-    private func keptGoing(chord: Double, duration: Double, before: Double, after: Double, turn: Double?)
-        -> Bool
-    {
-        chord >= configuration.keptGoingShare * (before + after) / 2 * duration
-            || turn.map { abs($0) > configuration.turnedBack } == true
-    }
-
-    /// A step across a silence as credited: what it added, on which chord, and what decided
-    /// that — the speeds either side held through it (the kept-going rule) or the turn of the arc.
-    struct Crossing {
-        var credited: Double
-        var chord: Double
-        var held: Double?
-        var turn: Double?
-        /// The kept-going rule's speeds, until the speed after is revised (`reviseBridge`).
-        var revision: Revision?
-        /// Its exit was measured again (`remeasureCrossing` does it once).
-        var remeasured = false
-
-        struct Revision {
-            var before: Double
-            var duration: Double
-            var speedsAfter: [Double]
-        }
-    }
-
     /// Measures the last step across a silence again with `chord`, once the fixes after it have
-    /// said where it really ended (`FlightInProgress.remeasureSilenceExit`): the same rule, on
-    /// the new chord. Six fixes 40 m off at an outage's exit made its step 15 m long, and the
-    /// live distance 0.89 % long at the next kilometre mark ("outages on a straight", seed 50
-    /// of 100; 0.39 % measured again). The shown distance never goes back: what the revision
-    /// takes away holds it until run.
+    /// said where it really ended (`FlightInProgress.remeasureSilenceExit`,
+    /// `SilenceCrossing.remeasure`). The shown distance never goes back: what the revision takes
+    /// away holds it until run.
     public mutating func remeasureCrossing(chord: Double) {
-        guard var step = crossing, !step.remeasured, chord.isFinite, chord >= 0 else { return }
-        step.remeasured = true
-        crossing = step
-        let revised: Double
-        if let held = step.held {
-            revised = max(chord, held)
-        } else if let turn = step.turn {
-            revised = RouteShape.arcLength(chord: chord, turn: turn * .pi / 180)
-        } else {
-            return
-        }
-        guard revised.isFinite else { return }
-        distance = max(0, distance + revised - step.credited)
-        step.chord = chord
-        step.credited = revised
-        crossing = step
+        guard let difference = crossing?.remeasure(chord: chord) else { return }
+        distance = max(0, distance + difference)
         show()
     }
 
@@ -378,21 +305,22 @@ public struct Odometer: Sendable {
             // Across a silence a paired footpod read all along: the steps it counted.
             increment = pod
         } else if !pendingValid, let gap = gapSpeeds, duration.isFinite,
-            keptGoing(chord: chord, duration: duration, before: gap.before, after: gap.after, turn: turn),
+            configuration.keptGoing(
+                chord: chord, duration: duration, before: gap.before, after: gap.after, turn: turn),
             min(gap.lastBefore, gap.after) >= configuration.edgeShare * gap.pace
         {
             // Across a silence the runner kept going through: the speeds either side held.
             let held = (gap.before + gap.after) / 2 * duration
             increment = max(chord, held)
-            crossing = Crossing(
+            crossing = SilenceCrossing(
                 credited: increment, chord: chord, held: held, turn: turn,
-                revision: Crossing.Revision(before: gap.before, duration: duration, speedsAfter: [gap.after]))
+                revision: .init(before: gap.before, duration: duration, speedsAfter: [gap.after]))
         } else if !pendingValid, gapSpeeds != nil, duration.isFinite, let turn {
             // Across a silence the runner stopped in: the arc its headings in and out make (the
             // saved flight's rule, `DistanceProfile.Builder.bridgeStops`), never shorter than the
             // chord: "stop in an outage" live worst 1.06 → 1.00 %, moving time 2.8 → 2.5 s a stop.
             increment = RouteShape.arcLength(chord: chord, turn: turn * .pi / 180)
-            crossing = Crossing(credited: increment, chord: chord, turn: turn)
+            crossing = SilenceCrossing(credited: increment, chord: chord, turn: turn)
         } else if speedIsTrusted {
             // A valid integral of 0 is the receiver saying "at rest": the step is position wander.
             increment = usable ? pending : chord
