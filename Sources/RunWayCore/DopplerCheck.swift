@@ -116,8 +116,8 @@ public struct DopplerCheck: Sendable {
     private func isLie() -> Bool {
         guard let last = before.last, let next = after.first,
             next.time - last.time >= configuration.minimumStretch,
-            let speedBefore = Self.median(before.compactMap(\.speed)),
-            let speedAfter = Self.median(after.compactMap(\.speed)),
+            let speedBefore = before.compactMap(\.speed).median,
+            let speedAfter = after.compactMap(\.speed).median,
             min(speedBefore, speedAfter) >= configuration.movingSpeed
         else { return false }
         let seconds = next.time - last.time
@@ -129,12 +129,5 @@ public struct DopplerCheck: Sendable {
         let chordNoise = 2 * (sigma[0] * sigma[0] + sigma[1] * sigma[1]).squareRoot()
         let chord = Geodesy.distance(last.coordinate, next.coordinate) - chordNoise
         return chord / seconds >= configuration.keptGoing * min(speedBefore, speedAfter)
-    }
-
-    static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }

@@ -37,4 +37,17 @@ extension Array where Element == Double {
         }
         return low
     }
+
+    /// The median (the mean of the middle two for an even count); nil when empty.
+    var median: Double? {
+        guard !isEmpty else { return nil }
+        let sorted = sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The upper of the middle two for an even count, so always one of the values: a level set
+    /// from readings (a pace, a speed's new level) that no reading gave is no reading's; nil
+    /// when empty.
+    var upperMedian: Double? { isEmpty ? nil : sorted()[count / 2] }
 }

@@ -248,7 +248,7 @@ public struct PauseDetector: Sendable {
         let before = speedBeforeGap
         let after = crossing.speed
         let share = configuration.edgeShare
-        let pace = recentSpeeds.isEmpty ? before : recentSpeeds.sorted()[recentSpeeds.count / 2]
+        let pace = recentSpeeds.upperMedian ?? before
         let gettingGoing = pace.map { b in after.map { $0 < share * b } ?? false } ?? false
         let pullingUp = pace.map { b in (lastSpeed ?? b) < share * b } ?? false
         let around: [Double]

@@ -91,7 +91,8 @@ public struct RecentFixes: Sendable {
             easts.append(place.east + at.x - reckoned[k].x)
             norths.append(place.north + at.y - reckoned[k].y)
         }
-        return projection.coordinate(east: Self.median(easts), north: Self.median(norths))
+        guard let east = easts.median, let north = norths.median else { return nil }
+        return projection.coordinate(east: east, north: north)
     }
 
     /// The indices of the unbroken run of fixes whose span holds `time` (within a second of
@@ -104,12 +105,5 @@ public struct RecentFixes: Sendable {
             if end, time >= samples[start].time - 1, time <= samples[k].time + 1 { return start..<(k + 1) }
         }
         return nil
-    }
-
-    /// The median of a non-empty list (the mean of the middle two for an even count).
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }

@@ -74,7 +74,7 @@ public struct SpeedSmoother: Sendable {
             if abs(streak) >= configuration.reseedCount {
                 // The streak's median: one noisy sample, or one taken mid-acceleration, must
                 // not set the new level.
-                let level = streakSamples.sorted()[streakSamples.count / 2]
+                let level = streakSamples.upperMedian ?? s1
                 s1 = level
                 s2 = level
                 streak = 0
