@@ -144,8 +144,12 @@ public struct DistanceProfile: Sendable, Equatable {
                 min(va, vb) >= Odometer.Configuration().edgeShare * max(sa, sb),
                 RouteShape.norm(entry) > 0, RouteShape.norm(exit) > 0
             else { return false }
-            let cross = entry.x * exit.y - entry.y * exit.x
-            return abs(CMath.atan2(cross, RouteShape.dot(entry, exit))) > RouteShape.largestArcTurn
+            return abs(turn(from: entry, to: exit)) > RouteShape.largestArcTurn
+        }
+
+        /// The signed angle (radians) from the `entry` velocity to the `exit` one.
+        static func turn(from entry: SIMD2<Double>, to exit: SIMD2<Double>) -> Double {
+            CMath.atan2(entry.x * exit.y - entry.y * exit.x, RouteShape.dot(entry, exit))
         }
 
         /// An outage's points carry no speed (no fix measured them). Where the chord across the
@@ -283,8 +287,7 @@ public struct DistanceProfile: Sendable, Equatable {
                 guard chord > 1, drawn > 0, RouteShape.norm(entry) > 0, RouteShape.norm(exit) > 0 else {
                     continue
                 }
-                let cross = entry.x * exit.y - entry.y * exit.x
-                let arc = RouteShape.arcLength(chord: chord, turn: CMath.atan2(cross, (entry * exit).sum()))
+                let arc = RouteShape.arcLength(chord: chord, turn: Self.turn(from: entry, to: exit))
                 for j in k...end { stated[j] *= arc / drawn }
             }
         }

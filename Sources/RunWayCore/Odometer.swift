@@ -76,8 +76,9 @@ public struct Odometer: Sendable {
         /// hairpin, 40 m across: the chord kept 0.22 of a minute's running, and the arc, capped
         /// at `RouteShape.largestArcTurn`, left the live distance 5.4 % short after it,
         /// "outages on a hairpin"). A stop inside such a silence is counted as running: no
-        /// reading tells it from the turn-around.
-        public var turnedBack = 120.0
+        /// reading tells it from the turn-around. The pause rule and the saved flight's bridge
+        /// read the same limit.
+        public var turnedBack = RouteShape.largestArcTurn * 180 / .pi
         /// Through a silence the distance shown goes on at the last trusted speed for at most
         /// this long (`carry(to:)`): an underpass or a tunnel of a minute or so (issue 26's city
         /// blocks) froze the display for its length, 1.5 % behind at a kilometre mark on a
