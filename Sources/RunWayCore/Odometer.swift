@@ -250,6 +250,13 @@ public struct Odometer: Sendable {
         return recentSpeeds.reduce(0, +) / Double(recentSpeeds.count)
     }
 
+    /// The last reading under `edgeShare` of the pace before it (the upper median of the
+    /// readings since the last silence): the runner was pulling up.
+    private var lastReadingPulledUp: Bool {
+        guard let speed = last?.speed, let pace = recentSpeeds.upperMedian else { return false }
+        return speed < configuration.edgeShare * pace
+    }
+
     private mutating func remember(_ speed: Double?) {
         guard let speed else { return }
         if recentSpeeds.count == DistanceProfile.Builder.heldSpeedSamples { recentSpeeds.removeFirst() }
@@ -268,7 +275,11 @@ public struct Odometer: Sendable {
     /// trusted, shown and moving, and for at most `maxCarry` seconds of silence. Between two
     /// fixes a second apart it is the second's travel, which the next fix's integral then holds.
     /// With a calibrated footpod reading all along, what it counted since the last fix is carried
-    /// instead (a stop inside a tunnel stops the display).
+    /// instead (a stop inside a tunnel stops the display). A braking reading as the signal went
+    /// (under `edgeShare` of the pace before it, the step rule's judgement) says the runner
+    /// stopped there, and nothing is carried: carried at the readings' mean, a runner standing
+    /// at a tunnel's mouth saw the display run 115 m ahead, then freeze for 40 s of running
+    /// once the fixes came back ("outage from a stop", seed 53).
     public mutating func carry(to time: Double) {
         guard speedIsTrusted, !hidesPending, let last else { return }
         let silence = time - last.time
@@ -276,7 +287,7 @@ public struct Odometer: Sendable {
         let carried: Double
         if let pod = footpod.sinceFix(at: time) {
             carried = pod
-        } else if let speed = heldSpeed, speed > 0 {
+        } else if let speed = heldSpeed, speed > 0, !lastReadingPulledUp {
             carried = speed * silence
         } else {
             return

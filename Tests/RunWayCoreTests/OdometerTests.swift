@@ -143,6 +143,26 @@ struct OdometerTests {
         #expect(standing.display == 0 && standing.shown == 0)
     }
 
+    /// A braking reading as the signal went (under `edgeShare` of the pace before it) says the
+    /// runner stopped where the silence began: nothing is carried. Before, the mean of the last
+    /// readings (2.6 m/s) was carried: "outage from a stop", seed 53, the display ran 115 m
+    /// ahead while the runner stood, then froze for 40 s of running after the signal came back.
+    @Test func aSilenceThatBeganWithBrakingCarriesNothing() {
+        var braking = Odometer()
+        for (t, v) in [3.0, 3.1, 2.9, 3.0, 1.2].enumerated() { braking.integrate(time: Double(t), speed: v) }
+        braking.count(chord: 12)
+        let counted = braking.display
+        braking.carry(to: 30)
+        #expect(braking.display == counted)
+        // A reading that only eased (a corner taken at 0.7 of the pace) still carries.
+        var easing = Odometer()
+        for (t, v) in [3.0, 3.1, 2.9, 3.0, 2.1].enumerated() { easing.integrate(time: Double(t), speed: v) }
+        easing.count(chord: 12)
+        let before = easing.display
+        easing.carry(to: 30)
+        #expect(easing.display > before + 2 * 26)
+    }
+
     /// An odometer that read `speeds` a second apart, each second's step counted.
     static func running(at speeds: [Double]) -> Odometer {
         var odometer = Odometer()

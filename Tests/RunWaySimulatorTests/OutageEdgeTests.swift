@@ -33,6 +33,26 @@ struct OutageEdgeTests {
         }
     }
 
+    /// While the signal is gone from a stop, the PFD's distance waits with the runner: it is
+    /// never ahead of what was run by more than the braking reading's last metres. It was carried
+    /// at the readings' mean through the silence: 115 m ahead of a runner standing at the
+    /// outage's mouth (seed 53), then frozen for 40 s of running once the fixes came back.
+    @Test func aStopAsTheSignalWentHoldsTheDisplay() throws {
+        let base = Scenario.outageFromStop
+        for seed in [1, 2, 3, 53] {
+            let run = SimulatedFlight.fly(base.seeded(seed))
+            for gap in base.signalGaps {
+                let inside = run.distanceLog.filter {
+                    $0.elapsed > gap.start && $0.elapsed < gap.start + gap.seconds
+                }
+                for (elapsed, shown) in inside {
+                    let truth = try #require(run.truth.distance(atElapsed: elapsed))
+                    #expect(shown - truth <= 5, "seed \(seed) at \(elapsed) s: shown \(shown), run \(truth)")
+                }
+            }
+        }
+    }
+
     /// The scenarios are what they say: standing at the gap's start (the outage from a stop) or
     /// at its end (the outage to a stop), running at the other end.
     @Test func theStopsSitAtTheirOutagesEdges() {
