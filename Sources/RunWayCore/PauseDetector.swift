@@ -103,6 +103,8 @@ public struct PauseDetector: Sendable {
     private var lastFix: Double = 0
     private var lastMovingEvidence: Double = 0
     private var movingSince: Double?
+    /// The last reading that said moving.
+    private var lastFast: Double = 0
     /// The receiver's speed at the last fixes that said moving while not paused (their mean):
     /// with the speed after a signal gap, how fast the runner went through it.
     private var speedBeforeGap: Double?
@@ -119,9 +121,11 @@ public struct PauseDetector: Sendable {
     /// before the last fix), how far (the odometer's measure of the path: an arc where the
     /// headings turned), how much longer a path round the turn could be (`bend`, for telling a
     /// corner from a stop), whether the headings say the runner turned back (more than
-    /// `RouteShape.largestArcTurn`), and the receiver's speed then.
+    /// `RouteShape.largestArcTurn`), the receiver's speed then when it said moving, and whether
+    /// it said standing.
     typealias GapCrossing = (
-        time: Double, since: Double, step: Double, bend: Double, turnedBack: Bool, speed: Double?
+        time: Double, since: Double, step: Double, bend: Double, turnedBack: Bool, speed: Double?,
+        standing: Bool
     )
     private var segmentStart: Double = 0
     private var closedMovingTime: Double = 0
@@ -164,6 +168,7 @@ public struct PauseDetector: Sendable {
         lastFix = time
         let fast = (speed ?? 0) >= configuration.movingSpeed
         if fast {
+            lastFast = time
             movingSince = movingSince ?? time
         } else {
             movingSince = nil
@@ -187,9 +192,16 @@ public struct PauseDetector: Sendable {
             // up to a turn of 120° (×2); city outages on corners counted as stops without it.
             let bend = turn.map { 1 / Swift.max(CMath.cos(Swift.min($0, 120) * .pi / 360), 0.5) } ?? 1
             let turnedBack = turn.map { $0 * .pi / 180 > RouteShape.largestArcTurn } ?? false
+            let standing = speedIsDoppler && !fast && speed != nil
             gapCrossing = (
-                time, min(stepFrom ?? previousFix, previousFix), step, bend, turnedBack, fast ? speed : nil
+                time, min(stepFrom ?? previousFix, previousFix), step, bend, turnedBack, fast ? speed : nil,
+                standing
             )
+        }
+        // The signal came back and the runner stands (its own reading says so), at the step
+        // back or after it: the gap is settled now, not at a resume that may be a minute off.
+        if pauseReason == .signalLost, speedIsDoppler, speed != nil, !fast, let crossing = gapCrossing {
+            settleGap(crossing, standingAt: time)
         }
         if moved, let reason = pauseReason, reason != .manual, reason != .vehicle {
             var effective = min(time, movingSince ?? time) - fixInterval / 2
@@ -249,8 +261,11 @@ public struct PauseDetector: Sendable {
         let after = crossing.speed
         let share = configuration.edgeShare
         let pace = recentSpeeds.upperMedian ?? before
-        let gettingGoing = pace.map { b in after.map { $0 < share * b } ?? false } ?? false
-        let pullingUp = pace.map { b in (lastSpeed ?? b) < share * b } ?? false
+        // A reading back that says standing is getting going's strongest form: the runner stood
+        // at the gap's end, whatever the reading before it.
+        let gettingGoing =
+            crossing.standing || pace.map { b in after.map { $0 < share * b } ?? false } ?? false
+        let pullingUp = !crossing.standing && pace.map { b in (lastSpeed ?? b) < share * b } ?? false
         let around: [Double]
         if gettingGoing, let before {
             around = [before]
@@ -260,6 +275,7 @@ public struct PauseDetector: Sendable {
             around = [before, after].compactMap { $0 }
         }
         guard !around.isEmpty else {
+            guard !crossing.standing else { return effective }
             return crossing.step * crossing.bend / gap >= configuration.walkingSpeed ? pausedAt : effective
         }
         let speed = around.reduce(0, +) / Double(around.count)
@@ -292,6 +308,25 @@ public struct PauseDetector: Sendable {
             return max(effective, pausedAt)
         }
         return crossing.time - moving
+    }
+
+    /// The signal came back and then a reading said standing before any moving evidence resumed
+    /// the flight (at the step back itself, or after running out of the gap to a stop): the
+    /// gap is judged as its crossing says (`gapResume`), the running after it until the last
+    /// moving reading is moving time, and the pause goes on from there as a stop, the signal
+    /// being back. Left to the resume, the gap's verdict was taken a minute late and every second
+    /// stood in between was booked as running: a 16 s outage ending as a runner came to a 60 s
+    /// light counted 71 s too many, one ending just before it 58 s (random short outages over
+    /// "stops in urban wander").
+    mutating func settleGap(_ crossing: GapCrossing, standingAt time: Double) {
+        let verdict = gapResume(crossing, otherwise: crossing.standing ? pausedAt : crossing.time)
+        let resumed = max(verdict, pausedAt)
+        let stopped = min(time, max(resumed, lastFast + fixInterval / 2))
+        closeSegment(from: resumed, to: stopped)
+        pausedAt = stopped
+        pauseReason = .stopped
+        pauseBeganAs = .stopped
+        gapCrossing = nil
     }
 
     /// Where the moving time resumes after a silence that came in an automatic pause: the runner

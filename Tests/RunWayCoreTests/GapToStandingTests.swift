@@ -1,0 +1,70 @@
+import RunWayCore
+import Testing
+
+/// Issue 26: the signal comes back on a runner who stands (its own reading says so), at the
+/// step back or a few seconds after it. The gap is judged then, not at the resume a minute
+/// later: random short outages over "stops in urban wander" booked 28–90 s of standing at a
+/// light as moving time in 7 runs of 20.
+@Suite("A signal gap that ends on a standing runner")
+struct GapToStandingTests {
+    /// 100 s of running at 3 m/s before the gap.
+    static func running() -> PauseDetector {
+        var detector = PauseDetector(startedAt: 0)
+        for t in 1...100 {
+            _ = detector.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
+        }
+        #expect(detector.advance(to: 108) == [.paused(.signalLost, effective: 100)])
+        return detector
+    }
+
+    /// Runs on from `from` at 3 m/s until `to`.
+    static func runOn(_ detector: inout PauseDetector, from: Int, to: Int) {
+        for t in from...to {
+            _ = detector.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
+        }
+    }
+
+    /// Back after 16 s, 30 m on, reading 0: ran 10 s into the gap (and braked), then stood
+    /// until it set off at 176. Before: the whole gap and the minute stood after it were moving.
+    @Test func aRunnerStandingAsTheSignalCameBackStoodSinceItsRunningEnded() {
+        var detector = Self.running()
+        _ = detector.observeFix(time: 116, speed: 0, moved: true, step: 30, speedIsDoppler: true)
+        #expect(detector.pauseReason == .stopped)
+        for t in 117...175 {
+            _ = detector.observeFix(time: Double(t), speed: 0, moved: false, step: 0, speedIsDoppler: true)
+        }
+        let gap = 10 + 2.5 * 2.5 / 6 / 2  // 30 m at 3 m/s, and braking from it at 2 m/s²
+        #expect(abs(detector.movingTime(at: 175) - (100 + gap)) < 1e-9)
+        Self.runOn(&detector, from: 176, to: 180)
+        // The streak that began at 176 resumes half a fix interval before it.
+        #expect(abs(detector.movingTime(at: 180) - (100 + gap + 4.5)) < 1e-9)
+        #expect(detector.pauses.map(\.reason) == [.stopped])
+    }
+
+    /// Back after 12 s, 36 m on, running; a second more at 3 m/s, then braking and standing for
+    /// a minute: the gap was run through, and so was the second after it. Before: the minute
+    /// stood was moving time too.
+    @Test func aRunnerWhoRanOutOfTheGapToAStopStoodSinceItsLastRunningReading() {
+        var detector = Self.running()
+        _ = detector.observeFix(time: 112, speed: 3, moved: true, step: 36, speedIsDoppler: true)
+        _ = detector.observeFix(time: 113, speed: 3, moved: false, step: 0, speedIsDoppler: true)
+        #expect(detector.pauseReason == .signalLost)
+        for t in 114...170 {
+            let speed = t == 114 ? 0.3 : 0
+            _ = detector.observeFix(
+                time: Double(t), speed: speed, moved: false, step: 0, speedIsDoppler: true)
+        }
+        #expect(detector.pauseReason == .stopped)
+        #expect(abs(detector.movingTime(at: 170) - 113.5) < 1e-9)
+        Self.runOn(&detector, from: 171, to: 180)
+        #expect(abs(detector.movingTime(at: 180) - (113.5 + 9.5)) < 1e-9)
+    }
+
+    /// A receiver without Doppler says nothing of standing: its step back is the evidence, and
+    /// the gap is judged as it resumes (the staircase: 30 m in 16 s was running).
+    @Test func withoutDopplerTheStepBackResumes() {
+        var detector = Self.running()
+        let transitions = detector.observeFix(time: 116, speed: 0, moved: true, step: 30)
+        #expect(transitions == [.resumed(effective: 100)])
+    }
+}
