@@ -140,11 +140,22 @@ public struct DistanceProfile: Sendable, Equatable {
         {
             let entry = velocity(a)
             let exit = velocity(b)
-            guard let va = a.measuredSpeed, let vb = b.measuredSpeed,
-                min(va, vb) >= Odometer.Configuration().edgeShare * max(sa, sb),
-                RouteShape.norm(entry) > 0, RouteShape.norm(exit) > 0
+            guard runningAtBothEdges(a, b, sa, sb), RouteShape.norm(entry) > 0, RouteShape.norm(exit) > 0
             else { return false }
             return abs(turn(from: entry, to: exit)) > RouteShape.largestArcTurn
+        }
+
+        /// Whether the readings at an outage's edges `a` and `b` both say running: each at least
+        /// `edgeShare` of the faster side's held speed (`sa`, `sb`), as the live odometer judges
+        /// (`Odometer.Configuration.edgeShare`). A reading at rest or braking at one edge puts
+        /// a stop there, and the speeds held across the gap are no measure of it: a gap ending
+        /// as the runner came to a light was credited at half the pace, 16 m short ("short
+        /// outages at stops").
+        static func runningAtBothEdges(
+            _ a: TrackSmoother.Point, _ b: TrackSmoother.Point, _ sa: Double, _ sb: Double
+        ) -> Bool {
+            guard let va = a.measuredSpeed, let vb = b.measuredSpeed else { return false }
+            return min(va, vb) >= Odometer.Configuration().edgeShare * max(sa, sb)
         }
 
         /// The signed angle (radians) from the `entry` velocity to the `exit` one.
@@ -173,7 +184,7 @@ public struct DistanceProfile: Sendable, Equatable {
                 let chord =
                     ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north))
                     .squareRoot()
-                guard span > 0,
+                guard span > 0, Self.runningAtBothEdges(a, b, sa, sb),
                     chord >= Self.keptGoingShare * (sa + sb) / 2 * span || Self.turnedBack(a, b, sa, sb)
                 else { continue }
                 for j in k..<end {
@@ -284,10 +295,15 @@ public struct DistanceProfile: Sendable, Equatable {
                 let exit = Self.velocity(b)
                 let chord = RouteShape.norm(SIMD2(b.east - a.east, b.north - a.north))
                 let drawn = stated[k...end].reduce(0, +)
-                guard chord > 1, drawn > 0, RouteShape.norm(entry) > 0, RouteShape.norm(exit) > 0 else {
-                    continue
-                }
-                let arc = RouteShape.arcLength(chord: chord, turn: Self.turn(from: entry, to: exit))
+                guard chord > 1, drawn > 0 else { continue }
+                // Standing at an edge, the runner has no heading there to turn from or to: the
+                // chord. The speeds' trapezoid a bridge draws from a running edge to a standing
+                // one ran half the pace for the whole gap ("short outages at stops": a gap ending
+                // as the runner came to a light, 16 m short at the first kilometre).
+                let rest = Odometer.Configuration().restSpeed
+                let arc =
+                    min(RouteShape.norm(entry), RouteShape.norm(exit)) >= rest
+                    ? RouteShape.arcLength(chord: chord, turn: Self.turn(from: entry, to: exit)) : chord
                 for j in k...end { stated[j] *= arc / drawn }
             }
         }

@@ -85,6 +85,10 @@ public struct Odometer: Sendable {
         /// straight and 6 % round corners. Beyond it the runner may have stopped or gone indoors,
         /// and the display waits for fixes.
         public var maxCarry: Double = 120
+        /// Across a silence with a reading at rest at both edges, a chord up to this long (m) is
+        /// the wander's, not the runner's: urban wander moves a standing fix ~9 m in a minute
+        /// (RMS), a tree cover's more; beyond it the runner went somewhere between two stands.
+        public var standingWander: Double = 25
         /// Faster than this, a single speed sample is a spike and invalidates its interval.
         public var maxSpeed: Double = 12
         /// Consecutive disagreeing (or agreeing) steps that switch speed off (or on again).
@@ -316,9 +320,16 @@ public struct Odometer: Sendable {
         if !pendingValid, let pod {
             // Across a silence a paired footpod read all along: the steps it counted.
             increment = pod
+        } else if !pendingValid, let gap = gapSpeeds, gap.lastBefore == 0, gap.after == 0,
+            chord <= configuration.standingWander
+        {
+            // Across a silence the receiver read standing at both edges: the step is the
+            // wander's ("short outages at stops": 7–11 m a run, a silence inside a light's wait).
+            increment = 0
         } else if !pendingValid, let gap = gapSpeeds, duration.isFinite,
             configuration.keptGoing(
                 chord: chord, duration: duration, before: gap.before, after: gap.after, turn: turn),
+            gap.pace >= configuration.minimumImpliedSpeed,
             min(gap.lastBefore, gap.after) >= configuration.edgeShare * gap.pace
         {
             // Across a silence the runner kept going through: the speeds either side held.
@@ -327,10 +338,14 @@ public struct Odometer: Sendable {
             crossing = SilenceCrossing(
                 credited: increment, chord: chord, held: held, turn: turn,
                 revision: .init(before: gap.before, duration: duration, speedsAfter: [gap.after]))
-        } else if !pendingValid, gapSpeeds != nil, duration.isFinite, let turn {
+        } else if !pendingValid, let gap = gapSpeeds, gap.lastBefore > 0, gap.after > 0, duration.isFinite,
+            let turn
+        {
             // Across a silence the runner stopped in: the arc its headings in and out make (the
             // saved flight's rule, `DistanceProfile.Builder.bridgeStops`), never shorter than the
             // chord: "stop in an outage" live worst 1.06 → 1.00 %, moving time 2.8 → 2.5 s a stop.
+            // At rest at an edge the runner has no heading there (it may have turned where it
+            // stood, at a corner's light): the chord, below.
             increment = RouteShape.arcLength(chord: chord, turn: turn * .pi / 180)
             crossing = SilenceCrossing(credited: increment, chord: chord, turn: turn)
         } else if speedIsTrusted {

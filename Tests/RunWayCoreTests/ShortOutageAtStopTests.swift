@@ -1,0 +1,51 @@
+import RunWayCore
+import Testing
+
+/// Issue 26: short outages (12–16 s) at a city light, found by random outages over "stops in
+/// urban wander" (`Scenario.outagesAtStops` flies them): a reading at rest at a silence's edge
+/// says where the runner stood, and the distance across the silence must not be taken from
+/// speeds or headings that the stand makes meaningless.
+@Suite("Short outages at a stop")
+struct ShortOutageAtStopTests {
+    /// Standing before and after a 15 s silence: the 8 m between the fixes either side is the
+    /// wander's. It was counted (7–11 m a run inside a light's wait).
+    @Test func aSilenceWithTheRunnerAtRestAtBothEdgesAddsNothing() {
+        var odometer = OdometerTests.running(at: [3, 3, 3, 0.2, 0, 0, 0, 0])
+        let before = odometer.distance
+        odometer.integrate(time: 22, speed: 0)
+        #expect(odometer.count(chord: 8, duration: 15) == 0)
+        #expect(odometer.distance == before)
+        // Further than a stand's wander goes, the runner went somewhere: the chord.
+        odometer.integrate(time: 40, speed: 0)
+        #expect(odometer.count(chord: 40, duration: 18) == 40)
+    }
+
+    /// At rest before the silence and running after it, round a corner's light (the headings
+    /// 116° apart): neither the speeds held (the mean of 0 and 3 m/s over 27 s, 40 m) nor the
+    /// arc of the turn (30 m) — the runner turned where it stood — but the chord, 25.5 m.
+    @Test func aSilenceFromAStandIsItsChord() {
+        var odometer = OdometerTests.running(at: [3, 3, 3, 0.2, 0, 0, 0, 0])
+        let before = odometer.distance
+        odometer.integrate(time: 34, speed: 2.97)
+        #expect(odometer.count(chord: 25.5, duration: 27, turn: 116) == 25.5)
+        #expect(odometer.distance - before == 25.5)
+    }
+
+    /// The saved flight: east at 3 m/s into a 13 s outage that ends as the runner comes to a
+    /// light 35 m on (the reading back 0), 20 s standing, then east again. The speeds either side
+    /// held through the gap credited half the pace (19.5 m); with the reading at rest at the exit
+    /// the gap is a stop's, and its distance the chord.
+    @Test func theSavedBridgeOfAGapEndingAtAStandIsItsChord() throws {
+        let base = DistanceProfileTests()
+        var fixes = (0...300).map { base.fix(Double($0), east: 3 * Double($0)) }
+        fixes += (313...333).map { t in
+            Fix(
+                time: Double(t), coordinate: base.projection.coordinate(east: 935, north: 0),
+                horizontalAccuracy: 5, speed: 0, track: nil)
+        }
+        fixes += (334...500).map { base.fix(Double($0), east: 935 + 3 * Double($0 - 333)) }
+        let profile = try #require(base.profile(of: fixes))
+        let truth = 900 + 35 + 3 * 167.0
+        #expect(abs(profile.total - truth) < 3, "\(profile.total) for \(truth)")
+    }
+}
