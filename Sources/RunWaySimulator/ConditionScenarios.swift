@@ -105,6 +105,25 @@ extension Scenario {
         return scenario
     }
 
+    /// The four city lights of "stops in urban wander", each with a short outage (12–16 s) at
+    /// a different moment of the stop: ending as the runner brakes into it, across its start,
+    /// inside it, and across the set-off. Random short outages over the urban stops found the
+    /// first two: the signal back on a standing runner, the gap judged only at the resume a
+    /// minute later, and every second stood in between booked as moving (28–90 s a run).
+    public static var outagesAtStops: Scenario {
+        var scenario = urbanStops
+        scenario.name = "short outages at stops"
+        scenario.seed = 118
+        // (from, to) around each stop's halt, the last around its set-off.
+        let spans: [(Double, Double)] = [(-13, -0.5), (-10, 6), (10, 22), (25, 38)]
+        scenario.signalGaps = zip(scenario.stops, spans).map { stop, span in
+            let arrival = steadyElapsed(at: stop.at, speed: 3, stops: scenario.stops)
+            let halt = arrival + 3.0 / (2 * scenario.deceleration)
+            return SignalGap(start: halt + span.0, seconds: span.1 - span.0)
+        }
+        return scenario
+    }
+
     /// Two outages (40 s, 60 s) centred on the riverside's turn-arounds (two tight 90° turns
     /// 40 m apart): the runner goes in running one way and comes out running the other, 40 m
     /// from where the signal went, after 120–180 m. The chord says nothing of how far it ran
@@ -253,7 +272,7 @@ extension Scenario {
             openSky, coldStartDecaying, coldStartSnapping, cityOutages, straightOutages, treeCover,
             urbanStops, stopInOutage, rollingWeather, shortHills, intervals, slowJog, fastRun, tenHertz,
             cityOutagesFootpod, stopInOutageFootpod, smoothedDoppler, outageFromStop,
-            outageToStop, hairpinOutages,
+            outageToStop, hairpinOutages, outagesAtStops,
         ]
     }
 }

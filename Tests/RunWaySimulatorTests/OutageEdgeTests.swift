@@ -53,6 +53,42 @@ struct OutageEdgeTests {
         }
     }
 
+    /// Short outages at city lights (`Scenario.outagesAtStops`): the signal back on a runner
+    /// standing, or running out of the gap to a stop, is a stop from there. Before, the gap was
+    /// judged at the resume a minute later and the seconds stood in between were moving time
+    /// (28–90 s a run); the saved distance took a gap ending at a light at half the pace.
+    @Test func aShortOutageAtAStopLeavesTheStopAStop() throws {
+        for seed in 1...5 {
+            let run = SimulatedFlight.fly(Scenario.outagesAtStops.seeded(seed))
+            let live = try #require(run.flight)
+            let saved = try #require(run.savedFlight)
+            let stops = Double(run.truth.stopCount)
+            #expect(stops == 4)
+            for (which, flight) in [("live", live), ("saved", saved)] {
+                let error = abs(flight.movingTime - run.truth.movingTime) / stops
+                #expect(error <= 2, "seed \(seed) \(which): \(error) s a stop")
+            }
+            let error = abs(saved.distance - run.truth.distance) / run.truth.distance * 100
+            #expect(error <= 0.5, "seed \(seed): saved \(error) %")
+        }
+    }
+
+    /// Each short outage sits where it says: ending as the runner brakes into the first stop,
+    /// across the second's start, inside the third, across the fourth's set-off.
+    @Test func theShortOutagesSitAtTheirStops() {
+        var runner = ScenarioRunner(Scenario.outagesAtStops)
+        runner.speedLogSeconds = 100_000
+        while runner.next() != nil {}
+        let truth = runner.truth
+        let gaps = Scenario.outagesAtStops.signalGaps
+        func speed(_ t: Double) -> Double { truth.speed(atElapsed: t) ?? -1 }
+        #expect(gaps.count == 4)
+        #expect(speed(gaps[0].start + 1) > 2.5 && speed(gaps[0].start + gaps[0].seconds + 1) < 0.5)
+        #expect(speed(gaps[1].start + 1) > 2.5 && speed(gaps[1].start + gaps[1].seconds - 1) < 0.5)
+        #expect(speed(gaps[2].start + 1) < 0.5 && speed(gaps[2].start + gaps[2].seconds - 1) < 0.5)
+        #expect(speed(gaps[3].start + 1) < 0.5 && speed(gaps[3].start + gaps[3].seconds - 1) > 2.5)
+    }
+
     /// The scenarios are what they say: standing at the gap's start (the outage from a stop) or
     /// at its end (the outage to a stop), running at the other end.
     @Test func theStopsSitAtTheirOutagesEdges() {
