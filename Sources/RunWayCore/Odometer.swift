@@ -85,6 +85,11 @@ public struct Odometer: Sendable {
         /// straight and 6 % round corners. Beyond it the runner may have stopped or gone indoors,
         /// and the display waits for fixes.
         public var maxCarry: Double = 120
+        /// The speeds held through a silence need a moving pace before it (the upper median of
+        /// the readings since the last silence, m/s): a walker's 1.3 passes, a stand's rectified
+        /// noise does not (at rest before and running after, the mean of 0 and 3 m/s held over
+        /// 27 s passed the kept-going share: 40 m for 25.5, "short outages at stops").
+        public var keptGoingPace: Double = 1
         /// Across a silence with a reading at rest at both edges, a chord up to this long (m) is
         /// the wander's, not the runner's: urban wander moves a standing fix ~9 m in a minute
         /// (RMS), a tree cover's more; beyond it the runner went somewhere between two stands.
@@ -329,7 +334,7 @@ public struct Odometer: Sendable {
         } else if !pendingValid, let gap = gapSpeeds, duration.isFinite,
             configuration.keptGoing(
                 chord: chord, duration: duration, before: gap.before, after: gap.after, turn: turn),
-            gap.pace >= configuration.minimumImpliedSpeed,
+            gap.pace >= configuration.keptGoingPace,
             min(gap.lastBefore, gap.after) >= configuration.edgeShare * gap.pace
         {
             // Across a silence the runner kept going through: the speeds either side held.

@@ -105,6 +105,8 @@ public struct PauseDetector: Sendable {
     private var movingSince: Double?
     /// The last reading that said moving.
     private var lastFast: Double = 0
+    /// The first of the receiver's readings in a row that say standing (nil: the last did not).
+    private var slowSince: Double?
     /// The receiver's speed at the last fixes that said moving while not paused (their mean):
     /// with the speed after a signal gap, how fast the runner went through it.
     private var speedBeforeGap: Double?
@@ -198,9 +200,18 @@ public struct PauseDetector: Sendable {
                 standing
             )
         }
-        // The signal came back and the runner stands (its own reading says so), at the step
-        // back or after it: the gap is settled now, not at a resume that may be a minute off.
-        if pauseReason == .signalLost, speedIsDoppler, speed != nil, !fast, let crossing = gapCrossing {
+        // The signal came back and the runner stands (two readings running say so, at the step
+        // back or after it: one may be a receiver's glitch as it reacquires): the gap is settled
+        // now, not at a resume that may be a minute off. A running reading after a standing
+        // step back says that reading was the glitch.
+        if time - previousFix >= configuration.signalLostAfter { slowSince = nil }
+        if speedIsDoppler, speed != nil, !fast {
+            slowSince = slowSince ?? time
+        } else {
+            slowSince = nil
+            if fast { gapCrossing?.standing = false }
+        }
+        if pauseReason == .signalLost, let since = slowSince, since < time, let crossing = gapCrossing {
             settleGap(crossing, standingAt: time)
         }
         if moved, let reason = pauseReason, reason != .manual, reason != .vehicle {
@@ -310,8 +321,8 @@ public struct PauseDetector: Sendable {
         return crossing.time - moving
     }
 
-    /// The signal came back and then a reading said standing before any moving evidence resumed
-    /// the flight (at the step back itself, or after running out of the gap to a stop): the
+    /// The signal came back and then readings said standing before any moving evidence resumed
+    /// the flight (from the step back itself, or after running out of the gap to a stop): the
     /// gap is judged as its crossing says (`gapResume`), the running after it until the last
     /// moving reading is moving time, and the pause goes on from there as a stop, the signal
     /// being back. Left to the resume, the gap's verdict was taken a minute late and every second
@@ -321,6 +332,11 @@ public struct PauseDetector: Sendable {
     mutating func settleGap(_ crossing: GapCrossing, standingAt time: Double) {
         let verdict = gapResume(crossing, otherwise: crossing.standing ? pausedAt : crossing.time)
         let resumed = max(verdict, pausedAt)
+        if resumed > pausedAt {
+            // The stop the verdict found inside the gap (or before its running): a pause of its
+            // own, as a resume would have kept it.
+            pauses.append(PauseInterval(start: pausedAt, end: resumed, reason: pauseBeganAs))
+        }
         let stopped = min(time, max(resumed, lastFast + fixInterval / 2))
         closeSegment(from: resumed, to: stopped)
         pausedAt = stopped

@@ -29,8 +29,11 @@ struct GapToStandingTests {
     @Test func aRunnerStandingAsTheSignalCameBackStoodSinceItsRunningEnded() {
         var detector = Self.running()
         _ = detector.observeFix(time: 116, speed: 0, moved: true, step: 30, speedIsDoppler: true)
+        // One reading may be the receiver's glitch as it reacquires; the second settles it.
+        #expect(detector.pauseReason == .signalLost)
+        _ = detector.observeFix(time: 117, speed: 0, moved: false, step: 0, speedIsDoppler: true)
         #expect(detector.pauseReason == .stopped)
-        for t in 117...175 {
+        for t in 118...175 {
             _ = detector.observeFix(time: Double(t), speed: 0, moved: false, step: 0, speedIsDoppler: true)
         }
         let gap = 10 + 2.5 * 2.5 / 6 / 2  // 30 m at 3 m/s, and braking from it at 2 m/s²
@@ -58,6 +61,35 @@ struct GapToStandingTests {
         #expect(abs(detector.movingTime(at: 170) - 113.5) < 1e-9)
         Self.runOn(&detector, from: 171, to: 180)
         #expect(abs(detector.movingTime(at: 180) - (113.5 + 9.5)) < 1e-9)
+        #expect(detector.pauses == [PauseInterval(start: 113.5, end: 170.5, reason: .stopped)])
+    }
+
+    /// Back after 60 s, 90 m on, running (30 s of it at 3 m/s: a stop inside the gap), then
+    /// standing: the stop inside the gap is a pause of its own beside the stand after it, so
+    /// the pauses and the moving time agree. It was left out of the pauses.
+    @Test func aStopInsideTheGapKeepsItsPauseWhenTheGapIsSettled() throws {
+        var detector = Self.running()
+        _ = detector.observeFix(time: 160, speed: 3, moved: true, step: 90, speedIsDoppler: true)
+        _ = detector.observeFix(time: 161, speed: 0.3, moved: false, step: 0, speedIsDoppler: true)
+        _ = detector.observeFix(time: 162, speed: 0, moved: false, step: 0, speedIsDoppler: true)
+        #expect(detector.pauseReason == .stopped)
+        let inside = try #require(detector.pauses.first)
+        #expect(detector.pauses.count == 1 && inside.reason == .signalLost)
+        // The moving time is the flight less its pauses: 100 s before, the gap's running round
+        // the stop inside it, and the half second after the step back.
+        #expect(abs(detector.movingTime(at: 162) - (162 - (inside.end - inside.start) - 1.5)) < 1e-9)
+        #expect(abs(inside.end - inside.start - (60 - 30 - 1.215)) < 0.01)
+    }
+
+    /// A standing reading as the signal comes back, then running ones: that reading was the
+    /// glitch, and the gap is judged as any other (48 m in 16 s at 3 m/s: run through).
+    @Test func oneStandingReadingBackThenRunningIsAGlitch() {
+        var detector = Self.running()
+        _ = detector.observeFix(time: 116, speed: 0, moved: true, step: 48, speedIsDoppler: true)
+        Self.runOn(&detector, from: 117, to: 120)
+        #expect(detector.pauseReason == nil)
+        #expect(detector.movingTime(at: 120) == 120)
+        #expect(detector.pauses.isEmpty)
     }
 
     /// A receiver without Doppler says nothing of standing: its step back is the evidence, and
