@@ -90,6 +90,13 @@ public struct Odometer: Sendable {
         /// noise does not (at rest before and running after, the mean of 0 and 3 m/s held over
         /// 27 s passed the kept-going share: 40 m for 25.5, "short outages at stops").
         public var keptGoingPace: Double = 1
+        /// Across a silence with moving readings at both edges, a chord longer than this many
+        /// times the fastest speed there × its length, plus `silenceJumpSlack` metres (two
+        /// fixes' wander), is a jump of the receiver's solution, not running: a runner covers
+        /// at most its path, and a path is at least its chord. (Standing at an edge, the runner
+        /// may have gone faster in between.)
+        public var silenceJumpRatio: Double = 1.5
+        public var silenceJumpSlack: Double = 20
         /// Across a silence with a reading at rest at both edges, a chord up to this long (m) is
         /// the wander's, not the runner's: urban wander moves a standing fix ~9 m in a minute
         /// (RMS), a tree cover's more; beyond it the runner went somewhere between two stands.
@@ -325,6 +332,16 @@ public struct Odometer: Sendable {
         if !pendingValid, let pod {
             // Across a silence a paired footpod read all along: the steps it counted.
             increment = pod
+        } else if !pendingValid, let gap = gapSpeeds, duration.isFinite,
+            min(gap.lastBefore, gap.after) >= configuration.keptGoingPace,
+            chord > configuration.silenceJumpRatio * max(gap.before, gap.lastBefore, gap.after) * duration
+                + configuration.silenceJumpSlack
+        {
+            // The fixes either side of a silence further apart than the speeds could have run:
+            // the receiver's solution moved inside it (a cold start's offset snapping away in an
+            // outage read as 200 m of running, the live distance 19 % long at a kilometre mark
+            // with random short outages). The speeds held are the step.
+            increment = (gap.before + gap.after) / 2 * duration
         } else if !pendingValid, let gap = gapSpeeds, gap.lastBefore == 0, gap.after == 0,
             chord <= configuration.standingWander
         {

@@ -49,3 +49,27 @@ struct ShortOutageAtStopTests {
         #expect(abs(profile.total - truth) < 3, "\(profile.total) for \(truth)")
     }
 }
+
+/// Issue 26: a silence inside which the receiver's solution moved (found by random short
+/// outages over the cold starts).
+@Suite("A jump hidden in a silence")
+struct SilenceJumpTests {
+    /// Running at 3 m/s into a 7 s silence, out of it 230 m from where it went in: a cold start's
+    /// offset snapped away while no fix came. At most the speeds' 21 m (× 1.5, + 20 m of
+    /// wander) could have been run: the step is the speeds held, not the chord (it was 230 m).
+    @Test func aChordNoSpeedCouldRunIsTheSpeedsHeld() {
+        var odometer = OdometerTests.running(at: [3, 3, 3, 3, 3])
+        let before = odometer.distance
+        odometer.integrate(time: 11, speed: 3)
+        #expect(abs(odometer.count(chord: 230, duration: 7) - 21) < 1e-9)
+        #expect(abs(odometer.distance - before - 21) < 1e-9)
+    }
+
+    /// Within what the speeds allow (a corner's chord, 40 m in 15 s at 3 m/s), the rules for a
+    /// kept-going silence stand: the speeds held, 45 m.
+    @Test func aChordTheSpeedsCouldRunIsJudgedAsBefore() {
+        var odometer = OdometerTests.running(at: [3, 3, 3, 3, 3])
+        odometer.integrate(time: 19, speed: 3)
+        #expect(abs(odometer.count(chord: 40, duration: 15, turn: 90) - 45) < 1e-9)
+    }
+}
