@@ -106,7 +106,13 @@ struct DaemonRealBoardTests {
     @Test func aRunThroughGpsdWithTheBarometerHasAltitudeGainAndSurvivesGpsdDying() async throws {
         let board = try Board()
         defer { try? FileManager.default.removeItem(atPath: board.directory) }
-        let walk = try board.walk(parts: 2, leadIns: 2)
+        // Four lead-ins, 20 s at this pace: the daemon's reconnect backs off 1, 2, 4, 8 s while
+        // gpsd is gone, and on a loaded machine it can come back after two lead-ins (10 s) have
+        // run out, so that the walk's next epochs, minutes of walking at 65 a second, are an
+        // outage bridged live and saved by rules of their own (a 5-minute outage at a walk,
+        // simulated: live ±40 m, saved ±13 m). Three local `make test` runs had saved and live
+        // 24–39 m apart; alone, the test passes with two.
+        let walk = try board.walk(parts: 2, leadIns: 4)
         let (logFile, errors) = try board.logFile()
         // gpsd first (paced at 5 ms a sentence: ~65 fixes a second), then the daemon.
         let first = try GPSFake(log: walk[0], port: board.port, cycle: 0.005)
