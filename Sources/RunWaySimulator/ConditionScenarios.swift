@@ -266,6 +266,24 @@ extension Scenario {
         return scenario
     }
 
+    /// The same run with `count` more outages of 3–15 s at random moments of its first
+    /// `totalDistance / speed` seconds (after the first minute), drawn from the run's own seed:
+    /// a hostile pass (`runway-bench conditions --short-outages N`). Outages may overlap or land
+    /// on a stop, a cold start or another outage; that is the point.
+    public func withShortOutages(_ count: Int) -> Scenario {
+        guard count > 0 else { return self }
+        var scenario = self
+        var generator = SeededGenerator(seed: seed ^ 0x5EED_0F_0A7A6E5)
+        let duration = max(totalDistance / max(legs.first?.speed ?? 3, 0.5), 120)
+        for _ in 0..<count {
+            let start = Double.random(in: 60..<duration, using: &generator)
+            let seconds = Double.random(in: 3...15, using: &generator)
+            scenario.signalGaps.append(SignalGap(start: start, seconds: seconds))
+        }
+        scenario.signalGaps.sort { $0.start < $1.start }
+        return scenario
+    }
+
     /// Every condition the bench reports, baseline first.
     public static var conditionSuite: [Scenario] {
         [

@@ -17,8 +17,12 @@ struct ConditionBench {
     /// Each seed's own line: its distance error and, at each true kilometre, the live distance's
     /// error (m) and the saved split's (s), for finding where a worst figure comes from.
     var detail = false
+    /// A hostile pass: this many more outages of 3–15 s at random moments of each run
+    /// (`Scenario.withShortOutages`), on stops, cold starts and other outages alike.
+    var shortOutages = 0
 
-    static let usage = "usage: runway-bench conditions [--seeds N] [--only NAME] [--json] [--detail]"
+    static let usage =
+        "usage: runway-bench conditions [--seeds N] [--only NAME] [--short-outages N] [--json] [--detail]"
 
     /// Parses the section's own arguments; nil (after saying why on standard error) when they do
     /// not make sense.
@@ -34,6 +38,12 @@ struct ConditionBench {
                     return nil
                 }
                 seeds = count
+            case "--short-outages":
+                guard let text = rest.popFirst(), let count = Int(text), (0...100).contains(count) else {
+                    Self.complain("--short-outages takes a count from 0 to 100")
+                    return nil
+                }
+                shortOutages = count
             case "--only":
                 guard let name = rest.popFirst(), !name.isEmpty else {
                     Self.complain("--only takes a part of a condition's name")
@@ -116,8 +126,9 @@ struct ConditionBench {
     func fly(_ base: Scenario) -> [RunFigures] {
         let results = Mutex<[Int: RunFigures]>([:])
         let count = seeds
+        let outages = shortOutages
         DispatchQueue.concurrentPerform(iterations: count) { index in
-            let flown = SimulatedFlight.fly(base.seeded(index + 1))
+            let flown = SimulatedFlight.fly(base.seeded(index + 1).withShortOutages(outages))
             let figures = Self.measure(flown)
             results.withLock { $0[index] = figures }
         }

@@ -104,7 +104,8 @@ if let first = benchArguments.first {
                   conditions     issue 26's hard conditions (cold start, outages, tree cover, urban stops,
                                  weather, intervals, slow, fast, 10 Hz): distance, live distance, moving
                                  time, splits, gain and the exported track against the truth, median and
-                                 worst over 20 seeds; [--seeds N] [--only NAME] [--json]
+                                 worst over 20 seeds; [--seeds N] [--only NAME] [--json] [--detail]
+                                 [--short-outages N] (N random 3–15 s outages more in each run)
                   memory         a long flight through the engine and the recorder on one thread, RSS
                                  and what the flight retains every hour; [--hours H] [--rate HZ]
                   landing        a long flight recorded, then landed and stored: how long, and where

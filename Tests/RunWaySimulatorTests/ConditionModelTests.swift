@@ -282,4 +282,20 @@ struct ConditionModelTests {
         let (_, rolling) = simulate(.rollingWeather)
         #expect(abs(rolling.elevationGain - 118) < 0.01)
     }
+
+    /// The hostile pass's outages (`runway-bench conditions --short-outages N`): as many as
+    /// asked, 3–15 s each, after the first minute and inside the run, in time order, the same for
+    /// the same seed and different for another; none asked, the run as it was.
+    @Test func shortOutagesAreDrawnFromTheRunsOwnSeed() {
+        let base = Scenario.openSky.seeded(3)
+        let hostile = base.withShortOutages(15)
+        #expect(hostile.signalGaps.count == base.signalGaps.count + 15)
+        #expect(hostile.signalGaps.allSatisfy { (3...15).contains($0.seconds) && $0.start >= 60 })
+        #expect(hostile.signalGaps.allSatisfy { $0.start < base.totalDistance / 3 })
+        #expect(zip(hostile.signalGaps, hostile.signalGaps.dropFirst()).allSatisfy { $0.start <= $1.start })
+        let starts = hostile.signalGaps.map(\.start)
+        #expect(base.withShortOutages(15).signalGaps.map(\.start) == starts)
+        #expect(Scenario.openSky.seeded(4).withShortOutages(15).signalGaps.map(\.start) != starts)
+        #expect(base.withShortOutages(0).signalGaps.isEmpty)
+    }
 }
