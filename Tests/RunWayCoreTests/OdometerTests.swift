@@ -106,10 +106,8 @@ struct OdometerTests {
     /// when the fixes after say less, and it waits for them after `maxCarry`. Before, it froze
     /// for the whole outage ("outages on a straight": 1.5 % behind at a kilometre mark).
     @Test func aTicksDisplayGoesOnThroughASilenceAtTheHeldSpeed() {
-        var odometer = Odometer()
         // Five readings averaging 3 m/s, the last 3.4: the held speed is their mean.
-        for (t, v) in [2.8, 3.0, 2.9, 2.9, 3.4].enumerated() { odometer.integrate(time: Double(t), speed: v) }
-        odometer.count(chord: 12)
+        var odometer = Self.read([2.8, 3.0, 2.9, 2.9, 3.4])
         let counted = odometer.distance
         odometer.carry(to: 34)
         #expect(abs(odometer.display - (counted + 3 * 30)) < 1e-9)
@@ -148,19 +146,23 @@ struct OdometerTests {
     /// readings (2.6 m/s) was carried: "outage from a stop", seed 53, the display ran 115 m
     /// ahead while the runner stood, then froze for 40 s of running after the signal came back.
     @Test func aSilenceThatBeganWithBrakingCarriesNothing() {
-        var braking = Odometer()
-        for (t, v) in [3.0, 3.1, 2.9, 3.0, 1.2].enumerated() { braking.integrate(time: Double(t), speed: v) }
-        braking.count(chord: 12)
+        var braking = Self.read([3.0, 3.1, 2.9, 3.0, 1.2])
         let counted = braking.display
         braking.carry(to: 30)
         #expect(braking.display == counted)
         // A reading that only eased (a corner taken at 0.7 of the pace) still carries.
-        var easing = Odometer()
-        for (t, v) in [3.0, 3.1, 2.9, 3.0, 2.1].enumerated() { easing.integrate(time: Double(t), speed: v) }
-        easing.count(chord: 12)
+        var easing = Self.read([3.0, 3.1, 2.9, 3.0, 2.1])
         let before = easing.display
         easing.carry(to: 30)
         #expect(easing.display > before + 2 * 26)
+    }
+
+    /// An odometer that read `speeds` a second apart and counted them as one 12 m step.
+    static func read(_ speeds: [Double]) -> Odometer {
+        var odometer = Odometer()
+        for (t, v) in speeds.enumerated() { odometer.integrate(time: Double(t), speed: v) }
+        odometer.count(chord: 12)
+        return odometer
     }
 
     /// An odometer that read `speeds` a second apart, each second's step counted.
