@@ -200,7 +200,7 @@ public struct PauseDetector: Sendable {
                 standing
             )
         }
-        // The signal came back and the runner stands (two readings running say so, at the step
+        // The signal came back and the runner stands (two readings in a row say so, at the step
         // back or after it: one may be a receiver's glitch as it reacquires): the gap is settled
         // now, not at a resume that may be a minute off. A running reading after a standing
         // step back says that reading was the glitch.
