@@ -29,6 +29,13 @@ extension Scenario {
         return elapsed
     }
 
+    /// The elapsed seconds at which a runner holding `speed` comes to a halt at `stop`, standing
+    /// at each of `stops` before it: `steadyElapsed` at the stop's place, and the braking from
+    /// `speed` at `deceleration`.
+    static func haltElapsed(at stop: Stop, speed: Double, stops: [Stop], deceleration: Double) -> Double {
+        steadyElapsed(at: stop.at, speed: speed, stops: stops) + speed / (2 * deceleration)
+    }
+
     /// An outage of `seconds` centred on where the runner is at `distance`.
     static func outage(
         centredAt distance: Double, seconds: Double, speed: Double, stops: [Stop] = []
@@ -116,9 +123,9 @@ extension Scenario {
         scenario.seed = 118
         // (from, to) around each stop's halt, the last around its set-off.
         let spans: [(Double, Double)] = [(-13, -0.5), (-10, 6), (10, 22), (25, 38)]
-        scenario.signalGaps = zip(scenario.stops, spans).map { stop, span in
-            let arrival = steadyElapsed(at: stop.at, speed: 3, stops: scenario.stops)
-            let halt = arrival + 3.0 / (2 * scenario.deceleration)
+        let (stops, deceleration) = (scenario.stops, scenario.deceleration)
+        scenario.signalGaps = zip(stops, spans).map { stop, span in
+            let halt = haltElapsed(at: stop, speed: 3, stops: stops, deceleration: deceleration)
             return SignalGap(start: halt + span.0, seconds: span.1 - span.0)
         }
         return scenario
@@ -166,9 +173,8 @@ extension Scenario {
         let stops = [Stop(at: 1500, seconds: 45), Stop(at: 3500, seconds: 30)]
         scenario.stops = stops
         scenario.signalGaps = stops.map { stop in
-            let arrival =
-                steadyElapsed(at: stop.at, speed: 3, stops: stops) + 3.0 / (2 * scenario.deceleration)
-            return SignalGap(start: arrival - before, seconds: before + stop.seconds + after)
+            let halt = haltElapsed(at: stop, speed: 3, stops: stops, deceleration: scenario.deceleration)
+            return SignalGap(start: halt - before, seconds: before + stop.seconds + after)
         }
         return scenario
     }
