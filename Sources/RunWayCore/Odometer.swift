@@ -166,7 +166,7 @@ public struct Odometer: Sendable {
     private var agreeing = 0
     /// The speeds either side of the last silence longer than `maxIntegrationGap` (nil when
     /// either was unknown), until the step across it is counted.
-    private var gapSpeeds: (before: Double, after: Double, lastBefore: Double, pace: Double)?
+    private var gapSpeeds: SilenceCrossing.Speeds?
     /// The last few usable speeds since the last silence: the speed held into the next one is
     /// their mean (`DistanceProfile.Builder.heldSpeedSamples`), not one reading's ±0.1 m/s,
     /// which over a minute's outage is ±6 m ("city outages on corners": 17 m short at the
@@ -332,44 +332,12 @@ public struct Odometer: Sendable {
         if !pendingValid, let pod {
             // Across a silence a paired footpod read all along: the steps it counted.
             increment = pod
-        } else if !pendingValid, let gap = gapSpeeds, duration.isFinite,
-            min(gap.lastBefore, gap.after) >= configuration.keptGoingPace,
-            chord > configuration.silenceJumpRatio * max(gap.before, gap.lastBefore, gap.after) * duration
-                + configuration.silenceJumpSlack
+        } else if !pendingValid, let gap = gapSpeeds,
+            let step = SilenceCrossing.step(
+                across: gap, chord: chord, duration: duration, turn: turn, configuration)
         {
-            // The fixes either side of a silence further apart than the speeds could have run:
-            // the receiver's solution moved inside it (a cold start's offset snapping away in an
-            // outage read as 200 m of running, the live distance 19 % long at a kilometre mark
-            // with random short outages). The speeds held are the step.
-            increment = (gap.before + gap.after) / 2 * duration
-        } else if !pendingValid, let gap = gapSpeeds, gap.lastBefore == 0, gap.after == 0,
-            chord <= configuration.standingWander
-        {
-            // Across a silence the receiver read standing at both edges: the step is the
-            // wander's ("short outages at stops": 7–11 m a run, a silence inside a light's wait).
-            increment = 0
-        } else if !pendingValid, let gap = gapSpeeds, duration.isFinite,
-            configuration.keptGoing(
-                chord: chord, duration: duration, before: gap.before, after: gap.after, turn: turn),
-            gap.pace >= configuration.keptGoingPace,
-            min(gap.lastBefore, gap.after) >= configuration.edgeShare * gap.pace
-        {
-            // Across a silence the runner kept going through: the speeds either side held.
-            let held = (gap.before + gap.after) / 2 * duration
-            increment = max(chord, held)
-            crossing = SilenceCrossing(
-                credited: increment, chord: chord, held: held, turn: turn,
-                revision: .init(before: gap.before, duration: duration, speedsAfter: [gap.after]))
-        } else if !pendingValid, let gap = gapSpeeds, gap.lastBefore > 0, gap.after > 0, duration.isFinite,
-            let turn
-        {
-            // Across a silence the runner stopped in: the arc its headings in and out make (the
-            // saved flight's rule, `DistanceProfile.Builder.bridgeStops`), never shorter than the
-            // chord: "stop in an outage" live worst 1.06 → 1.00 %, moving time 2.8 → 2.5 s a stop.
-            // At rest at an edge the runner has no heading there (it may have turned where it
-            // stood, at a corner's light): the chord, below.
-            increment = RouteShape.arcLength(chord: chord, turn: turn * .pi / 180)
-            crossing = SilenceCrossing(credited: increment, chord: chord, turn: turn)
+            increment = step.metres
+            if let credited = step.crossing { crossing = credited }
         } else if speedIsTrusted {
             // A valid integral of 0 is the receiver saying "at rest": the step is position wander.
             increment = usable ? pending : chord

@@ -79,6 +79,62 @@ struct SilenceCrossing: Sendable {
     }
 }
 
+extension SilenceCrossing {
+    /// The readings at a silence's edges: the mean of the last before it (`before`), the first
+    /// after it (`after`), the last before it (`lastBefore`), and the pace before it (the upper
+    /// median of the readings since the silence before: `pace`). Readings at rest are 0.
+    typealias Speeds = (before: Double, after: Double, lastBefore: Double, pace: Double)
+
+    /// The step across a silence the speeds at its edges decide (`Odometer.count`), in order:
+    /// - moving at both edges and a chord no speed there could have run (over
+    ///   `silenceJumpRatio` × the fastest × the silence + `silenceJumpSlack`): the receiver's
+    ///   solution moved inside it (a cold start's offset snapping away in an outage read as
+    ///   200 m of running, the live distance 19 % long at a kilometre mark with random short
+    ///   outages): the speeds held;
+    /// - at rest at both edges and a chord within `standingWander`: the wander's, nothing
+    ///   ("short outages at stops": 7–11 m a run, a silence inside a light's wait);
+    /// - the kept-going rule, with a moving pace before it and running readings at both edges
+    ///   (`edgeShare`): the speeds held (or the chord, if longer), credited to be revised;
+    /// - moving at both edges, headings known: the runner stopped in it, the arc its headings
+    ///   in and out make (the saved flight's rule, `DistanceProfile.Builder.bridgeStops`), never
+    ///   shorter than the chord ("stop in an outage" live worst 1.06 → 1.00 %, moving time 2.8 →
+    ///   2.5 s a stop). At rest at an edge the runner has no heading there (it may have turned
+    ///   where it stood, at a corner's light).
+    /// Nil when none applies: the odometer's other rules take the step (the chord).
+    static func step(
+        across gap: Speeds, chord: Double, duration: Double, turn: Double?,
+        _ configuration: Odometer.Configuration
+    ) -> (metres: Double, crossing: SilenceCrossing?)? {
+        if duration.isFinite, min(gap.lastBefore, gap.after) >= configuration.keptGoingPace,
+            chord > configuration.silenceJumpRatio * max(gap.before, gap.lastBefore, gap.after) * duration
+                + configuration.silenceJumpSlack
+        {
+            return ((gap.before + gap.after) / 2 * duration, nil)
+        }
+        if gap.lastBefore == 0, gap.after == 0, chord <= configuration.standingWander {
+            return (0, nil)
+        }
+        if duration.isFinite,
+            configuration.keptGoing(
+                chord: chord, duration: duration, before: gap.before, after: gap.after, turn: turn),
+            gap.pace >= configuration.keptGoingPace,
+            min(gap.lastBefore, gap.after) >= configuration.edgeShare * gap.pace
+        {
+            let held = (gap.before + gap.after) / 2 * duration
+            let credited = max(chord, held)
+            let crossing = SilenceCrossing(
+                credited: credited, chord: chord, held: held, turn: turn,
+                revision: .init(before: gap.before, duration: duration, speedsAfter: [gap.after]))
+            return (credited, crossing)
+        }
+        if gap.lastBefore > 0, gap.after > 0, duration.isFinite, let turn {
+            let arc = RouteShape.arcLength(chord: chord, turn: turn * .pi / 180)
+            return (arc, SilenceCrossing(credited: arc, chord: chord, turn: turn))
+        }
+        return nil
+    }
+}
+
 extension Odometer.Configuration {
     /// The kept-going rule: a chord at least `keptGoingShare` of the speeds either side held
     /// through the silence, or headings that say the runner turned back (`turnedBack`).
