@@ -212,7 +212,7 @@ public struct PauseDetector: Sendable {
             if fast { gapCrossing?.standing = false }
         }
         if pauseReason == .signalLost, let since = slowSince, since < time, let crossing = gapCrossing {
-            settleGap(crossing, standingAt: time)
+            transitions.append(settleGap(crossing, standingAt: time))
         }
         if moved, let reason = pauseReason, reason != .manual, reason != .vehicle {
             var effective = min(time, movingSince ?? time) - fixInterval / 2
@@ -329,7 +329,10 @@ public struct PauseDetector: Sendable {
     /// stood in between was booked as running: a 16 s outage ending as a runner came to a 60 s
     /// light counted 71 s too many, one ending just before it 58 s (random short outages over
     /// "stops in urban wander").
-    mutating func settleGap(_ crossing: GapCrossing, standingAt time: Double) {
+    ///
+    /// The transition says it: the pause goes on, now as a stop (the runner hears "you stopped"
+    /// when the fixes came back, and "resume", not "GPS back", a minute later when it sets off).
+    mutating func settleGap(_ crossing: GapCrossing, standingAt time: Double) -> Transition {
         let verdict = gapResume(crossing, otherwise: crossing.standing ? pausedAt : crossing.time)
         let resumed = max(verdict, pausedAt)
         if resumed > pausedAt {
@@ -343,6 +346,7 @@ public struct PauseDetector: Sendable {
         pauseReason = .stopped
         pauseBeganAs = .stopped
         gapCrossing = nil
+        return .paused(.stopped, effective: stopped)
     }
 
     /// Where the moving time resumes after a silence that came in an automatic pause: the runner

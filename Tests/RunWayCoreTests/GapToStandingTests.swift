@@ -31,12 +31,18 @@ struct GapToStandingTests {
         _ = detector.observeFix(time: 116, speed: 0, moved: true, step: 30, speedIsDoppler: true)
         // One reading may be the receiver's glitch as it reacquires; the second settles it.
         #expect(detector.pauseReason == .signalLost)
-        _ = detector.observeFix(time: 117, speed: 0, moved: false, step: 0, speedIsDoppler: true)
+        let settled = detector.observeFix(time: 117, speed: 0, moved: false, step: 0, speedIsDoppler: true)
         #expect(detector.pauseReason == .stopped)
+        let gap = 10 + 2.5 * 2.5 / 6 / 2  // 30 m at 3 m/s, and braking from it at 2 m/s²
+        // Said as it happens: the pause goes on as a stop, from where the gap's running ended.
+        guard case .paused(.stopped, let from)? = settled.first, settled.count == 1 else {
+            Issue.record("settling the gap said \(settled)")
+            return
+        }
+        #expect(abs(from - (100 + gap)) < 1e-9)
         for t in 118...175 {
             _ = detector.observeFix(time: Double(t), speed: 0, moved: false, step: 0, speedIsDoppler: true)
         }
-        let gap = 10 + 2.5 * 2.5 / 6 / 2  // 30 m at 3 m/s, and braking from it at 2 m/s²
         #expect(abs(detector.movingTime(at: 175) - (100 + gap)) < 1e-9)
         Self.runOn(&detector, from: 176, to: 180)
         // The streak that began at 176 resumes half a fix interval before it.

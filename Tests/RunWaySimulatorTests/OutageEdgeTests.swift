@@ -73,6 +73,24 @@ struct OutageEdgeTests {
         }
     }
 
+    /// The signal back on a runner standing at a light: the runner hears the stop within two
+    /// readings of it, not a "resume" (or "GPS back") a minute later as the only word.
+    @Test func theSignalBackOnAStandingRunnerIsSaidAsAStop() {
+        for seed in 1...3 {
+            let run = SimulatedFlight.fly(Scenario.outagesAtStops.seeded(seed))
+            let said = run.callouts.map { ($0.callout, $0.time - run.truth.rotateTime) }
+            // The first two outages end on the runner braking into the light or standing at it.
+            for gap in run.scenario.signalGaps.prefix(2) {
+                let back = gap.start + gap.seconds
+                let next = said.first { $0.1 > gap.start && $0.0 != .signalLost }
+                #expect(
+                    next?.0 == .pause(.stopped), "seed \(seed): after \(gap) came \(String(describing: next))"
+                )
+                #expect((next?.1 ?? .infinity) <= back + 3, "seed \(seed): the stop said at \(next?.1 ?? -1)")
+            }
+        }
+    }
+
     /// Each short outage sits where it says: ending as the runner brakes into the first stop,
     /// across the second's start, inside the third, across the fourth's set-off.
     @Test func theShortOutagesSitAtTheirStops() {

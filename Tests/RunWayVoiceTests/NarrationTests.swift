@@ -185,4 +185,19 @@ import Testing
         let back = narration.cues(for: [.callout(TimedCallout(.resume, at: 40)), .state(pfd)])
         #expect(back.map(\.phrase) == [.gpsBack])
     }
+
+    /// The signal came back on a runner standing at a light: the engine turns the pause into a
+    /// stop then ("you stopped"), and the runner setting off a minute later hears "resume", not
+    /// "GPS back" (the GPS was back long before).
+    @Test func aSignalPauseSettledAsAStopResumesAsAStop() {
+        var narration = Narration()
+        var pfd = PFD.idle(at: 10)
+        pfd.phase = .cruise
+        _ = narration.cues(for: [.callout(TimedCallout(.signalLost, at: 10)), .state(pfd)])
+        pfd.signal = .good
+        let settled = narration.cues(for: [.callout(TimedCallout(.pause(.stopped), at: 25)), .state(pfd)])
+        #expect(settled.map(\.phrase) == [.pause(.stopped)])
+        let resumed = narration.cues(for: [.callout(TimedCallout(.resume, at: 80)), .state(pfd)])
+        #expect(resumed.map(\.phrase) == [.resume])
+    }
 }
