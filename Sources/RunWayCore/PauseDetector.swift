@@ -220,7 +220,7 @@ public struct PauseDetector: Sendable {
                 effective =
                     reason == .signalLost
                     ? gapResume(crossing, otherwise: effective)
-                    : resumeAfterStanding(crossing, otherwise: effective)
+                    : judgement.resumeAfterStanding(crossing, otherwise: effective)
             }
             transitions.append(resume(at: max(effective, pausedAt)))
         }
@@ -240,85 +240,20 @@ public struct PauseDetector: Sendable {
         return transitions
     }
 
-    /// Headroom on the √2 staircase: the speeds either side of a gap are single readings
-    /// (±5 % each at 2σ), and the pace through it is not quite theirs. Without it, a run round
-    /// two corners of a city block (225 m in 75 s, chord 161 m, readings 3.15 and 3.19 m/s for
-    /// 3.0) was booked with a 25 s stop.
-    static let staircaseHeadroom = 1.1
+    /// Where the moving time resumes after a signal gap that `crossing` stepped across
+    /// (`GapJudgement`): the running it finds at the gap's start is closed as moving time here.
+    mutating func gapResume(_ crossing: GapCrossing, otherwise effective: Double) -> Double {
+        let verdict = judgement.verdict(crossing, otherwise: effective)
+        closeSegment(from: pausedAt, to: pausedAt + verdict.ranFirst)
+        pausedAt += verdict.ranFirst
+        return verdict.resume
+    }
 
-    /// Where the moving time resumes after a signal gap that `crossing` stepped across:
-    /// - with the running speeds either side known, the chord ÷ their mean is how long the runner
-    ///   ran through it. A route through a street grid is a staircase, at most √2 × its chord
-    ///   whatever the turns, and a path round one turn at most `bend` × its chord; only a gap
-    ///   the chord cannot fill at the larger of the two held a stop (their product admitted
-    ///   1.84 × the chord at a 64° turn, and a 30 s stop in a 61 s gap whose first reading back
-    ///   was 0.83 of the pace passed for running: "outage to a stop", 1 seed in 100, and 20 with
-    ///   the turn measured over the whole step, not from the last fix). Then half
-    ///   the running at each end, the stop between (a chord slower than walking is such a gap:
-    ///   ran 15 s, stood 45 s, ran 15 s);
-    /// - without them, a chord at least at walking pace says the runner went on through it;
-    /// - with the headings turned back and running readings at both edges, the runner went
-    ///   round a turn-around (`Odometer.Configuration.turnedBack`): all of it was running.
-    ///
-    /// A reading at one edge well under the running speed at the other (`edgeShare`) puts the
-    /// stop at that edge: a getting-going reading after the gap, the stop ended as the signal
-    /// came back, and the running was all before it; a braking one before the gap, the stop
-    /// began as it went, and the running was all after. The speed is then the other side's.
-    mutating func gapResume(
-        _ crossing: GapCrossing, otherwise effective: Double
-    ) -> Double {
-        let gap = crossing.time - pausedAt
-        let before = speedBeforeGap
-        let after = crossing.speed
-        let share = configuration.edgeShare
-        let pace = recentSpeeds.upperMedian ?? before
-        // A reading back that says standing is getting going's strongest form: the runner stood
-        // at the gap's end, whatever the reading before it.
-        let gettingGoing =
-            crossing.standing || pace.map { b in after.map { $0 < share * b } ?? false } ?? false
-        let pullingUp = !crossing.standing && pace.map { b in (lastSpeed ?? b) < share * b } ?? false
-        let around: [Double]
-        if gettingGoing, let before {
-            around = [before]
-        } else if pullingUp, let after {
-            around = [after]
-        } else {
-            around = [before, after].compactMap { $0 }
-        }
-        guard !around.isEmpty else {
-            guard !crossing.standing else { return effective }
-            return crossing.step * crossing.bend / gap >= configuration.walkingSpeed ? pausedAt : effective
-        }
-        let speed = around.reduce(0, +) / Double(around.count)
-        // The step began at its anchor, up to a fix interval before the gap: that running is
-        // already moving time ("stop in an outage": the gap's running came out 2.2 m long on
-        // average over 200 gaps, the step measured from a fix before the last).
-        let running = max(0, crossing.step / speed - max(0, pausedAt - crossing.since))
-        if !gettingGoing, !pullingUp,
-            crossing.turnedBack
-                || running * Swift.max(crossing.bend, 2.0.squareRoot()) * Self.staircaseHeadroom
-                    >= gap - 2 * fixInterval
-        {
-            return pausedAt
-        }
-        // At an edge the signal saw, that edge's braking or getting going is in the readings.
-        let cost =
-            gettingGoing == pullingUp
-            ? stopCost(speed: speed)
-            : gettingGoing ? pullingUpCost(speed: speed) : gettingGoingCost(speed: speed)
-        let moving = min(running + cost, gap)
-        if gettingGoing == pullingUp {
-            closeSegment(from: pausedAt, to: pausedAt + moving / 2)
-            pausedAt += moving / 2
-            return crossing.time - moving / 2
-        }
-        if gettingGoing {
-            // Ran on into the gap and stood until the signal came back.
-            closeSegment(from: pausedAt, to: pausedAt + moving)
-            pausedAt += moving
-            return max(effective, pausedAt)
-        }
-        return crossing.time - moving
+    /// The gap's judgement from the readings before it and the pause's start.
+    private var judgement: GapJudgement {
+        GapJudgement(
+            configuration: configuration, pausedAt: pausedAt, before: speedBeforeGap,
+            pace: recentSpeeds.upperMedian ?? speedBeforeGap, lastSpeed: lastSpeed, fixInterval: fixInterval)
     }
 
     /// The signal came back and then readings said standing before any moving evidence resumed
@@ -347,38 +282,6 @@ public struct PauseDetector: Sendable {
         pauseBeganAs = .stopped
         gapCrossing = nil
         return .paused(.stopped, effective: stopped)
-    }
-
-    /// Where the moving time resumes after a silence that came in an automatic pause: the runner
-    /// stood where the pause began, so the step back was run at its end, at the speed read after
-    /// it, getting going included (`stopCost`'s second half). Without a speed after it, or when
-    /// the moving streak (`effective`) began after that step (a wander step with one noisy
-    /// reading, the runner still standing), where the streak began.
-    func resumeAfterStanding(_ crossing: GapCrossing, otherwise effective: Double) -> Double {
-        guard let speed = crossing.speed, speed > 0, effective <= crossing.time else { return effective }
-        return min(effective, crossing.time - crossing.step / speed - gettingGoingCost(speed: speed))
-    }
-
-    /// The moving seconds a stop adds beyond its metres at running speed `speed`: braking from
-    /// it to `movingSpeed` (below that the runner counts as standing) and getting going again
-    /// take longer than their metres would at speed, by (v − m)² / 2v × (1/d + 1/a) — 1.2 s at
-    /// 3 m/s. A gap's running measured as its metres ÷ the speed either side misses it
-    /// whenever the runner stopped inside: over 100 seeds of "stop in an outage" the truth's
-    /// moving time in each gap was 1.3 s longer than its path at 3 m/s.
-    func stopCost(speed: Double) -> Double {
-        pullingUpCost(speed: speed) + gettingGoingCost(speed: speed)
-    }
-
-    /// `stopCost`'s braking half, (v − m)² / 2v ÷ d.
-    func pullingUpCost(speed: Double) -> Double {
-        let slowing = max(0, speed - configuration.movingSpeed)
-        return slowing * slowing / (2 * speed) / configuration.pullingUp
-    }
-
-    /// `stopCost`'s getting-going half, (v − m)² / 2v ÷ a.
-    func gettingGoingCost(speed: Double) -> Double {
-        let slowing = max(0, speed - configuration.movingSpeed)
-        return slowing * slowing / (2 * speed) / configuration.gettingGoing
     }
 
     /// Lets time pass without a fix (a mode-1 report, a barometer sample, a clock tick).

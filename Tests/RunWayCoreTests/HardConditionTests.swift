@@ -64,7 +64,7 @@ struct HardConditionTests {
         // 80 s without a fix, 90 m on: 30 s of running at 3 m/s and the stop's braking and
         // getting going (1.2 s), 48.8 s standing.
         let pause = gap(until: 180, step: 90)
-        let cost = pause.stopCost(speed: 3)
+        let cost = pause.configuration.stopCost(speed: 3)
         #expect(abs(cost - 2.5 * 2.5 / 6 * (1 / 2.0 + 1 / 1.5)) < 1e-9)
         #expect(!pause.isPaused)
         #expect(abs(pause.movingTime(at: 183) - (100 + 30 + cost + 3)) < 0.01, "\(pause.pauses)")
@@ -85,9 +85,10 @@ struct HardConditionTests {
             _ = pause.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
         }
         #expect(!pause.isPaused)
-        let moving = 100 + 32 + pause.pullingUpCost(speed: 3) + (178 - 174.5)
+        let moving = 100 + 32 + pause.configuration.pullingUpCost(speed: 3) + (178 - 174.5)
         #expect(abs(pause.movingTime(at: 178) - moving) < 0.01, "\(pause.pauses)")
-        #expect(abs((pause.pauses.last?.start ?? 0) - (132 + pause.pullingUpCost(speed: 3))) < 0.01)
+        #expect(
+            abs((pause.pauses.last?.start ?? 0) - (132 + pause.configuration.pullingUpCost(speed: 3))) < 0.01)
     }
 
     /// The signal gone just after the runner pulled up (its last reading a braking one, so the
@@ -103,7 +104,7 @@ struct HardConditionTests {
                 time: Double(t), speed: 3, moved: true, step: t == 161 ? 90 : 3, speedIsDoppler: true)
         }
         #expect(!pause.isPaused)
-        let resumed = 161 - 30 - pause.gettingGoingCost(speed: 3)
+        let resumed = 161 - 30 - pause.configuration.gettingGoingCost(speed: 3)
         #expect(abs((pause.pauses.last?.end ?? 0) - resumed) < 0.01, "\(pause.pauses)")
         #expect(abs(pause.movingTime(at: 163) - (100.5 + 163 - resumed)) < 0.01)
     }
@@ -135,7 +136,7 @@ struct HardConditionTests {
         for t in 181...183 {
             _ = pause.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
         }
-        let cost = pause.stopCost(speed: 3)
+        let cost = pause.configuration.stopCost(speed: 3)
         #expect(abs(pause.movingTime(at: 183) - (100 + 30 + cost + 3)) < 0.01, "\(pause.pauses)")
     }
 
@@ -143,7 +144,7 @@ struct HardConditionTests {
     /// at 3 m/s, the rest a stop. It was all stop (a 45 s stop booked as 75 s).
     @Test func aStopInsideAnOutageIsSplitEvenWhenTheChordCrawls() {
         let pause = gap(until: 180, step: 70)
-        let running = 70.0 / 3 + pause.stopCost(speed: 3)
+        let running = 70.0 / 3 + pause.configuration.stopCost(speed: 3)
         #expect(abs(pause.movingTime(at: 183) - (100 + running + 3)) < 0.01)
         #expect(abs((pause.pauses.last?.duration ?? 0) - (80 - running)) < 0.01, "\(pause.pauses)")
     }

@@ -1,0 +1,136 @@
+/// How the first step back after a signal gap divides the gap between running and standing
+/// (issue 26): pure, from the step (`PauseDetector.GapCrossing`), the readings before the gap and
+/// when the pause began. `PauseDetector` applies the verdict (closes the running it finds at the
+/// gap's start, resumes where it says), so a replay judges every gap as the live run did.
+struct GapJudgement {
+    /// `ranFirst` seconds of running from the gap's start (0: none there), and where the moving
+    /// time resumes.
+    struct Verdict: Equatable {
+        var ranFirst: Double
+        var resume: Double
+    }
+
+    var configuration: PauseDetector.Configuration
+    /// When the pause began: the gap's start.
+    var pausedAt: Double
+    /// The mean of the running readings before the gap.
+    var before: Double?
+    /// The running pace before the gap (the upper median of those readings: their mean takes in
+    /// the braking).
+    var pace: Double?
+    /// The last reading before the gap.
+    var lastSpeed: Double?
+    /// Seconds between the last two fixes.
+    var fixInterval: Double
+
+    /// Headroom on the √2 staircase: the speeds either side of a gap are single readings
+    /// (±5 % each at 2σ), and the pace through it is not quite theirs. Without it, a run round
+    /// two corners of a city block (225 m in 75 s, chord 161 m, readings 3.15 and 3.19 m/s for
+    /// 3.0) was booked with a 25 s stop.
+    static let staircaseHeadroom = 1.1
+
+    /// Where the moving time resumes after a signal gap that `crossing` stepped across
+    /// (`effective`: where the moving evidence alone would resume it):
+    /// - with the running speeds either side known, the chord ÷ their mean is how long the runner
+    ///   ran through it. A route through a street grid is a staircase, at most √2 × its chord
+    ///   whatever the turns, and a path round one turn at most `bend` × its chord; only a gap
+    ///   the chord cannot fill at the larger of the two held a stop (their product admitted
+    ///   1.84 × the chord at a 64° turn, and a 30 s stop in a 61 s gap whose first reading back
+    ///   was 0.83 of the pace passed for running: "outage to a stop", 1 seed in 100, and 20 with
+    ///   the turn measured over the whole step, not from the last fix). Then half
+    ///   the running at each end, the stop between (a chord slower than walking is such a gap:
+    ///   ran 15 s, stood 45 s, ran 15 s);
+    /// - without them, a chord at least at walking pace says the runner went on through it;
+    /// - with the headings turned back and running readings at both edges, the runner went
+    ///   round a turn-around (`Odometer.Configuration.turnedBack`): all of it was running.
+    ///
+    /// A reading at one edge well under the running speed at the other (`edgeShare`) puts the
+    /// stop at that edge: a getting-going reading after the gap, the stop ended as the signal
+    /// came back, and the running was all before it; a braking one before the gap, the stop
+    /// began as it went, and the running was all after. The speed is then the other side's.
+    func verdict(_ crossing: PauseDetector.GapCrossing, otherwise effective: Double) -> Verdict {
+        let gap = crossing.time - pausedAt
+        let after = crossing.speed
+        let share = configuration.edgeShare
+        // A reading back that says standing is getting going's strongest form: the runner stood
+        // at the gap's end, whatever the reading before it.
+        let gettingGoing =
+            crossing.standing || pace.map { b in after.map { $0 < share * b } ?? false } ?? false
+        let pullingUp = !crossing.standing && pace.map { b in (lastSpeed ?? b) < share * b } ?? false
+        let around: [Double]
+        if gettingGoing, let before {
+            around = [before]
+        } else if pullingUp, let after {
+            around = [after]
+        } else {
+            around = [before, after].compactMap { $0 }
+        }
+        guard !around.isEmpty else {
+            guard !crossing.standing else { return Verdict(ranFirst: 0, resume: effective) }
+            let ranOn = crossing.step * crossing.bend / gap >= configuration.walkingSpeed
+            return Verdict(ranFirst: 0, resume: ranOn ? pausedAt : effective)
+        }
+        let speed = around.reduce(0, +) / Double(around.count)
+        // The step began at its anchor, up to a fix interval before the gap: that running is
+        // already moving time ("stop in an outage": the gap's running came out 2.2 m long on
+        // average over 200 gaps, the step measured from a fix before the last).
+        let running = max(0, crossing.step / speed - max(0, pausedAt - crossing.since))
+        if !gettingGoing, !pullingUp,
+            crossing.turnedBack
+                || running * Swift.max(crossing.bend, 2.0.squareRoot()) * Self.staircaseHeadroom
+                    >= gap - 2 * fixInterval
+        {
+            return Verdict(ranFirst: 0, resume: pausedAt)
+        }
+        // At an edge the signal saw, that edge's braking or getting going is in the readings.
+        let cost =
+            gettingGoing == pullingUp
+            ? configuration.stopCost(speed: speed)
+            : gettingGoing
+                ? configuration.pullingUpCost(speed: speed) : configuration.gettingGoingCost(speed: speed)
+        let moving = min(running + cost, gap)
+        if gettingGoing == pullingUp {
+            return Verdict(ranFirst: moving / 2, resume: crossing.time - moving / 2)
+        }
+        if gettingGoing {
+            // Ran on into the gap and stood until the signal came back.
+            return Verdict(ranFirst: moving, resume: max(effective, pausedAt + moving))
+        }
+        return Verdict(ranFirst: 0, resume: crossing.time - moving)
+    }
+
+    /// Where the moving time resumes after a silence that came in an automatic pause: the runner
+    /// stood where the pause began, so the step back was run at its end, at the speed read after
+    /// it, getting going included (`stopCost`'s second half). Without a speed after it, or when
+    /// the moving streak (`effective`) began after that step (a wander step with one noisy
+    /// reading, the runner still standing), where the streak began.
+    func resumeAfterStanding(_ crossing: PauseDetector.GapCrossing, otherwise effective: Double) -> Double {
+        guard let speed = crossing.speed, speed > 0, effective <= crossing.time else { return effective }
+        return min(
+            effective, crossing.time - crossing.step / speed - configuration.gettingGoingCost(speed: speed))
+    }
+}
+
+extension PauseDetector.Configuration {
+    /// The moving seconds a stop adds beyond its metres at running speed `speed`: braking from
+    /// it to `movingSpeed` (below that the runner counts as standing) and getting going again
+    /// take longer than their metres would at speed, by (v − m)² / 2v × (1/d + 1/a) — 1.2 s at
+    /// 3 m/s. A gap's running measured as its metres ÷ the speed either side misses it
+    /// whenever the runner stopped inside: over 100 seeds of "stop in an outage" the truth's
+    /// moving time in each gap was 1.3 s longer than its path at 3 m/s.
+    func stopCost(speed: Double) -> Double {
+        pullingUpCost(speed: speed) + gettingGoingCost(speed: speed)
+    }
+
+    /// `stopCost`'s braking half, (v − m)² / 2v ÷ d.
+    func pullingUpCost(speed: Double) -> Double {
+        let slowing = max(0, speed - movingSpeed)
+        return slowing * slowing / (2 * speed) / pullingUp
+    }
+
+    /// `stopCost`'s getting-going half, (v − m)² / 2v ÷ a.
+    func gettingGoingCost(speed: Double) -> Double {
+        let slowing = max(0, speed - movingSpeed)
+        return slowing * slowing / (2 * speed) / gettingGoing
+    }
+}
