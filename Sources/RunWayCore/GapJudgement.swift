@@ -54,8 +54,8 @@ struct GapJudgement {
         let share = configuration.edgeShare
         // A reading back that says standing is getting going's strongest form: the runner stood
         // at the gap's end, whatever the reading before it.
-        let gettingGoing =
-            crossing.standing || pace.map { b in after.map { $0 < share * b } ?? false } ?? false
+        let slowBack = pace.map { b in after.map { $0 < share * b } ?? false } ?? false
+        let gettingGoing = crossing.standing || (slowBack && rose(after: crossing, pace: pace))
         let pullingUp = !crossing.standing && pace.map { b in (lastSpeed ?? b) < share * b } ?? false
         let around: [Double]
         if gettingGoing, let before {
@@ -97,6 +97,18 @@ struct GapJudgement {
             return Verdict(ranFirst: moving, resume: max(effective, pausedAt + moving))
         }
         return Verdict(ranFirst: 0, resume: crossing.time - moving)
+    }
+
+    /// Whether the readings after a slow first one back (`crossing.speed`) rose as a runner's
+    /// getting going does, by at least half of a second's acceleration at `gettingGoing` (or of
+    /// what is left to `pace`): a reading at a new, slower pace stays where it is. An interval's
+    /// rep ending in an outage came back at the recovery's 2 m/s after 5, under `edgeShare` of
+    /// the pace, and the gap was booked with a stop at its end (`--short-outages 15`,
+    /// "intervals 6 × 400 m": 16 s of a run without stops). True with no reading after it yet:
+    /// a slow reading alone is taken for getting going, as it was.
+    func rose(after crossing: PauseDetector.GapCrossing, pace: Double?) -> Bool {
+        guard let first = crossing.speed, let fastest = crossing.fastestAfter, let pace else { return true }
+        return fastest - first >= 0.5 * min(configuration.gettingGoing, pace - first)
     }
 
     /// Where the moving time resumes after a silence that came in an automatic pause: the runner

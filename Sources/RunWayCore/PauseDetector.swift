@@ -123,11 +123,12 @@ public struct PauseDetector: Sendable {
     /// before the last fix), how far (the odometer's measure of the path: an arc where the
     /// headings turned), how much longer a path round the turn could be (`bend`, for telling a
     /// corner from a stop), whether the headings say the runner turned back (more than
-    /// `RouteShape.largestArcTurn`), the receiver's speed then when it said moving, and whether
-    /// it said standing.
+    /// `RouteShape.largestArcTurn`), the receiver's speed then when it said moving, whether
+    /// it said standing, and the fastest of the receiver's readings after it until the flight
+    /// resumes (nil: none yet).
     typealias GapCrossing = (
         time: Double, since: Double, step: Double, bend: Double, turnedBack: Bool, speed: Double?,
-        standing: Bool
+        standing: Bool, fastestAfter: Double?
     )
     private var segmentStart: Double = 0
     private var closedMovingTime: Double = 0
@@ -197,8 +198,10 @@ public struct PauseDetector: Sendable {
             let standing = speedIsDoppler && !fast && speed != nil
             gapCrossing = (
                 time, min(stepFrom ?? previousFix, previousFix), step, bend, turnedBack, fast ? speed : nil,
-                standing
+                standing, nil
             )
+        } else if speedIsDoppler, let speed, let crossing = gapCrossing, time > crossing.time {
+            gapCrossing?.fastestAfter = max(crossing.fastestAfter ?? speed, speed)
         }
         // The signal came back and the runner stands (two readings in a row say so, at the step
         // back or after it: one may be a receiver's glitch as it reacquires): the gap is settled
