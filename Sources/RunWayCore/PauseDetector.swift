@@ -116,7 +116,8 @@ public struct PauseDetector: Sendable {
     /// The receiver's speed at the last fix while not paused (nil: none given).
     private var lastSpeed: Double?
     /// The first counted step after a signal-loss pause began, or after a silence in an
-    /// automatic pause.
+    /// automatic pause; another silence before the flight resumes extends it to the step
+    /// ending that one.
     private var gapCrossing: GapCrossing?
 
     /// The first step back after a signal gap: when, when it began (its anchor fix, which may be
@@ -189,17 +190,30 @@ public struct PauseDetector: Sendable {
         // (the last reading before it a braking one, so the pause came first), and the step
         // back is what it ran at the silence's end.
         let endsSilence = time - previousFix >= configuration.signalLostAfter
-        if stepped, gapCrossing == nil, pauseReason == .signalLost || (pauseReason == .stopped && endsSilence)
+        if stepped, pauseReason == .signalLost || (pauseReason == .stopped && endsSilence),
+            gapCrossing == nil || endsSilence
         {
             // Round a corner the path is longer than the chord: at most chord / cos(θ/2), taken
             // up to a turn of 120° (×2); city outages on corners counted as stops without it.
             let bend = turn.map { 1 / Swift.max(CMath.cos(Swift.min($0, 120) * .pi / 360), 0.5) } ?? 1
             let turnedBack = turn.map { $0 * .pi / 180 > RouteShape.largestArcTurn } ?? false
             let standing = speedIsDoppler && !fast && speed != nil
-            gapCrossing = (
+            var crossing: GapCrossing = (
                 time, min(stepFrom ?? previousFix, previousFix), step, bend, turnedBack, fast ? speed : nil,
                 standing, nil
             )
+            // Another silence before the flight resumed (a fix or two between two outages): the
+            // gap runs on to here, its step both steps. Judged from the first alone, 9 s with a
+            // single fix after it, an 84 s silence holding a 45 s stop was all running (random
+            // short outages over "stop in an outage": 45 s a run).
+            if let first = gapCrossing {
+                let path = first.step * first.bend + step * bend
+                crossing.since = first.since
+                crossing.step = first.step + step
+                crossing.bend = crossing.step > 0 ? path / crossing.step : 1
+                crossing.turnedBack = first.turnedBack || turnedBack
+            }
+            gapCrossing = crossing
         } else if speedIsDoppler, let speed, let crossing = gapCrossing, time > crossing.time {
             gapCrossing?.fastestAfter = max(crossing.fastestAfter ?? speed, speed)
         }

@@ -1,5 +1,6 @@
-import RunWayCore
 import Testing
+
+@testable import RunWayCore
 
 /// Issue 26: the signal comes back on a runner who stands (its own reading says so), at the
 /// step back or a few seconds after it. The gap is judged then, not at the resume a minute
@@ -96,6 +97,24 @@ struct GapToStandingTests {
         #expect(detector.pauseReason == nil)
         #expect(detector.movingTime(at: 120) == 120)
         #expect(detector.pauses.isEmpty)
+    }
+
+    /// One fix 9 s into the gap (27 m on, running), then 84 s more of silence holding a 45 s
+    /// stop, and the runner comes back running 117 m further: the gap runs from the pause to
+    /// the second step back, and the stop is in it. Judged on the first step alone (27 m in
+    /// 9 s: run through), the whole silence after it was moving time.
+    @Test func aFixBetweenTwoSilencesDoesNotEndTheGap() throws {
+        var detector = Self.running()
+        _ = detector.observeFix(time: 109, speed: 3, moved: true, step: 27, speedIsDoppler: true)
+        #expect(detector.pauseReason == .signalLost)
+        _ = detector.observeFix(time: 193, speed: 3, moved: true, step: 117, speedIsDoppler: true)
+        Self.runOn(&detector, from: 194, to: 196)
+        #expect(detector.pauseReason == nil)
+        let stop = try #require(detector.pauses.first)
+        #expect(detector.pauses.count == 1 && stop.reason == .signalLost)
+        // 144 m at 3 m/s, and a stop's braking and getting going: the rest of the 93 s stood.
+        let stood = 93 - 48 - detector.configuration.stopCost(speed: 3)
+        #expect(abs(stop.end - stop.start - stood) < 1e-9, "\(detector.pauses)")
     }
 
     /// A receiver without Doppler says nothing of standing: its step back is the evidence, and
