@@ -9,14 +9,7 @@ import Testing
 @Suite("A signal gap that ends on a standing runner")
 struct GapToStandingTests {
     /// 100 s of running at 3 m/s before the gap.
-    static func running() -> PauseDetector {
-        var detector = PauseDetector(startedAt: 0)
-        for t in 1...100 {
-            _ = detector.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
-        }
-        #expect(detector.advance(to: 108) == [.paused(.signalLost, effective: 100)])
-        return detector
-    }
+    static func running() -> PauseDetector { .runningThenSignalLost(speed: 3) }
 
     /// Runs on from `from` at 3 m/s until `to`.
     static func runOn(_ detector: inout PauseDetector, from: Int, to: Int) {

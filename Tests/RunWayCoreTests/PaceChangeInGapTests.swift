@@ -10,14 +10,7 @@ import Testing
 @Suite("A signal gap over a change of pace")
 struct PaceChangeInGapTests {
     /// 100 s of a rep at 5 m/s, then the signal goes.
-    static func rep() -> PauseDetector {
-        var detector = PauseDetector(startedAt: 0)
-        for t in 1...100 {
-            _ = detector.observeFix(time: Double(t), speed: 5, moved: true, step: 5, speedIsDoppler: true)
-        }
-        #expect(detector.advance(to: 108) == [.paused(.signalLost, effective: 100)])
-        return detector
-    }
+    static func rep() -> PauseDetector { .runningThenSignalLost(speed: 5) }
 
     /// Back after 15 s, 45 m on (10 s of 5 m/s down to 2 m/s, then the recovery), reading 2 m/s
     /// and staying there: all of the gap was running.
