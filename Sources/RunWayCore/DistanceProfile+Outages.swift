@@ -61,9 +61,7 @@ extension DistanceProfile.Builder {
                 continue
             }
             let span = b.time - a.time
-            let chord =
-                ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north))
-                .squareRoot()
+            let chord = RouteShape.norm(SIMD2(b.east - a.east, b.north - a.north))
             guard span > 0, Self.runningAtBothEdges(a, b, sa, sb),
                 chord >= Self.keptGoingShare * (sa + sb) / 2 * span || Self.turnedBack(a, b, sa, sb)
             else { continue }
@@ -141,9 +139,10 @@ extension DistanceProfile.Builder {
         else { return nil }
         var sum = speed
         var count = 1
+        let floor: Double? = afterExit ? Odometer.Configuration().edgeShare * speed : nil
         while let j = walk.next() {
             guard count < Self.heldSpeedSamples, !stretch[j].bridged, let v = stretch[j].measuredSpeed,
-                !afterExit || v >= Odometer.Configuration().edgeShare * speed
+                floor.map({ v >= $0 }) ?? true
             else { break }
             sum += v
             count += 1

@@ -123,6 +123,40 @@ struct GapJudgement {
     }
 }
 
+extension PauseDetector {
+    /// The first step back after a signal gap: when, when it began (its anchor fix, which may be
+    /// before the last fix), how far (the odometer's measure of the path: an arc where the
+    /// headings turned), how much longer a path round the turn could be (`bend`, for telling a
+    /// corner from a stop), whether the headings say the runner turned back (more than
+    /// `RouteShape.largestArcTurn`), the receiver's speed then when it said moving, whether
+    /// it said standing, and the fastest of the receiver's readings after it until the flight
+    /// resumes (nil: none yet).
+    struct GapCrossing: Sendable, Equatable {
+        var time: Double
+        var since: Double
+        var step: Double
+        var bend: Double
+        var turnedBack: Bool
+        var speed: Double?
+        var standing: Bool
+        var fastestAfter: Double? = nil
+
+        /// This crossing run on to `next`, the step ending another silence that came before the
+        /// flight resumed (a fix or two between two outages): the gap from this one's start to
+        /// `next`, its step both steps, a turn-back in either part the whole gap's. Judged from
+        /// the first alone, 9 s with a single fix after it, an 84 s silence holding a 45 s stop
+        /// was all running (random short outages over "stop in an outage": 45 s a run).
+        func continued(to next: GapCrossing) -> GapCrossing {
+            var joined = next
+            joined.since = since
+            joined.step = step + next.step
+            joined.bend = joined.step > 0 ? (step * bend + next.step * next.bend) / joined.step : 1
+            joined.turnedBack = turnedBack || next.turnedBack
+            return joined
+        }
+    }
+}
+
 extension PauseDetector.Configuration {
     /// The moving seconds a stop adds beyond its metres at running speed `speed`: braking from
     /// it to `movingSpeed` (below that the runner counts as standing) and getting going again

@@ -120,17 +120,6 @@ public struct PauseDetector: Sendable {
     /// ending that one.
     private var gapCrossing: GapCrossing?
 
-    /// The first step back after a signal gap: when, when it began (its anchor fix, which may be
-    /// before the last fix), how far (the odometer's measure of the path: an arc where the
-    /// headings turned), how much longer a path round the turn could be (`bend`, for telling a
-    /// corner from a stop), whether the headings say the runner turned back (more than
-    /// `RouteShape.largestArcTurn`), the receiver's speed then when it said moving, whether
-    /// it said standing, and the fastest of the receiver's readings after it until the flight
-    /// resumes (nil: none yet).
-    typealias GapCrossing = (
-        time: Double, since: Double, step: Double, bend: Double, turnedBack: Bool, speed: Double?,
-        standing: Bool, fastestAfter: Double?
-    )
     private var segmentStart: Double = 0
     private var closedMovingTime: Double = 0
     /// Seconds between the last two fixes: movement began or ended somewhere inside such an
@@ -198,22 +187,10 @@ public struct PauseDetector: Sendable {
             let bend = turn.map { 1 / Swift.max(CMath.cos(Swift.min($0, 120) * .pi / 360), 0.5) } ?? 1
             let turnedBack = turn.map { $0 * .pi / 180 > RouteShape.largestArcTurn } ?? false
             let standing = speedIsDoppler && !fast && speed != nil
-            var crossing: GapCrossing = (
-                time, min(stepFrom ?? previousFix, previousFix), step, bend, turnedBack, fast ? speed : nil,
-                standing, nil
-            )
-            // Another silence before the flight resumed (a fix or two between two outages): the
-            // gap runs on to here, its step both steps. Judged from the first alone, 9 s with a
-            // single fix after it, an 84 s silence holding a 45 s stop was all running (random
-            // short outages over "stop in an outage": 45 s a run).
-            if let first = gapCrossing {
-                let path = first.step * first.bend + step * bend
-                crossing.since = first.since
-                crossing.step = first.step + step
-                crossing.bend = crossing.step > 0 ? path / crossing.step : 1
-                crossing.turnedBack = first.turnedBack || turnedBack
-            }
-            gapCrossing = crossing
+            let crossing = GapCrossing(
+                time: time, since: min(stepFrom ?? previousFix, previousFix), step: step, bend: bend,
+                turnedBack: turnedBack, speed: fast ? speed : nil, standing: standing)
+            gapCrossing = gapCrossing.map { $0.continued(to: crossing) } ?? crossing
         } else if speedIsDoppler, let speed, let crossing = gapCrossing, time > crossing.time {
             gapCrossing?.fastestAfter = max(crossing.fastestAfter ?? speed, speed)
         }
