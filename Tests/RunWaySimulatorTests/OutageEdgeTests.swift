@@ -75,7 +75,9 @@ struct OutageEdgeTests {
     }
 
     /// The signal back on a runner standing at a light: the runner hears the stop within two
-    /// readings of it, not a "resume" (or "GPS back") a minute later as the only word.
+    /// readings of it, not a "resume" (or "GPS back") a minute later as the only word. SPEC
+    /// "Distance, speed, pace, pause": a pause for the signal's loss, and with fixes but no
+    /// movement an auto-pause; and the buzzer's distinct pause, resume and signal-lost callouts.
     @Test func theSignalBackOnAStandingRunnerIsSaidAsAStop() {
         for seed in 1...3 {
             let run = SimulatedFlight.fly(Scenario.outagesAtStops.seeded(seed))
