@@ -57,6 +57,10 @@ public struct DistanceProfile: Sendable, Equatable {
         var bridgedPause = -1
         /// Fixes inside such a pause were left out since the stretch's last point.
         var skipped = false
+        /// Where in the stretch an outage's points began that came inside a pause after fixes of
+        /// the stand were left out: if the outage also ends inside the pause, the runner stood
+        /// through it, and they come out again (`standThroughOutage`).
+        var outageInStand: (start: Int, bridgedPause: Int)?
         /// Stretch points that follow left-out fixes: reckoned from the positions' step.
         var jumped: Set<Int> = []
         /// A paired footpod's distance, and GPS metres per pod metre (from a first pass's
@@ -82,11 +86,17 @@ public struct DistanceProfile: Sendable, Equatable {
             lastSecond = second
             while pauseIndex < pauses.count, pauses[pauseIndex].end <= point.time { pauseIndex += 1 }
             var point = point
+            // The pause this point's outage was carried through before it began in a stand.
+            var standingBefore: Int?
             if pauseIndex < pauses.count, pauses[pauseIndex].start < point.time {
-                // Inside a pause a fix is the runner standing: not on the route, not travelled.
+                // Inside a pause a fix is the runner standing: not on the route, not travelled,
+                // unless it ends an outage that came into the pause.
                 guard point.bridged else {
-                    skipped = true
+                    standThroughOutage(endingAt: point)
                     return
+                }
+                if skipped, outageInStand == nil, stretch.last?.bridged != true {
+                    standingBefore = bridgedPause
                 }
                 // An outage's point inside a pause: the pause covers a gap in which the runner
                 // also ran (to the stop and away from it), so the smoother's path across it is
@@ -105,8 +115,31 @@ public struct DistanceProfile: Sendable, Equatable {
                 jumped.insert(stretch.count)
             }
             skipped = false
+            if !point.bridged { outageInStand = nil }
+            if let before = standingBefore { outageInStand = (stretch.count, before) }
             stretchIndex = pauseIndex
             stretch.append(point)
+        }
+
+        /// A fix inside a pause `point` (the runner standing) that ends an outage. If the outage
+        /// began inside the pause too, the runner stood through it: its points come out of the
+        /// stretch, which ends at the pause as it would have without the outage (the step from
+        /// where the stand began to where it ended was the wander's, and was counted: "short
+        /// outages at stops" +2.7 m a stop on average, up to 8 m). If the runner went into the
+        /// outage running, the fix is where it stopped: it ends the stretch, which does not run on
+        /// through the pause (the stand's later wander, up to the set-off, was counted too).
+        mutating func standThroughOutage(endingAt point: TrackSmoother.Point) {
+            defer { skipped = true }
+            guard stretchIndex == pauseIndex, stretch.last?.bridged == true else { return }
+            if let (start, before) = outageInStand, start < stretch.count {
+                stretch.removeSubrange(start...)
+                jumped = jumped.filter { $0 < start }
+                bridgedPause = before
+            } else {
+                stretch.append(point)
+                bridgedPause = -1
+            }
+            outageInStand = nil
         }
 
         public mutating func finish() { flush() }

@@ -48,6 +48,48 @@ struct ShortOutageAtStopTests {
         let truth = 900 + 35 + 3 * 167.0
         #expect(abs(profile.total - truth) < 3, "\(profile.total) for \(truth)")
     }
+
+    /// East at 3 m/s to a light at 900 m (300 s), 60 s standing (paused from 300.5 s), then east
+    /// again; at the stand the fixes read at rest, `standing` says where (the receiver's wander),
+    /// and those in `silent` never come. The running fixes after the stand carry the wander the
+    /// stand ended on, as a correlated wander does.
+    func profileOfAStand(silent: Range<Int>, standing: (Int) -> SIMD2<Double>) -> DistanceProfile? {
+        let base = DistanceProfileTests()
+        func at(_ t: Int, _ p: SIMD2<Double>, speed: Double) -> Fix {
+            Fix(
+                time: Double(t), coordinate: base.projection.coordinate(east: p.x, north: p.y),
+                horizontalAccuracy: 5, speed: speed, track: speed > 0 ? 90 : nil)
+        }
+        var fixes = (0...300).map { base.fix(Double($0), east: 3 * Double($0)) }
+        fixes += (301...360).map { at($0, standing($0), speed: 0) }
+        fixes += (361...600).map { at($0, standing(360) + SIMD2(3 * Double($0 - 360), 0), speed: 3) }
+        return base.profile(
+            of: fixes.filter { !silent.contains(Int($0.time)) },
+            pauses: [PauseInterval(start: 300.5, end: 360, reason: .stopped)])
+    }
+
+    /// A silence inside a light's wait, the runner at rest before and after it: what the fixes
+    /// either side of the silence say moved is the wander's (here 8 m), not distance. The
+    /// silence carried the stretch through the pause, and the step from where the stand began to
+    /// where it ended was counted ("short outages at stops": +2.7 m a stop on average over 100
+    /// seeds, up to 8 m).
+    @Test func aSilenceInsideAStandAddsNothing() throws {
+        func wander(_ t: Int) -> SIMD2<Double> { SIMD2(900, t < 315 ? 0 : 8) }
+        let silent = try #require(profileOfAStand(silent: 310..<323, standing: wander))
+        let heard = try #require(profileOfAStand(silent: 0..<0, standing: wander))
+        #expect(abs(silent.total - heard.total) < 0.5, "\(silent.total) for \(heard.total)")
+        #expect(abs(heard.total - (900 + 3 * 240)) < 3, "\(heard.total)")
+    }
+
+    /// A silence from running into a stand (the runner brakes at 900 m inside it) whose fixes
+    /// after it wander 6 m on along the way while the runner waits: the distance across the
+    /// silence ends where its first fix put the runner, not where the stand's wander had got to
+    /// when the runner set off (6 m more).
+    @Test func aSilenceIntoAStandEndsAtItsFirstFix() throws {
+        func wander(_ t: Int) -> SIMD2<Double> { SIMD2(900 + 6 * Double(max(t - 305, 0)) / 55, 0) }
+        let profile = try #require(profileOfAStand(silent: 291..<305, standing: wander))
+        #expect(abs(profile.total - (900 + 3 * 240)) < 3, "\(profile.total)")
+    }
 }
 
 /// Issue 26: a silence inside which the receiver's solution moved (found by random short
