@@ -156,6 +156,20 @@ public struct DistanceProfile: Sendable, Equatable {
             return v * (speed / length)
         }
 
+        /// A step's displacement from the velocities at its ends: along their mean direction, as
+        /// long as the mean of their speeds (the speeds' trapezoid, the metres the step states).
+        /// The mean of the two vectors is shorter than that by the cosine of half the angle
+        /// between them, and the smoothed velocity's direction turns a few degrees from one
+        /// second to the next even on a straight: the reckoned route came out 0.1 % shorter
+        /// than the distance it was reckoned from, and so did the exported track, in every
+        /// condition (open sky −0.12 % on average over 100 seeds).
+        static func trapezoid(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> {
+            let sum = a + b
+            let length = RouteShape.norm(sum)
+            guard length > 1e-9 else { return sum }
+            return sum / length * (RouteShape.norm(a) + RouteShape.norm(b))
+        }
+
         /// Adds the steps GPS measured with its speeds where the pod also counted, to learn the
         /// pod's scale: only in the pass that learns it (with a scale given, nobody reads it).
         mutating func calibrate(stated: [Double]) {
@@ -187,7 +201,8 @@ public struct DistanceProfile: Sendable, Equatable {
                 let step =
                     jumped.contains(k) || a.bridged || b.bridged
                     ? SIMD2(b.east - a.east, b.north - a.north)
-                    : (Self.velocity(a) + Self.velocity(b)) * ((b.time - a.time) / 2 * (scales?[k] ?? 1))
+                    : Self.trapezoid(Self.velocity(a), Self.velocity(b))
+                        * ((b.time - a.time) / 2 * (scales?[k] ?? 1))
                 reckoned[k] = reckoned[k - 1] + step
             }
             return reckoned
