@@ -263,6 +263,40 @@ public struct DistanceProfile: Sendable, Equatable {
             return result
         }
 
+        /// How much shorter than the distance credited across an outage its chord may come out
+        /// from the receiver's wander alone: twice the σ of the change in a healthy receiver's
+        /// wander (`AlongTrackCorrection.Configuration`: 2.5 m, τ 60 s) over `seconds`, 2.9 m
+        /// across 10 s. A credited outage's bridge is drawn to the credited length only past
+        /// it, and to the arc its headings make within it: a bridge can lengthen a chord but
+        /// never shorten one, so drawing every shortfall made the track longer than the
+        /// distance by the wander's shortfalls and none of its excesses (random 3–15 s outages
+        /// over open sky: +0.14 % on average over 20 seeds, +0.04 % now).
+        static func chordWander(seconds: Double) -> Double {
+            let receiver = AlongTrackCorrection.Configuration()
+            let change = 2 * (1 - CMath.exp(-max(seconds, 0) / receiver.wanderTau))
+            return 2 * receiver.wanderSigma * change.squareRoot()
+        }
+
+        /// An outage the runner stopped in (`bridgeStops` states its distance: the chord, or
+        /// the arc its headings make): its points drawn on the chord at their share of the
+        /// stated metres, then out to the arc's length. The smoother's own bridge leaves and
+        /// arrives at the edges' speeds and swings wide over a gap much longer than its chord
+        /// needs: "outage from a stop" drew 7 m more than it stated a stop (+0.28 %).
+        func drawStop(_ positions: inout [SIMD2<Double>], _ range: Range<Int>, distances: [Double]) {
+            let (k, end) = (range.lowerBound, range.upperBound)
+            let a = positions[k - 1]
+            let b = positions[end]
+            let length = distances[end] - distances[k - 1]
+            guard length > 0 else { return }
+            for j in range { positions[j] = a + (b - a) * ((distances[j] - distances[k - 1]) / length) }
+            let entry = Self.velocity(stretch[k - 1])
+            let exit = Self.velocity(stretch[end])
+            guard RouteShape.norm(entry) > 0, RouteShape.norm(exit) > 0 else { return }
+            RouteShape.bridge(
+                &positions, range, distances: distances, length: length,
+                entry: entry / RouteShape.norm(entry), exit: exit / RouteShape.norm(exit))
+        }
+
         mutating func flush() {
             defer {
                 stretch.removeAll(keepingCapacity: true)
@@ -321,10 +355,18 @@ public struct DistanceProfile: Sendable, Equatable {
                 let entry = Self.velocity(stretch[range.lowerBound - 1])
                 let exit = Self.velocity(stretch[range.upperBound])
                 guard RouteShape.norm(entry) > 0, RouteShape.norm(exit) > 0 else { continue }
+                let length = cumulative[range.upperBound] - cumulative[range.lowerBound - 1]
+                let chord = RouteShape.norm(positions[range.upperBound] - positions[range.lowerBound - 1])
+                let seconds = stretch[range.upperBound].time - stretch[range.lowerBound - 1].time
+                let drawn =
+                    length - chord > Self.chordWander(seconds: seconds)
+                    ? length : RouteShape.arcLength(chord: chord, turn: Self.turn(from: entry, to: exit))
                 RouteShape.bridge(
-                    &positions, range, distances: cumulative,
-                    length: cumulative[range.upperBound] - cumulative[range.lowerBound - 1],
+                    &positions, range, distances: cumulative, length: drawn,
                     entry: entry / RouteShape.norm(entry), exit: exit / RouteShape.norm(exit))
+            }
+            for range in outages where !credited.contains(range) {
+                drawStop(&positions, range, distances: cumulative)
             }
             for k in 0..<n where stretch[k].bridged || jumped.contains(k) { fixed.insert(k) }
             RouteShape.sharpen(&positions, stated: stated, fixed: fixed)
