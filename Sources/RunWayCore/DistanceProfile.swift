@@ -122,8 +122,10 @@ public struct DistanceProfile: Sendable, Equatable {
         }
 
         /// A fix inside a pause `point` (the runner standing) that ends an outage. If the outage
-        /// began inside the pause too, the runner stood through it: its points come out of the
-        /// stretch, which ends at the pause as it would have without the outage (the step from
+        /// began inside the pause too, and the fixes either side of it are no further apart than
+        /// a stand's wander (`Odometer.Configuration.standingWander`, as the live odometer
+        /// judges it; further, the runner went somewhere, and the pause rule's resume came late),
+        /// the runner stood through it: its points come out of the stretch, which ends at the pause as it would have without the outage (the step from
         /// where the stand began to where it ended was the wander's, and was counted: "short
         /// outages at stops" +2.7 m a stop on average, up to 8 m). If the runner went into the
         /// outage running, the fix is where it stopped: it ends the stretch, which does not run on
@@ -131,7 +133,10 @@ public struct DistanceProfile: Sendable, Equatable {
         mutating func standThroughOutage(endingAt point: TrackSmoother.Point) {
             defer { skipped = true }
             guard stretchIndex == pauseIndex, stretch.last?.bridged == true else { return }
-            if let (start, before) = outageInStand, start < stretch.count {
+            if let (start, before) = outageInStand, start < stretch.count,
+                RouteShape.norm(SIMD2(point.east - stretch[start].east, point.north - stretch[start].north))
+                    <= Odometer.Configuration().standingWander
+            {
                 stretch.removeSubrange(start...)
                 jumped = jumped.filter { $0 < start }
                 bridgedPause = before
@@ -277,18 +282,22 @@ public struct DistanceProfile: Sendable, Equatable {
             return 2 * receiver.wanderSigma * change.squareRoot()
         }
 
-        /// An outage the runner stopped in (`bridgeStops` states its distance: the chord, or
-        /// the arc its headings make): its points drawn on the chord at their share of the
-        /// stated metres, then out to the arc's length. The smoother's own bridge leaves and
-        /// arrives at the edges' speeds and swings wide over a gap much longer than its chord
-        /// needs: "outage from a stop" drew 7 m more than it stated a stop (+0.28 %).
-        func drawStop(_ positions: inout [SIMD2<Double>], _ range: Range<Int>, distances: [Double]) {
+        /// An outage's points drawn `length` long from its entry to its exit: on the chord at
+        /// their share of the stated metres (`distances`), then, if `length` is longer, out to
+        /// the two legs its headings make (`RouteShape.bridge`). An outage the runner stopped
+        /// in is drawn as long as `bridgeStops` states it (the chord, or the arc its headings
+        /// make): the smoother's own bridge leaves and arrives at the edges' speeds and swings
+        /// wide over a gap much longer than its chord needs ("outage from a stop" drew 7 m more
+        /// than it stated a stop, +0.28 %).
+        func drawOutage(
+            _ positions: inout [SIMD2<Double>], _ range: Range<Int>, distances: [Double], length: Double
+        ) {
             let (k, end) = (range.lowerBound, range.upperBound)
             let a = positions[k - 1]
             let b = positions[end]
-            let length = distances[end] - distances[k - 1]
-            guard length > 0 else { return }
-            for j in range { positions[j] = a + (b - a) * ((distances[j] - distances[k - 1]) / length) }
+            let stated = distances[end] - distances[k - 1]
+            guard stated > 0, length > 0 else { return }
+            for j in range { positions[j] = a + (b - a) * ((distances[j] - distances[k - 1]) / stated) }
             let entry = Self.velocity(stretch[k - 1])
             let exit = Self.velocity(stretch[end])
             guard RouteShape.norm(entry) > 0, RouteShape.norm(exit) > 0 else { return }
@@ -301,6 +310,7 @@ public struct DistanceProfile: Sendable, Equatable {
             defer {
                 stretch.removeAll(keepingCapacity: true)
                 jumped.removeAll()
+                outageInStand = nil
             }
             guard let first = stretch.first else { return }
             let n = stretch.count
@@ -358,15 +368,19 @@ public struct DistanceProfile: Sendable, Equatable {
                 let length = cumulative[range.upperBound] - cumulative[range.lowerBound - 1]
                 let chord = RouteShape.norm(positions[range.upperBound] - positions[range.lowerBound - 1])
                 let seconds = stretch[range.upperBound].time - stretch[range.lowerBound - 1].time
+                // Within the wander, the arc its headings make, never longer than it states.
                 let drawn =
                     length - chord > Self.chordWander(seconds: seconds)
-                    ? length : RouteShape.arcLength(chord: chord, turn: Self.turn(from: entry, to: exit))
-                RouteShape.bridge(
-                    &positions, range, distances: cumulative, length: drawn,
-                    entry: entry / RouteShape.norm(entry), exit: exit / RouteShape.norm(exit))
+                    ? length
+                    : min(length, RouteShape.arcLength(chord: chord, turn: Self.turn(from: entry, to: exit)))
+                drawOutage(&positions, range, distances: cumulative, length: drawn)
             }
             for range in outages where !credited.contains(range) {
-                drawStop(&positions, range, distances: cumulative)
+                // Under a metre `bridgeStops` leaves the smoother's own path as the distance.
+                let chord = RouteShape.norm(positions[range.upperBound] - positions[range.lowerBound - 1])
+                let length = cumulative[range.upperBound] - cumulative[range.lowerBound - 1]
+                guard chord > 1 else { continue }
+                drawOutage(&positions, range, distances: cumulative, length: length)
             }
             for k in 0..<n where stretch[k].bridged || jumped.contains(k) { fixed.insert(k) }
             RouteShape.sharpen(&positions, stated: stated, fixed: fixed)

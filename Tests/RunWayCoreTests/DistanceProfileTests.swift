@@ -11,6 +11,13 @@ struct DistanceProfileTests {
             speed: 3, track: 90)
     }
 
+    /// Running north at 3 m/s up the line `east`, `north` metres along it at `t`.
+    func fix(_ t: Double, east: Double, north: Double) -> Fix {
+        Fix(
+            time: t, coordinate: projection.coordinate(east: east, north: north), horizontalAccuracy: 5,
+            speed: 3, track: 0)
+    }
+
     /// East at 3 m/s; an outage from 300 s to 375 s in which the runner runs 15 s (45 m),
     /// stands 45 s and runs 15 s (45 m) more; the live pause covers the whole gap.
     func smoothedProfile(paused: Bool = true) -> DistanceProfile? {
@@ -156,11 +163,33 @@ struct DistanceProfileTests {
         #expect(try #require(sideways.max()) < 0.5, "\(sideways)")
     }
 
+    /// East at 3 m/s into a 4 s outage at a 60° bend to the left, out of it on the new heading
+    /// with every fix 1.5 m further on than the runner: the 12 m credited, a 13.5 m chord. Within
+    /// the wander the bridge is the arc its headings make, but never longer than the distance
+    /// it states: drawn on the arc, the track gained what the distance never had.
+    @Test func aBridgeWithinTheWanderIsNeverLongerThanItStates() throws {
+        let heading = SIMD2(0.5, 0.75.squareRoot())
+        var fixes = (0...300).map { fix(Double($0), east: 3 * Double($0)) }
+        fixes += (304...600).map { t in
+            let p = SIMD2(900, 0) + heading * (3 * Double(t - 300) + 1.5)
+            return Fix(
+                time: Double(t), coordinate: projection.coordinate(east: p.x, north: p.y),
+                horizontalAccuracy: 5, speed: 3, track: 30)
+        }
+        let profile = try #require(self.profile(of: fixes))
+        let gap = profile.route.filter { $0.elapsed >= 300 && $0.elapsed <= 304 }
+        let stated = profile.distance(at: 304) - profile.distance(at: 300)
+        let chord = Geodesy.distance(try #require(gap.first).coordinate, try #require(gap.last).coordinate)
+        // The chord itself (12.7 m, the smoothed exit) is longer than the 12 m stated: that much
+        // wander stays; the arc's 13.1 m was drawn past it.
+        #expect(length(gap) < max(stated, chord) + 0.3, "\(length(gap)) for \(stated), chord \(chord)")
+    }
+
     /// The signal goes as the runner comes to a halt at 898 m (the last fix at rest), it stands
     /// 30 s and runs on 90 m, bending north, before the fixes come back: the distance across
-    /// the gap is its chord, and the route is drawn on it. The smoother's own bridge, leaving at rest and
-    /// arriving at 3 m/s, swung wide of it ("outage from a stop": 7 m a stop more track than
-    /// distance).
+    /// the gap is its chord, and the route is drawn on it. The smoother's own bridge, leaving at
+    /// rest and arriving at 3 m/s, swung wide of it (5.3 m here; "outage from a stop": 7 m a stop
+    /// more track than distance).
     @Test func anOutageFromAStandIsDrawnOnTheDistanceItStates() throws {
         var fixes = (0...297).map { fix(Double($0), east: 3 * Double($0)) }
         fixes += [(298, 893.5, 2), (299, 896.5, 1), (300, 898, 0)].map { t, east, speed in
@@ -168,12 +197,7 @@ struct DistanceProfileTests {
                 time: t, coordinate: projection.coordinate(east: east, north: 0), horizontalAccuracy: 5,
                 speed: speed, track: speed > 0 ? 90 : nil)
         }
-        fixes += (360...660).map {
-            Fix(
-                time: Double($0),
-                coordinate: projection.coordinate(east: 943, north: 78 + 3 * Double($0 - 360)),
-                horizontalAccuracy: 5, speed: 3, track: 0)
-        }
+        fixes += (360...660).map { fix(Double($0), east: 943, north: 78 + 3 * Double($0 - 360)) }
         let profile = try #require(self.profile(of: fixes))
         let gap = profile.route.filter { $0.elapsed >= 300 && $0.elapsed <= 360 }
         let stated = profile.distance(at: 360) - profile.distance(at: 300)
@@ -187,12 +211,7 @@ struct DistanceProfileTests {
     /// not the smoother's own bridge, which leaves at 3 m/s for 75 s and swings wide (102 m).
     @Test func aStopInAnOutageIsBridgedOnTheTurnItsHeadingsMake() throws {
         var fixes = (0...300).map { fix(Double($0), east: 3 * Double($0) - 945) }
-        fixes += (375...675).map {
-            Fix(
-                time: Double($0),
-                coordinate: projection.coordinate(east: 0, north: 45 + 3 * Double($0 - 375)),
-                horizontalAccuracy: 5, speed: 3, track: 0)
-        }
+        fixes += (375...675).map { fix(Double($0), east: 0, north: 45 + 3 * Double($0 - 375)) }
         let profile = try #require(self.profile(of: fixes))
         // A quarter circle from (−45, 0) to (0, 45): radius 45.
         let arc = 45 * Double.pi / 2

@@ -81,6 +81,27 @@ struct ShortOutageAtStopTests {
         #expect(abs(heard.total - (900 + 3 * 240)) < 3, "\(heard.total)")
     }
 
+    /// Standing at a light from 300 s; the signal goes at 331 s, the runner sets off inside the
+    /// silence and is 45 m on when the first fix comes back at 350 s, a slow first reading
+    /// (0.3 m/s) that kept the pause on to 350.5 s. The fixes either side are further apart than
+    /// a stand wanders: the silence is run, not stood through, and its 45 m are distance.
+    @Test func aSilenceInAStandThatEndsFarOnIsRun() throws {
+        let base = DistanceProfileTests()
+        func at(_ t: Int, east: Double, speed: Double) -> Fix {
+            Fix(
+                time: Double(t), coordinate: base.projection.coordinate(east: east, north: 0),
+                horizontalAccuracy: 5, speed: speed, track: speed > 0 ? 90 : nil)
+        }
+        var fixes = (0...300).map { base.fix(Double($0), east: 3 * Double($0)) }
+        fixes += (301...330).map { at($0, east: 900, speed: 0) }
+        fixes.append(at(350, east: 945, speed: 0.3))
+        fixes += (351...600).map { at($0, east: 945 + 3 * Double($0 - 350), speed: 3) }
+        let profile = try #require(
+            base.profile(of: fixes, pauses: [PauseInterval(start: 300.5, end: 350.5, reason: .stopped)]))
+        let truth = 945 + 3 * 250.0
+        #expect(abs(profile.total - truth) < 3, "\(profile.total) for \(truth)")
+    }
+
     /// A silence from running into a stand (the runner brakes at 900 m inside it) whose fixes
     /// after it wander 6 m on along the way while the runner waits: the distance across the
     /// silence ends where its first fix put the runner, not where the stand's wander had got to
