@@ -125,11 +125,12 @@ public struct DistanceProfile: Sendable, Equatable {
         /// began inside the pause too, and the fixes either side of it are no further apart than
         /// a stand's wander (`Odometer.Configuration.standingWander`, as the live odometer
         /// judges it; further, the runner went somewhere, and the pause rule's resume came late),
-        /// the runner stood through it: its points come out of the stretch, which ends at the pause as it would have without the outage (the step from
-        /// where the stand began to where it ended was the wander's, and was counted: "short
-        /// outages at stops" +2.7 m a stop on average, up to 8 m). If the runner went into the
-        /// outage running, the fix is where it stopped: it ends the stretch, which does not run on
-        /// through the pause (the stand's later wander, up to the set-off, was counted too).
+        /// the runner stood through it: its points come out of the stretch, which ends at the
+        /// pause as it would have without the outage (the step from where the stand began to
+        /// where it ended was the wander's, and was counted: "short outages at stops" +2.7 m a
+        /// stop on average, up to 8 m). If the runner went into the outage running, the fix is
+        /// where it stopped: it ends the stretch, which does not run on through the pause (the
+        /// stand's later wander, up to the set-off, was counted too).
         mutating func standThroughOutage(endingAt point: TrackSmoother.Point) {
             defer { skipped = true }
             guard stretchIndex == pauseIndex, stretch.last?.bridged == true else { return }
