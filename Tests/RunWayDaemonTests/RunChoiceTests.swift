@@ -85,12 +85,15 @@ struct RunChoiceTests {
         await service.handle(.short(.start, at: now + 0.5))
         #expect(await session.phase == .takeoff)
         // Well past the countdown however long the machine took to press START (its time is the
-        // press's monotonic instant on the board's time line).
-        await session.handle(.tick(1_790_000_300))
+        // press's monotonic instant on the board's time line: a loaded machine once took over
+        // 300 s to get here from the first fix, and a tick at +300 s fell inside the countdown).
+        let pressed = try #require(await clock.gps(MonotonicInstant(seconds: now + 0.5)))
+        let past = max(1_790_000_300, pressed + 60)
+        await session.handle(.tick(past))
         #expect(await session.phase == .cruise)
         #expect(await session.computer.mission == Self.tempo)
         // The flight keeps the run's name (the logbook's run_name, the JSON's run).
-        let ended = await session.handle(.end(at: 1_790_000_400, sentAt: nil))
+        let ended = await session.handle(.end(at: past + 100, sentAt: nil))
         let names = ended.compactMap { output -> String?? in
             if case .ended(let result) = output { result.flight.map(\.runName) } else { nil }
         }
