@@ -30,6 +30,13 @@ extension FlightInProgress {
         let turn = fix.track.flatMap { track in
             (previousAnchor?.track ?? heading).map { Geodesy.turn(from: $0, to: track) }
         }
+        // How much longer than the step a street grid's staircase could be, from the step's
+        // direction against the headings it began and ended on.
+        let staircase = previousAnchor.flatMap { anchor in
+            GapJudgement.staircase(
+                bearing: Geodesy.bearing(from: anchor.coordinate, to: fix.coordinate),
+                entry: anchor.track ?? heading, exit: fix.track)
+        }
         var increment = 0.0
         if case .counted = verdict {
             if manuallyPaused {
@@ -55,7 +62,8 @@ extension FlightInProgress {
         apply(
             pause.observeFix(
                 time: fix.time, speed: speed, moved: increment >= 1, step: step ?? increment,
-                speedIsDoppler: reported != nil, turn: turn, stepFrom: previousAnchor?.time),
+                speedIsDoppler: reported != nil, turn: turn, staircase: staircase,
+                stepFrom: previousAnchor?.time),
             at: fix.time, &out)
         position = fix.coordinate
         if let track = fix.track {

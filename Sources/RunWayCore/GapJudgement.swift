@@ -29,11 +29,51 @@ struct GapJudgement {
     /// 3.0) was booked with a 25 s stop.
     static let staircaseHeadroom = 1.1
 
+    /// How far short a gap's chord can read (m): its ends are placed by fixes, each a few metres
+    /// off (under trees, wander 4 m on the open sky's 2.5 m). Without it a 16 s gap round a
+    /// park's corner under trees, its smoothed chord 34 m for ~50 m run, was booked with a
+    /// 4.5 s stop once the staircase came down from √2 (random short outages over "tree
+    /// cover, 2 stops").
+    static let chordNoise = 10.0
+    /// Headings at a gap's two edges within this of parallel or square (degrees) can be one
+    /// street grid's: a receiver's track is good to a few degrees, a city's blocks to ~10.
+    static let gridTolerance = 20.0
+
+    /// How much longer than its chord a path through a street grid can be, the grid square to
+    /// the runner's heading: |cos α| + |sin α|, α the chord's angle to that heading (1 along it,
+    /// √2 at 45°), however many corners the staircase has. Two corners of a 125 m block (100 m
+    /// east, 125 m north) make a chord 51° off the way the runner ran in, 1.41; a chord along
+    /// that way is a straight, and a 30 s stop in an 80 s gap there was hidden by the flat √2
+    /// (random short outages over "outage to a stop": 31 s of a run booked as moving).
+    /// - Both edges' headings known: the larger of their two ratios when they are parallel or
+    ///   square (`gridTolerance`), as one grid's are; otherwise the runner was on no one grid at
+    ///   both edges (a park's rounded corner, the entry mid-turn) and the path is a bend's, at
+    ///   most `bend` × the chord: 1.
+    /// - One known: its ratio. None: nil (√2).
+    ///
+    /// `verdict` takes no less than 1 + `chordNoise` ÷ the step (a step of 24 m or less: √2): the
+    /// step itself may read that much short.
+    static func staircase(bearing: Double, entry: Double?, exit: Double?) -> Double? {
+        func ratio(_ heading: Double) -> Double {
+            let alpha = Geodesy.turn(from: heading, to: bearing) * .pi / 180
+            return abs(CMath.cos(alpha)) + abs(CMath.sin(alpha))
+        }
+        switch (entry, exit) {
+        case (nil, nil): return nil
+        case (let heading?, nil), (nil, let heading?): return ratio(heading)
+        case (let entry?, let exit?):
+            let turn = Geodesy.turn(from: entry, to: exit)
+            let offGrid = min(turn, abs(turn - 90), 180 - turn)
+            return offGrid <= gridTolerance ? max(ratio(entry), ratio(exit)) : 1
+        }
+    }
+
     /// Where the moving time resumes after a signal gap that `crossing` stepped across
     /// (`effective`: where the moving evidence alone would resume it):
     /// - with the running speeds either side known, the chord ÷ their mean is how long the runner
     ///   ran through it. A route through a street grid is a staircase, at most √2 × its chord
-    ///   whatever the turns, and a path round one turn at most `bend` × its chord; only a gap
+    ///   whatever the turns and less where the chord lies near the runner's way (`staircase`),
+    ///   and a path round one turn at most `bend` × its chord; only a gap
     ///   the chord cannot fill at the larger of the two held a stop (their product admitted
     ///   1.84 × the chord at a 64° turn, and a 30 s stop in a 61 s gap whose first reading back
     ///   was 0.83 of the pace passed for running: "outage to a stop", 1 seed in 100, and 20 with
@@ -75,9 +115,11 @@ struct GapJudgement {
         // already moving time ("stop in an outage": the gap's running came out 2.2 m long on
         // average over 200 gaps, the step measured from a fix before the last).
         let running = max(0, crossing.step / speed - max(0, pausedAt - crossing.since))
+        let noise = crossing.step > 0 ? 1 + Self.chordNoise / crossing.step : .infinity
+        let staircase = Swift.min(Swift.max(crossing.staircase, noise), 2.0.squareRoot())
         if !gettingGoing, !pullingUp,
             crossing.turnedBack
-                || running * Swift.max(crossing.bend, 2.0.squareRoot()) * Self.staircaseHeadroom
+                || running * Swift.max(crossing.bend, staircase) * Self.staircaseHeadroom
                     >= gap - 2 * fixInterval
         {
             return Verdict(ranFirst: 0, resume: pausedAt)
@@ -93,8 +135,13 @@ struct GapJudgement {
             return Verdict(ranFirst: moving / 2, resume: crossing.time - moving / 2)
         }
         if gettingGoing {
-            // Ran on into the gap and stood until the signal came back.
-            return Verdict(ranFirst: moving, resume: max(effective, pausedAt + moving))
+            // Ran on into the gap and stood until the signal came back: a getting-going reading
+            // back resumes it no earlier than itself (a moving streak begun at fixes between two
+            // silences, the first's pause not yet resumed, dated the set-off before the second:
+            // "outage to a stop" with random short outages, a 45 s stop all running). A standing
+            // one leaves it to the streak to come (`settleGap`).
+            let back = crossing.standing ? effective : crossing.time - fixInterval / 2
+            return Verdict(ranFirst: moving, resume: max(effective, back, pausedAt + moving))
         }
         return Verdict(ranFirst: 0, resume: crossing.time - moving)
     }
@@ -136,6 +183,9 @@ extension PauseDetector {
         var since: Double
         var step: Double
         var bend: Double
+        /// How much longer a path through a street grid could be (`GapJudgement.staircase`, √2
+        /// when the headings do not say).
+        var staircase = 2.0.squareRoot()
         var turnedBack: Bool
         var speed: Double?
         var standing: Bool
@@ -151,6 +201,9 @@ extension PauseDetector {
             joined.since = since
             joined.step = step + next.step
             joined.bend = joined.step > 0 ? (step * bend + next.step * next.bend) / joined.step : 1
+            joined.staircase =
+                joined.step > 0
+                ? (step * staircase + next.step * next.staircase) / joined.step : 2.0.squareRoot()
             joined.turnedBack = turnedBack || next.turnedBack
             return joined
         }

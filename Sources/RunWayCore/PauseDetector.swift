@@ -149,11 +149,13 @@ public struct PauseDetector: Sendable {
     /// `turn` is how far the runner's heading turned since the fix before (degrees, 0…180) when
     /// known: round a corner a path can be longer than the step across a signal gap (a turn θ
     /// between two legs: path ≤ chord / cos(θ/2)), which tells a gap run round corners from one
-    /// the runner stopped in. `stepFrom` is when the step began (the fix it was measured from),
+    /// the runner stopped in. `staircase` is how much longer than the step a path through a
+    /// street grid could be, from the step's direction against the headings at its ends
+    /// (`GapJudgement.staircase`; nil: √2). `stepFrom` is when the step began (the fix it was measured from),
     /// when that is earlier than the last fix.
     public mutating func observeFix(
         time: Double, speed: Double?, moved stepped: Bool, step: Double, speedIsDoppler: Bool = false,
-        turn: Double? = nil, stepFrom: Double? = nil
+        turn: Double? = nil, staircase: Double? = nil, stepFrom: Double? = nil
     ) -> [Transition] {
         let previousFix = lastFix
         var transitions = advance(to: time)
@@ -189,7 +191,8 @@ public struct PauseDetector: Sendable {
             let standing = speedIsDoppler && !fast && speed != nil
             let crossing = GapCrossing(
                 time: time, since: min(stepFrom ?? previousFix, previousFix), step: step, bend: bend,
-                turnedBack: turnedBack, speed: fast ? speed : nil, standing: standing)
+                staircase: staircase ?? 2.0.squareRoot(), turnedBack: turnedBack, speed: fast ? speed : nil,
+                standing: standing)
             gapCrossing = gapCrossing.map { $0.continued(to: crossing) } ?? crossing
         } else if speedIsDoppler, let speed, let crossing = gapCrossing, time > crossing.time {
             gapCrossing?.fastestAfter = max(crossing.fastestAfter ?? speed, speed)
