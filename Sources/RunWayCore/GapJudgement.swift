@@ -96,14 +96,21 @@ struct GapJudgement {
         // at the gap's end, whatever the reading before it.
         let slowBack = pace.map { b in after.map { $0 < share * b } ?? false } ?? false
         let gettingGoing = crossing.standing || (slowBack && rose(after: crossing, pace: pace))
-        let pullingUp = !crossing.standing && pace.map { b in (lastSpeed ?? b) < share * b } ?? false
+        // And a last reading before it that said standing is pulling up's: the runner stood as
+        // the signal went (its running readings, and with them the pace, are gone).
+        let stoodBefore = lastSpeed.map { $0 < configuration.movingSpeed } ?? false
+        let pullingUp =
+            !crossing.standing && (stoodBefore || pace.map { b in (lastSpeed ?? b) < share * b } ?? false)
         let around: [Double]
+        // The pace after the gap: the reading back and the running ones after it so far (one
+        // reading's ±0.1 m/s is ±1 s of a 30 s run; `GapCrossing.heldAfter`).
+        let held = crossing.heldAfter
         if gettingGoing, let before {
             around = [before]
-        } else if pullingUp, let after {
-            around = [after]
+        } else if pullingUp, let held {
+            around = [held]
         } else {
-            around = [before, after].compactMap { $0 }
+            around = [before, held].compactMap { $0 }
         }
         guard !around.isEmpty else {
             guard !crossing.standing else { return Verdict(ranFirst: 0, resume: effective) }
@@ -190,6 +197,15 @@ extension PauseDetector {
         var speed: Double?
         var standing: Bool
         var fastestAfter: Double? = nil
+        /// The running readings after the step back until the gap is judged, up to
+        /// `DistanceProfile.Builder.heldSpeedSamples` with `speed`.
+        var readingsAfter: [Double] = []
+
+        /// The mean of the reading back and the running ones after it (nil: no running reading
+        /// back).
+        var heldAfter: Double? {
+            speed.map { ($0 + readingsAfter.reduce(0, +)) / Double(1 + readingsAfter.count) }
+        }
 
         /// This crossing run on to `next`, the step ending another silence that came before the
         /// flight resumed (a fix or two between two outages): the gap from this one's start to

@@ -196,6 +196,11 @@ public struct PauseDetector: Sendable {
             gapCrossing = gapCrossing.map { $0.continued(to: crossing) } ?? crossing
         } else if speedIsDoppler, let speed, let crossing = gapCrossing, time > crossing.time {
             gapCrossing?.fastestAfter = max(crossing.fastestAfter ?? speed, speed)
+            if speed >= configuration.movingSpeed,
+                crossing.readingsAfter.count + 1 < DistanceProfile.Builder.heldSpeedSamples
+            {
+                gapCrossing?.readingsAfter.append(speed)
+            }
         }
         // The signal came back and the runner stands (two readings in a row say so, at the step
         // back or after it: one may be a receiver's glitch as it reacquires): the gap is settled

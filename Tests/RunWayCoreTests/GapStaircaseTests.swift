@@ -33,8 +33,9 @@ import Testing
         #expect(GapJudgement.staircase(bearing: 45, entry: nil, exit: nil) == nil)
     }
 
-    /// 80 s without a fix, 146 m on, the chord along the way the runner ran in and out, the
-    /// first reading back 2.54 m/s: 53 s of running at the readings' mean and a 27 s stop. The
+    /// 80 s without a fix, 150 m on, the chord along the way the runner ran in and out, the
+    /// first reading back 2.54 m/s and 3 after it: 51 s of running at the readings' mean and a
+    /// 28 s stop. The
     /// flat √2 (× 10 % headroom) let those 53 s fill the gap as a staircase (random short
     /// outages over "outage to a stop": 31 s of a run booked as moving); it still does where
     /// the headings do not say.
@@ -43,7 +44,7 @@ import Testing
             var pause = running(for: 100)
             _ = pause.advance(to: 109)
             _ = pause.observeFix(
-                time: 180, speed: 2.54, moved: true, step: 146, speedIsDoppler: true, turn: 3,
+                time: 180, speed: 2.54, moved: true, step: 150, speedIsDoppler: true, turn: 3,
                 staircase: staircase)
             for t in 181...183 {
                 _ = pause.observeFix(time: Double(t), speed: 3, moved: true, step: 3, speedIsDoppler: true)
@@ -87,5 +88,24 @@ import Testing
         let stood = 190 - pause.movingTime(at: 190)
         #expect(stood > 28 && stood < 40, "\(pause.pauses)")
         #expect((pause.pauses.last?.end ?? 0) >= 185, "\(pause.pauses)")
+    }
+
+    /// The runner stood as the signal went and ran 30 s at 3 m/s before it came back 75 s later;
+    /// the reading back is 2.7, the two after it 3.15 (the last before it 0.2: standing, the
+    /// stop at the gap's start). The running is the step at their mean:
+    /// at the one reading back it was 3.3 s longer and the stop 3.3 s shorter ("outage from a
+    /// stop": moving time 3.1 s a stop at worst over 100 seeds, 2.9 with the mean).
+    @Test func aGapsRunningIsTimedAtTheReadingsAfterItNotTheFirstAlone() {
+        var pause = running(for: 100)
+        _ = pause.observeFix(time: 101, speed: 0.2, moved: false, step: 0, speedIsDoppler: true)
+        _ = pause.advance(to: 110)
+        #expect(pause.pauseReason == .signalLost)
+        _ = pause.observeFix(time: 176, speed: 2.7, moved: true, step: 90, speedIsDoppler: true)
+        for t in 177...180 {
+            _ = pause.observeFix(time: Double(t), speed: 3.15, moved: true, step: 3, speedIsDoppler: true)
+        }
+        #expect(!pause.isPaused)
+        let resumed = 176 - 90 / 3.0 - pause.configuration.gettingGoingCost(speed: 3)
+        #expect(abs((pause.pauses.last?.end ?? 0) - resumed) < 0.01, "\(pause.pauses)")
     }
 }
