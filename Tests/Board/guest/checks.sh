@@ -35,6 +35,14 @@ await() {
 }
 # journal_since_boot UNIT: this boot's journal of UNIT only (never a line an earlier boot wrote).
 journal_since_boot() { journalctl -b 0 -u "$1" -o cat --no-pager 2>/dev/null; }
+# gpsd and runwayd afresh. gpsd.service requires its socket, so restarting the socket stops
+# gpsd too, and starting the socket again while gpsd is still stopping is refused ("Socket
+# service gpsd.service already active") and nothing listens on 2947: the runner's boot once
+# waited 90 s for a fix that could not come. Stop all three, waited for, then start.
+restart_gpsd_runwayd() {
+    systemctl stop runwayd gpsd.service gpsd.socket
+    systemctl start gpsd.socket runwayd
+}
 # Kernel timestamps of the buzzer line: the gpio_value trace event (every value gpiolib sets) in
 # the ftrace ring buffer, with markers (trace_marker) written by these checks on the same clock.
 tracing=/sys/kernel/tracing
@@ -266,7 +274,7 @@ voice_conf() {  # voice_conf DEVICE: the package's "voice" object (one line) mad
 voice_conf plughw:NoSuchCard,0,0
 check voice-config-accepted "runwayd --check-config: $(grep '"voice"' /etc/runway/runway.json || echo 'no voice'): $(head -c 300 "$out/voice-config.check")" \
     sh -c "grep -q valid '$out/voice-config.check' && grep -q '\"device\": \"plughw:NoSuchCard,0,0\"' /etc/runway/runway.json"
-systemctl restart gpsd.socket runwayd
+restart_gpsd_runwayd
 check runwayd-ready "Type=notify: active only after READY=1" wait_for 30 systemctl is-active -q runwayd
 bt_runwayd_pair  # the strap found, paired and connected by runwayd before the flight
 touch "$out/feed-gps"

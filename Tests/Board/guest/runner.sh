@@ -21,7 +21,7 @@ runwayd --check-config --config "$conf" > "$out/runner-config.check" 2>&1
 check runner-config "runwayd --check-config with two runs and the buzzer alone: $(head -c 300 "$out/runner-config.check")" \
     sh -c "grep -q valid '$out/runner-config.check' && grep -q '\"name\": \"long easy\"' '$conf'"
 cp "$conf" "$out/runway.json"
-systemctl restart gpsd.socket runwayd
+restart_gpsd_runwayd
 await runwayd-active 30 systemctl is-active -q runwayd
 touch "$out/feed-gps"
 await gps-fix 90 sh -c 'runway status --json | grep -q "\"gps_signal\":\"\(STRONG\|GOOD\)\""'
