@@ -43,7 +43,8 @@ extension FlightInProgress {
                 odometer.discardPending()
                 drift.forgetPosition()
             } else {
-                increment = countStep(to: fix, from: previousAnchor, chord: chord, turn: turn)
+                increment = countStep(
+                    to: fix, from: previousAnchor, chord: chord, turn: turn, staircase: staircase)
             }
         }
         // "When gpsd gives no speed, use distance/time" — and when its speed is not believed.
@@ -102,9 +103,9 @@ extension FlightInProgress {
 
     /// A counted fix's step: the odometer's metres for it (across a silence by the crossing
     /// rules), amended by the fixes' estimate of the speeds' drift (`LiveDriftCorrection`).
-    private mutating func countStep(to fix: Fix, from previousAnchor: Fix?, chord: Double, turn: Double?)
-        -> Double
-    {
+    private mutating func countStep(
+        to fix: Fix, from previousAnchor: Fix?, chord: Double, turn: Double?, staircase: Double?
+    ) -> Double {
         let duration = previousAnchor.map { fix.time - $0.time } ?? .infinity
         let crossing = silenceCrossing(to: fix, from: previousAnchor)
         // Only a step the speeds measured (no silence in it, speed trusted before and after)
@@ -112,7 +113,7 @@ extension FlightInProgress {
         let bySpeeds = !odometer.spansSilence && odometer.speedIsTrusted
         let increment = odometer.count(
             chord: crossing?.chord ?? chord, duration: duration, from: previousAnchor?.coordinate,
-            to: fix.coordinate, turn: turn)
+            to: fix.coordinate, turn: turn, staircase: staircase)
         if let crossing { silenceExit = (crossing.entry, fix) }
         if !bySpeeds || !odometer.speedIsTrusted { drift.forgetPosition() }
         odometer.amend(

@@ -68,6 +68,15 @@ struct GapJudgement {
         }
     }
 
+    /// How much longer than `step` the path across a gap could be: the larger of a turn's
+    /// `bend` and the grid's `staircase` (nil: √2), the latter no tighter than the step's own
+    /// noise allows (1 + `chordNoise` ÷ the step) and never over √2.
+    static func room(staircase: Double?, bend: Double, step: Double) -> Double {
+        let noise = step > 0 ? 1 + chordNoise / step : .infinity
+        let grid = Swift.min(Swift.max(staircase ?? 2.0.squareRoot(), noise), 2.0.squareRoot())
+        return Swift.max(bend, grid)
+    }
+
     /// Where the moving time resumes after a signal gap that `crossing` stepped across
     /// (`effective`: where the moving evidence alone would resume it):
     /// - with the running speeds either side known, the chord ÷ their mean is how long the runner
@@ -122,12 +131,9 @@ struct GapJudgement {
         // already moving time ("stop in an outage": the gap's running came out 2.2 m long on
         // average over 200 gaps, the step measured from a fix before the last).
         let running = max(0, crossing.step / speed - max(0, pausedAt - crossing.since))
-        let noise = crossing.step > 0 ? 1 + Self.chordNoise / crossing.step : .infinity
-        let staircase = Swift.min(Swift.max(crossing.staircase, noise), 2.0.squareRoot())
+        let room = Self.room(staircase: crossing.staircase, bend: crossing.bend, step: crossing.step)
         if !gettingGoing, !pullingUp,
-            crossing.turnedBack
-                || running * Swift.max(crossing.bend, staircase) * Self.staircaseHeadroom
-                    >= gap - 2 * fixInterval
+            crossing.turnedBack || running * room * Self.staircaseHeadroom >= gap - 2 * fixInterval
         {
             return Verdict(ranFirst: 0, resume: pausedAt)
         }

@@ -313,11 +313,13 @@ public struct Odometer: Sendable {
 
     /// Spends the pending integral (or the chord) for a counted step that took `duration`
     /// seconds and went `from` one anchor `to` the next; returns the increment. `turn` is how
-    /// far the heading turned (degrees) from the fix before the step to the fix ending it.
+    /// far the heading turned (degrees) from the fix before the step to the fix ending it;
+    /// `staircase` how much longer than the chord a street grid's path could be
+    /// (`GapJudgement.staircase`; nil: √2).
     @discardableResult
     public mutating func count(
         chord: Double, duration: Double = .infinity, from: Coordinate? = nil, to: Coordinate? = nil,
-        turn: Double? = nil
+        turn: Double? = nil, staircase: Double? = nil
     ) -> Double {
         let limit = chord * configuration.maxIntegralToChordRatio + configuration.maxIntegralSlack
         let coherent = pendingCoherent && pending >= configuration.minimumImpliedSpeed * duration
@@ -334,7 +336,8 @@ public struct Odometer: Sendable {
             increment = pod
         } else if !pendingValid, let gap = gapSpeeds,
             let step = SilenceCrossing.step(
-                across: gap, chord: chord, duration: duration, turn: turn, configuration)
+                across: gap, chord: chord, duration: duration, turn: turn, staircase: staircase, configuration
+            )
         {
             increment = step.metres
             if let credited = step.crossing { crossing = credited }

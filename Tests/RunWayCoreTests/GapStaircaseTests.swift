@@ -108,4 +108,18 @@ import Testing
         let resumed = 176 - 90 / 3.0 - pause.configuration.gettingGoingCost(speed: 3)
         #expect(abs((pause.pauses.last?.end ?? 0) - resumed) < 0.01, "\(pause.pauses)")
     }
+
+    /// The live odometer's kept-going rule with the same room: a 65 s silence on a straight,
+    /// 110 m of chord for speeds of 2.84 and 2.91 m/s either side (0.58 of them held), holds a
+    /// 30 s stop; with no headings (√2) it passed for running, and the live distance ran 94 m
+    /// long (random short outages over "stop in an outage"). Round two corners of a block, and
+    /// straight through with running all along, it is still running.
+    @Test func aSilenceAlongTheRunnersWayKeepsLessOfTheSpeedsRoomForCorners() {
+        let rule = Odometer.Configuration()
+        #expect(
+            !rule.keptGoing(chord: 110, duration: 65, before: 2.84, after: 2.91, turn: 3, staircase: 1.03))
+        #expect(rule.keptGoing(chord: 110, duration: 65, before: 2.84, after: 2.91, turn: 3, staircase: nil))
+        #expect(rule.keptGoing(chord: 161, duration: 75, before: 3.15, after: 3.19, turn: 2, staircase: 1.41))
+        #expect(rule.keptGoing(chord: 170, duration: 60, before: 3, after: 3, turn: 2, staircase: 1.02))
+    }
 }
