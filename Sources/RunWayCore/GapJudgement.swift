@@ -68,6 +68,12 @@ struct GapJudgement {
         }
     }
 
+    /// How much longer than its chord a path round one turn of `turn` degrees (either way) can
+    /// be: chord ÷ cos(θ/2), taken up to a turn of 120° (× 2).
+    static func bend(turn: Double) -> Double {
+        1 / Swift.max(CMath.cos(Swift.min(abs(turn), 120) * .pi / 360), 0.5)
+    }
+
     /// How much longer than `step` the path across a gap could be: the larger of a turn's
     /// `bend` and the grid's `staircase` (nil: √2), the latter no tighter than the step's own
     /// noise allows (1 + `chordNoise` ÷ the step) and never over √2.

@@ -186,7 +186,7 @@ public struct PauseDetector: Sendable {
         {
             // Round a corner the path is longer than the chord: at most chord / cos(θ/2), taken
             // up to a turn of 120° (×2); city outages on corners counted as stops without it.
-            let bend = turn.map { 1 / Swift.max(CMath.cos(Swift.min($0, 120) * .pi / 360), 0.5) } ?? 1
+            let bend = turn.map(GapJudgement.bend(turn:)) ?? 1
             let turnedBack = turn.map { $0 * .pi / 180 > RouteShape.largestArcTurn } ?? false
             let standing = speedIsDoppler && !fast && speed != nil
             let crossing = GapCrossing(

@@ -155,7 +155,7 @@ extension Odometer.Configuration {
         chord: Double, duration: Double, before: Double, after: Double, turn: Double?,
         staircase: Double? = nil
     ) -> Bool {
-        let bend = turn.map { 1 / Swift.max(CMath.cos(Swift.min(abs($0), 120) * .pi / 360), 0.5) } ?? 1
+        let bend = turn.map(GapJudgement.bend(turn:)) ?? 1
         let room = Swift.min(
             GapJudgement.room(staircase: staircase, bend: bend, step: chord), 2.0.squareRoot())
         let share = keptGoingShare * 2.0.squareRoot() / room
