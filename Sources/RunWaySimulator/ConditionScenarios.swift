@@ -1,3 +1,4 @@
+import Foundation
 import RunWayCore
 
 /// The hard conditions of issue 26, one scenario each, for `runway-bench conditions`: where the
@@ -287,6 +288,36 @@ extension Scenario {
             scenario.signalGaps.append(SignalGap(start: start, seconds: seconds))
         }
         scenario.signalGaps.sort { $0.start < $1.start }
+        return scenario
+    }
+
+    /// The same run from another receiver, drawn from the run's own seed: a hostile pass
+    /// (`runway-bench conditions --varied-receiver`) for rules tuned to one receiver's figures.
+    /// Each of the open sky's wander (σ and τ), white noise and Doppler σ is scaled by a factor
+    /// drawn from 0.5–2, the same factor scaling each degraded spell's; HDOP by 0.8–1.5 and the
+    /// multipath jumps' rate by 0–3. The rate and everything the runner does stay.
+    public func withVariedReceiver() -> Scenario {
+        var scenario = self
+        var generator = SeededGenerator(seed: seed ^ 0x0E_CE17_E4)
+        func factor() -> Double { exp(Double.random(in: log(0.5)...log(2), using: &generator)) }
+        let wander = factor()
+        let tau = factor()
+        let white = factor()
+        let speed = factor()
+        scenario.gps.wanderSigma *= wander
+        scenario.gps.wanderTau *= tau
+        scenario.gps.whiteSigma *= white
+        scenario.gps.speedSigma *= speed
+        scenario.gps.hdop *= Double.random(in: 0.8...1.5, using: &generator)
+        scenario.gps.multipathPerHour *= Double.random(in: 0...3, using: &generator)
+        scenario.gps.spells = scenario.gps.spells.map { spell in
+            var spell = spell
+            spell.sky.wanderSigma *= wander
+            spell.sky.wanderTau *= tau
+            spell.sky.whiteSigma *= white
+            spell.sky.speedSigma *= speed
+            return spell
+        }
         return scenario
     }
 

@@ -20,9 +20,11 @@ struct ConditionBench {
     /// A hostile pass: this many more outages of 3–15 s at random moments of each run
     /// (`Scenario.withShortOutages`), on stops, cold starts and other outages alike.
     var shortOutages = 0
+    /// A hostile pass: each run from a receiver of its own (`Scenario.withVariedReceiver`).
+    var variedReceiver = false
 
     static let usage =
-        "usage: runway-bench conditions [--seeds N] [--only NAME] [--short-outages N] [--json] [--detail]"
+        "usage: runway-bench conditions [--seeds N] [--only NAME] [--short-outages N] [--varied-receiver] [--json] [--detail]"
 
     /// Parses the section's own arguments; nil (after saying why on standard error) when they do
     /// not make sense.
@@ -32,6 +34,7 @@ struct ConditionBench {
             switch argument {
             case "--json": json = true
             case "--detail": detail = true
+            case "--varied-receiver": variedReceiver = true
             case "--seeds":
                 guard let text = rest.popFirst(), let count = Int(text), (1...1000).contains(count) else {
                     Self.complain("--seeds takes a count from 1 to 1000")
@@ -127,8 +130,11 @@ struct ConditionBench {
         let results = Mutex<[Int: RunFigures]>([:])
         let count = seeds
         let outages = shortOutages
+        let varied = variedReceiver
         DispatchQueue.concurrentPerform(iterations: count) { index in
-            let flown = SimulatedFlight.fly(base.seeded(index + 1).withShortOutages(outages))
+            var scenario = base.seeded(index + 1).withShortOutages(outages)
+            if varied { scenario = scenario.withVariedReceiver() }
+            let flown = SimulatedFlight.fly(scenario)
             let figures = Self.measure(flown)
             results.withLock { $0[index] = figures }
         }

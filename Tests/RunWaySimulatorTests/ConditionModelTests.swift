@@ -298,4 +298,27 @@ struct ConditionModelTests {
         #expect(Scenario.openSky.seeded(4).withShortOutages(15).signalGaps.map(\.start) != starts)
         #expect(base.withShortOutages(0).signalGaps.isEmpty)
     }
+
+    /// The hostile pass's receiver (`runway-bench conditions --varied-receiver`): each of its
+    /// wander, wander τ, white noise and Doppler σ between half and twice the scenario's, the
+    /// spells scaled by the same factors, the same for the same seed and another for another;
+    /// the runner's course, stops and outages as they were.
+    @Test func aVariedReceiverIsDrawnFromTheRunsOwnSeed() {
+        let base = Scenario.urbanStops.seeded(5)
+        let varied = base.withVariedReceiver()
+        let ratios = [
+            varied.gps.wanderSigma / base.gps.wanderSigma, varied.gps.wanderTau / base.gps.wanderTau,
+            varied.gps.whiteSigma / base.gps.whiteSigma, varied.gps.speedSigma / base.gps.speedSigma,
+        ]
+        #expect(ratios.allSatisfy { (0.5...2).contains($0) })
+        #expect(Set(ratios).count == 4)
+        for (spell, original) in zip(varied.gps.spells, base.gps.spells) {
+            #expect(abs(spell.sky.wanderSigma / original.sky.wanderSigma - ratios[0]) < 1e-9)
+            #expect(abs(spell.sky.speedSigma / original.sky.speedSigma - ratios[3]) < 1e-9)
+        }
+        #expect(varied.stops.map(\.at) == base.stops.map(\.at))
+        #expect(varied.signalGaps.count == base.signalGaps.count)
+        #expect(base.withVariedReceiver().gps.wanderSigma == varied.gps.wanderSigma)
+        #expect(Scenario.urbanStops.seeded(6).withVariedReceiver().gps.wanderSigma != varied.gps.wanderSigma)
+    }
 }
