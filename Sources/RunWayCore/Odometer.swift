@@ -164,6 +164,11 @@ public struct Odometer: Sendable {
     /// Whether the open streak began within `freshness` of `lastMoving`, and its speed then.
     private var streakSpeedBefore: Double?
     private var agreeing = 0
+    /// While speed is not trusted, the last steps that still read a lying speed (at least
+    /// `distrustAfter` of them, spanning `minimumStreakSpan`), and the pace their net line must
+    /// keep: the march that switched speed off must go on for it to stay off.
+    private var march: [(from: Coordinate, to: Coordinate, chord: Double, duration: Double)] = []
+    private var marchPace = 0.0
     /// The speeds either side of the last silence longer than `maxIntegrationGap` (nil when
     /// either was unknown), until the step across it is counted.
     private var gapSpeeds: SilenceCrossing.Speeds?
@@ -374,6 +379,8 @@ public struct Odometer: Sendable {
                         net >= path * configuration.marchStraightness, net <= path * 1.01 + 0.5
                     {
                         speedIsTrusted = false
+                        march = []
+                        marchPace = (streakSpeedBefore ?? 0) * configuration.keptGoing
                         // This step stands in for the whole streak: the net line, less what the
                         // streak's earlier steps already added.
                         increment = net - (integral - pending)
@@ -385,6 +392,17 @@ public struct Odometer: Sendable {
             }
         } else {
             increment = chord
+            if let from, let to, duration.isFinite, pending / duration < configuration.lyingSpeed {
+                if marchEnded(adding: (from, to, chord, duration)) {
+                    // The positions stopped marching while the speed still reads standing: the
+                    // receiver was right after all, and this step is the stand's wander.
+                    speedIsTrusted = true
+                    increment = usable ? pending : chord
+                }
+            } else {
+                // A speed that reads moving: whether it agrees again is `agreeing`'s to say.
+                march = []
+            }
             agreeing =
                 usable && !disagrees && pending >= chord * configuration.disagreementRatio ? agreeing + 1 : 0
             if agreeing >= configuration.distrustAfter {
@@ -396,6 +414,33 @@ public struct Odometer: Sendable {
         discardPending()
         show()
         return increment
+    }
+
+    /// Adds a step taken while speed is not trusted and still reads under `lyingSpeed`; true
+    /// when the last of them no longer march: their net line under `marchStraightness` of their
+    /// path, or slower than the pace that switched speed off. A receiver whose speed lies goes on
+    /// with the positions (gpsd's `bundg_zeus_9`: 0.9999 of the path at 2.9 m/s); a runner's
+    /// stand in fast wander (a varied receiver under an urban canyon: wander σ 7.5 m, τ 16 s)
+    /// once made a straight 18 m in 9 s as the runner braked, and without this every step of
+    /// the 45 s stop after it was counted (the live distance 104 m long, the stop all moving).
+    private mutating func marchEnded(
+        adding step: (from: Coordinate, to: Coordinate, chord: Double, duration: Double)
+    ) -> Bool {
+        march.append(step)
+        while march.count > configuration.distrustAfter,
+            march.dropFirst().reduce(0, { $0 + $1.duration }) >= configuration.minimumStreakSpan
+        {
+            march.removeFirst()
+        }
+        let span = march.reduce(0) { $0 + $1.duration }
+        guard march.count >= configuration.distrustAfter, span >= configuration.minimumStreakSpan,
+            let start = march.first?.from
+        else { return false }
+        let net = Geodesy.distance(start, step.to)
+        let path = march.reduce(0) { $0 + $1.chord }
+        let ended = net < path * configuration.marchStraightness || net / span < marchPace
+        if ended { march = [] }
+        return ended
     }
 
     /// The speed of the last moving reading if it came within `freshness` of the start of a

@@ -303,6 +303,33 @@ struct OdometerDistrustTests {
         #expect(odometer.speedIsTrusted)
     }
 
+    /// A march that switched speed off, then positions that stop marching while the speed still
+    /// reads standing (a stand's wander folding back: east, west, east): the receiver was right,
+    /// speed is trusted again at the first three steps that are no march, and the wander after
+    /// that is no distance. Before, speed stayed off until three steps agreed, which a stand
+    /// never gives: a 45 s stop in fast urban wander counted 104 m and no pause.
+    @Test func aLieThatStopsMarchingGivesTheSpeedBack() {
+        var odometer = Odometer()
+        odometer.integrate(time: 0, speed: 3)
+        run(&odometer, steps: 1..<11, speed: 3)
+        run(&odometer, steps: 11..<16, speed: 0.3)
+        #expect(!odometer.speedIsTrusted)
+        let marched = odometer.distance
+        var east = 15 * 6.0
+        for i in 16..<40 {
+            let t = Double(i) * 2
+            odometer.integrate(time: t - 1, speed: 0)
+            odometer.integrate(time: t, speed: 0)
+            let next = i % 2 == 0 ? east + 6 : east - 6
+            odometer.count(
+                chord: 6, duration: 2, from: Track.coordinate(east: east), to: Track.coordinate(east: next))
+            east = next
+        }
+        #expect(odometer.speedIsTrusted)
+        // The first wander step still marched on with the two before it; none after counts.
+        #expect(abs(odometer.distance - marched - 6) < 0.01, "\(odometer.distance - marched)")
+    }
+
     @Test func aMultipathExcursionOutAndBackDoesNotOverruleSpeed() {
         var odometer = Odometer()
         odometer.integrate(time: 0, speed: 3)
