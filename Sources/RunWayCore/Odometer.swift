@@ -58,9 +58,8 @@ public struct Odometer: Sendable {
         /// keeps 0.71 of the path, two ~0.66; a 45 s stop inside a 75 s silence keeps 0.4): the
         /// step is those speeds × its time, not the chord that cuts the corners ("city outages
         /// on corners": the live distance 5.8 % short at a kilometre mark; at 0.65 an outage over
-        /// two corners fell just under and stayed 60 m short). The saved flight's bridge keeps
-        /// 0.65 (`DistanceProfile.Builder.keptGoingShare`): its chord is between smoothed
-        /// positions and measured 0.25 % worst there, so it was left as it was.
+        /// two corners fell just under and stayed 60 m short). The saved flight's bridge judges
+        /// by the same share and room (`DistanceProfile.Builder.keptGoingShare`).
         public var keptGoingShare = 0.55
         /// …and only when the reading at each edge of the silence says running, at least this
         /// share of the running speed before it (the median of the last readings: their mean

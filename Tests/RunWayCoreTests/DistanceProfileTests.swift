@@ -96,6 +96,33 @@ struct DistanceProfileTests {
         #expect((east * east + north * north).squareRoot() < 10)
     }
 
+    /// The chord across an outage judged by the room the headings leave for corners, as the
+    /// live odometer judges it. Round one square corner (east, then north, 3 m/s, a 60 s
+    /// outage on the corner), the fixes after it 12 m back and 6 m west of the path (a rough
+    /// receiver's wander): the chord keeps 0.64 of the 180 m run, under the flat 0.65 that
+    /// bridged it as a stop, 53 m short (a receiver with 1.9 times the wander over "city
+    /// outages on corners"). On a straight, a 30 s stop in a 75 s outage keeps 0.6 and is
+    /// still a stop: the headings leave no room for corners there.
+    @Test func anOutagesChordIsJudgedByTheRoomTheHeadingsLeave() throws {
+        func at(_ s: Double) -> (east: Double, north: Double) { s <= 600 ? (s - 600, 0) : (0, s - 600) }
+        let corner: [Fix] = (0...400).filter { $0 < 170 || $0 > 230 }.map { (t: Int) -> Fix in
+            let s = 3 * Double(t)
+            let p = at(s)
+            let off: (east: Double, north: Double) = t > 230 ? (-6, -12) : (0, 0)
+            return Fix(
+                time: Double(t),
+                coordinate: projection.coordinate(east: p.east + off.east, north: p.north + off.north),
+                horizontalAccuracy: 5, speed: 3, track: s <= 600 ? 90 : 0)
+        }
+        let round = try #require(profile(of: corner))
+        #expect(abs(round.total - 1200) < 1200 * 0.005, "\(round.total)")
+        // East at 3 m/s, silent from 300 s to 375 s: 45 s more running, 30 s standing.
+        var straight = (0...300).map { fix(Double($0), east: 3 * Double($0)) }
+        straight += (375...675).map { fix(Double($0), east: 1035 + 3 * Double($0 - 375)) }
+        let stopped = try #require(profile(of: straight))
+        #expect(abs(stopped.total - 1935) < 1935 * 0.005, "\(stopped.total)")
+    }
+
     /// The speed held through an outage is the mean of the last (and first) few readings beside
     /// it, not the one fix's: here the fix before a 60 s outage on a straight reads 2.4 m/s of a
     /// steady 3. Holding that one reading made the bridge 19 m short (1.5 % of this run).
