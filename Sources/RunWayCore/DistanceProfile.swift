@@ -63,6 +63,11 @@ public struct DistanceProfile: Sendable, Equatable {
         var outageInStand: (start: Int, bridgedPause: Int)?
         /// Stretch points that follow left-out fixes: reckoned from the positions' step.
         var jumped: Set<Int> = []
+        /// The readings of the points not kept since the last one that was (one a second is
+        /// kept): their trapezoids summed from that point's time (nil metres once a step lacked a
+        /// speed), and the last point's time and speed.
+        var sinceKept: (from: Double, metres: Double?)?
+        var lastReading: (time: Double, speed: Double?)?
         /// A paired footpod's distance, and GPS metres per pod metre (from a first pass's
         /// `calibration`): with both, an outage the pod covered is bridged with its metres.
         public var footpod = FootpodOdometer()
@@ -80,12 +85,17 @@ public struct DistanceProfile: Sendable, Equatable {
             guard point.time >= startTime, point.east.isFinite, point.north.isFinite,
                 point.velocityEast.isFinite, point.velocityNorth.isFinite
             else { return }
+            let metres = sumReadings(to: point)
             // At most one point a second: the first of each whole second, as the exporters keep.
             let second = point.time.rounded(.down)
             guard second > lastSecond else { return }
             lastSecond = second
-            while pauseIndex < pauses.count, pauses[pauseIndex].end <= point.time { pauseIndex += 1 }
             var point = point
+            // The readings between it and the last point kept are still measurements: at 10 Hz
+            // one reading in ten stated the distance, its noise unaveraged.
+            if let from = sinceKept?.from, let metres { point.readings = .init(from: from, metres: metres) }
+            sinceKept = (point.time, 0)
+            while pauseIndex < pauses.count, pauses[pauseIndex].end <= point.time { pauseIndex += 1 }
             // The pause this point's outage was carried through before it began in a stand.
             var standingBefore: Int?
             if pauseIndex < pauses.count, pauses[pauseIndex].start < point.time {
@@ -149,6 +159,20 @@ public struct DistanceProfile: Sendable, Equatable {
         }
 
         public mutating func finish() { flush() }
+
+        /// Adds the trapezoid from the last reading to `point`'s to the readings since the last
+        /// point kept; returns their metres (nil when a step lacked a speed or crossed an outage).
+        mutating func sumReadings(to point: TrackSmoother.Point) -> Double? {
+            defer { lastReading = (point.time, point.measuredSpeed) }
+            guard var since = sinceKept, let last = lastReading else { return nil }
+            if let metres = since.metres, let a = last.speed, let b = point.measuredSpeed, !point.bridged {
+                since.metres = metres + (a + b) / 2 * (point.time - last.time)
+            } else {
+                since.metres = nil
+            }
+            sinceKept = since
+            return since.metres
+        }
 
         /// The smoothed velocity's direction at the fix's own Doppler speed (an average of
         /// vectors is shorter than their speeds, by the track's noise and through corners; the
@@ -318,20 +342,28 @@ public struct DistanceProfile: Sendable, Equatable {
             let outages = outages()
             let credited = creditKeptGoing(outages)
             // The speeds' trapezoids, their drift taken out where the fixes say so, and the route
-            // dead-reckoned on them and pulled to the positions.
+            // dead-reckoned on them and pulled to the positions. From a receiver faster than
+            // one point a second, a step is the trapezoids of every reading between its points
+            // (10 Hz, 100 seeds: split ends 0.61 / 3.59 → 0.24 / 1.97 s), and the route is
+            // reckoned on those metres.
             var trapezoids = [Double?](repeating: nil, count: n)
+            var readingScales = [Double](repeating: 1, count: n)
             for k in 1..<max(n, 1) {
-                if let a = stretch[k - 1].measuredSpeed, let b = stretch[k].measuredSpeed {
-                    trapezoids[k] = (a + b) / 2 * (stretch[k].time - stretch[k - 1].time)
+                guard let a = stretch[k - 1].measuredSpeed, let b = stretch[k].measuredSpeed else { continue }
+                let points = (a + b) / 2 * (stretch[k].time - stretch[k - 1].time)
+                trapezoids[k] = points
+                if let readings = stretch[k].readings, readings.from == stretch[k - 1].time {
+                    trapezoids[k] = readings.metres
+                    if points > 0 { readingScales[k] = readings.metres / points }
                 }
             }
-            let drift = driftCorrections(reckoned: reckoned(), trapezoids: trapezoids)
-            var scales = [Double](repeating: 1, count: n)
+            let drift = driftCorrections(reckoned: reckoned(scales: readingScales), trapezoids: trapezoids)
+            var scales = readingScales
             for k in 1..<max(n, 1) {
                 guard let step = trapezoids[k], step > 0 else { continue }
                 let metres = max(step + drift[k], 0)
                 trapezoids[k] = metres
-                scales[k] = metres / step
+                scales[k] = metres / step * readingScales[k]
             }
             let corrected = reckoned(scales: scales)
             // The metres between a pause's end and the stretch's first point (and its last point

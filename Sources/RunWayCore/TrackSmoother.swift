@@ -90,6 +90,16 @@ public struct TrackSmoother: Sendable {
         /// The receiver's smoothed wander here (east, north): the point plus it is where the
         /// fix put the runner, less the fix's white noise.
         public var wander: SIMD2<Double> = .zero
+        /// The Doppler readings' metres from the point kept before this one (`from`) to this
+        /// one, every reading between counted: set by `DistanceProfile.Builder`, which keeps one
+        /// point a second of a faster receiver (nil where a step between them had no speed).
+        public var readings: Readings?
+
+        /// The trapezoids of consecutive readings from `from` to a point, summed.
+        public struct Readings: Sendable, Equatable {
+            public var from: Double
+            public var metres: Double
+        }
 
         public var speed: Double {
             (velocityEast * velocityEast + velocityNorth * velocityNorth).squareRoot()

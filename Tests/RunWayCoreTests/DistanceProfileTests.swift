@@ -123,6 +123,27 @@ struct DistanceProfileTests {
         #expect(abs(stopped.total - 1935) < 1935 * 0.005, "\(stopped.total)")
     }
 
+    /// A 10 Hz receiver: the profile keeps one point a second, but every reading between two
+    /// points is a measurement of the step. Here the reading at each whole second says 3.3 m/s
+    /// and the nine after it 2.967 (3 m/s on the whole); the runner goes east at 3 m/s. On the
+    /// kept points' own readings the distance was 10 % long; on all of them it is the run, and
+    /// the route is as long as the distance.
+    @Test func aFastReceiversReadingsBetweenPointsAllCount() throws {
+        let fixes = (0...3000).map { (tenth: Int) -> Fix in
+            let t = Double(tenth) / 10
+            return Fix(
+                time: t, coordinate: projection.coordinate(east: 3 * t, north: 0), horizontalAccuracy: 5,
+                speed: tenth % 10 == 0 ? 3.3 : 2.967, track: 90)
+        }
+        let profile = try #require(self.profile(of: fixes))
+        #expect(abs(profile.total - 900) < 900 * 0.002, "\(profile.total)")
+        var length = 0.0
+        for (a, b) in zip(profile.route, profile.route.dropFirst()) {
+            length += Geodesy.distance(a.coordinate, b.coordinate)
+        }
+        #expect(abs(length - profile.total) < profile.total * 0.005, "\(length)")
+    }
+
     /// The speed held through an outage is the mean of the last (and first) few readings beside
     /// it, not the one fix's: here the fix before a 60 s outage on a straight reads 2.4 m/s of a
     /// steady 3. Holding that one reading made the bridge 19 m short (1.5 % of this run).
