@@ -22,9 +22,11 @@ struct ConditionBench {
     var shortOutages = 0
     /// A hostile pass: each run from a receiver of its own (`Scenario.withVariedReceiver`).
     var variedReceiver = false
+    /// Every condition flown at 1 Hz flown at this rate instead (fixes a second); nil: as each is.
+    var rate: Double?
 
     static let usage =
-        "usage: runway-bench conditions [--seeds N] [--only NAME] [--short-outages N] [--varied-receiver] [--json] [--detail]"
+        "usage: runway-bench conditions [--seeds N] [--only NAME] [--short-outages N] [--varied-receiver] [--rate HZ] [--json] [--detail]"
 
     /// Parses the section's own arguments; nil (after saying why on standard error) when they do
     /// not make sense.
@@ -35,6 +37,12 @@ struct ConditionBench {
             case "--json": json = true
             case "--detail": detail = true
             case "--varied-receiver": variedReceiver = true
+            case "--rate":
+                guard let text = rest.popFirst(), let hertz = Double(text), (0.5...20).contains(hertz) else {
+                    Self.complain("--rate takes fixes a second from 0.5 to 20")
+                    return nil
+                }
+                rate = hertz
             case "--seeds":
                 guard let text = rest.popFirst(), let count = Int(text), (1...1000).contains(count) else {
                     Self.complain("--seeds takes a count from 1 to 1000")
@@ -131,9 +139,11 @@ struct ConditionBench {
         let count = seeds
         let outages = shortOutages
         let varied = variedReceiver
+        let rate = self.rate
         DispatchQueue.concurrentPerform(iterations: count) { index in
             var scenario = base.seeded(index + 1).withShortOutages(outages)
             if varied { scenario = scenario.withVariedReceiver() }
+            if let rate, scenario.gps.rate == 1 { scenario.gps.rate = rate }
             let flown = SimulatedFlight.fly(scenario)
             let figures = Self.measure(flown)
             results.withLock { $0[index] = figures }

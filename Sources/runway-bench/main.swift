@@ -107,6 +107,7 @@ if let first = benchArguments.first {
                                  worst over 20 seeds; [--seeds N] [--only NAME] [--json] [--detail]
                                  [--short-outages N] (N random 3–15 s outages more in each run)
                                  [--varied-receiver] (each run's wander, noise, Doppler σ scaled 0.5–2×)
+                                 [--rate HZ] (the conditions flown at 1 Hz flown at HZ instead)
                   memory         a long flight through the engine and the recorder on one thread, RSS
                                  and what the flight retains every hour; [--hours H] [--rate HZ]
                   landing        a long flight recorded, then landed and stored: how long, and where
