@@ -391,22 +391,23 @@ public struct Odometer: Sendable {
             }
         } else {
             increment = chord
-            if let from, let to, duration.isFinite, pending / duration < configuration.lyingSpeed {
-                if marchEnded(adding: (from, to, chord, duration)) {
-                    // The positions stopped marching while the speed still reads standing: the
-                    // receiver was right after all, and this step is the stand's wander.
-                    speedIsTrusted = true
-                    increment = usable ? pending : chord
-                }
-            } else {
-                // A speed that reads moving: whether it agrees again is `agreeing`'s to say.
-                march = []
-            }
             agreeing =
                 usable && !disagrees && pending >= chord * configuration.disagreementRatio ? agreeing + 1 : 0
             if agreeing >= configuration.distrustAfter {
                 speedIsTrusted = true
                 agreeing = 0
+            }
+            if let from, let to, duration.isFinite, pending / duration < configuration.lyingSpeed {
+                if marchEnded(adding: (from, to, chord, duration)) {
+                    // The positions stopped marching while the speed still reads standing: the
+                    // receiver was right after all, and this step is the stand's wander.
+                    speedIsTrusted = true
+                    agreeing = 0
+                    increment = usable ? pending : chord
+                }
+            } else {
+                // A speed that reads moving: whether it agrees again is `agreeing`'s to say.
+                march = []
             }
         }
         distance += increment
