@@ -33,6 +33,10 @@ public struct DopplerCheck: Sendable {
         public var keptGoing = 0.7
         /// A slow stretch longer than this is a stop, not a lie (no capture here lies longer).
         public var longestLie = 120.0
+        /// The fixes either side must be this close to the stretch (s): across a silence
+        /// between them (an outage into a stand) the runner's whereabouts are unknown, and a
+        /// chord from before the silence measures the running in it, not the stretch.
+        public var edgeGap = 3.0
         /// σ of one fix's position per metre of `eph` (the smoother's wander scale) and its floor.
         public var positionScale = 0.12
         public var minimumPositionSigma = 1.0
@@ -53,8 +57,18 @@ public struct DopplerCheck: Sendable {
         self.configuration = configuration
     }
 
-    /// Takes a fix in time order; returns the fixes that can go on to the smoother now.
+    /// Takes a fix in time order; returns the fixes that can go on to the smoother now. A report
+    /// without a position (gpsd's mode 1 through an outage) is no evidence either way and is
+    /// passed on, or held in order while a stretch is open: its coordinate is no place to
+    /// measure a chord from (taken as the last fix before a stand, thousands of km away, it made a
+    /// stand after a 16 s outage a lie at 5 Hz, the stand's speeds were dropped, and the saved
+    /// distance ran 12 m long there).
     public mutating func add(_ fix: Fix) -> [Fix] {
+        guard fix.hasPosition else {
+            if stretch.isEmpty { return [fix] }
+            if after.isEmpty { stretch.append(fix) } else { after.append(fix) }
+            return []
+        }
         let slow = fix.speed.map { $0 < configuration.slowSpeed } ?? false
         if stretch.isEmpty {
             if slow, !before.isEmpty {
@@ -89,8 +103,9 @@ public struct DopplerCheck: Sendable {
     }
 
     private mutating func remember(_ fix: Fix) {
+        guard fix.hasPosition else { return }
         before.append(fix)
-        if let first = before.first, fix.time - first.time > configuration.context { before.removeFirst() }
+        while let first = before.first, fix.time - first.time > configuration.context { before.removeFirst() }
     }
 
     /// The held fixes, the stretch's speeds dropped if it lied; the fixes after it become the
@@ -107,14 +122,16 @@ public struct DopplerCheck: Sendable {
         out += after
         before = []
         for fix in after { remember(fix) }
-        if after.isEmpty, let last = stretch.last { remember(last) }
+        if after.isEmpty, let last = stretch.last(where: \.hasPosition) { remember(last) }
         stretch = []
         after = []
         return out
     }
 
     private func isLie() -> Bool {
-        guard let last = before.last, let next = after.first,
+        guard let last = before.last, let next = after.first(where: \.hasPosition),
+            let first = stretch.first(where: \.hasPosition), let end = stretch.last(where: \.hasPosition),
+            first.time - last.time <= configuration.edgeGap, next.time - end.time <= configuration.edgeGap,
             next.time - last.time >= configuration.minimumStretch,
             let speedBefore = before.compactMap(\.speed).median,
             let speedAfter = after.compactMap(\.speed).median,

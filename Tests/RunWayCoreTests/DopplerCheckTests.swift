@@ -43,6 +43,32 @@ struct DopplerCheckTests {
         #expect(out.filter { $0.speed != nil }.allSatisfy { $0.speed == 2.9 })
     }
 
+    /// A 5 Hz receiver: running north at 3 m/s, a 16 s outage through which gpsd reports no
+    /// fix once a second (mode 1, no position), the runner stopping in it and standing 40 s
+    /// after it, then on. The reports without a position are passed on in order and are no
+    /// place to measure from: taken as the last fix before the stand, 5 800 km away, they made
+    /// the stand a lie and its speeds were dropped (the saved distance 12 m long there). Nor is
+    /// the pre-outage running, 16 s back, "around" the stand.
+    @Test func aStandAfterAnOutageWithNoFixReportsKeepsItsSpeeds() {
+        var fixes: [Fix] = []
+        for tenth in stride(from: 0, to: 1500, by: 2) {
+            let t = Double(tenth) / 10
+            let report: Fix
+            switch t {
+            case 60..<76:
+                guard tenth % 10 == 0 else { continue }
+                report = Fix(time: t, coordinate: Coordinate(latitude: 0, longitude: 0), mode: 1)
+            case 76..<116: report = Self.fix(t, north: 210, speed: 0.02)
+            default: report = Self.fix(t, north: t < 60 ? 3 * t : 210 + 3 * (t - 116), speed: 3)
+            }
+            fixes.append(report)
+        }
+        let (out, check) = Self.run(fixes)
+        #expect(out.map(\.time) == fixes.map(\.time))
+        #expect(check.liesFound == 0)
+        #expect(out.filter { (76..<116).contains($0.time) }.allSatisfy { $0.speed == 0.02 })
+    }
+
     @Test(arguments: [(3.0, 30.0, 11.4), (1.8, 8.0, 45.0), (3.0, 10.0, 45.0), (5.5, 20.0, 20.0)])
     func aStopAmidWanderKeepsItsSpeeds(speed: Double, stop: Double, eph: Double) {
         // Running north, a stop of `stop` s whose positions wander by ~0.12 × eph, then on.
