@@ -64,11 +64,7 @@ public struct DopplerCheck: Sendable {
     /// stand after a 16 s outage a lie at 5 Hz, the stand's speeds were dropped, and the saved
     /// distance ran 12 m long there).
     public mutating func add(_ fix: Fix) -> [Fix] {
-        guard fix.hasPosition else {
-            if stretch.isEmpty { return [fix] }
-            if after.isEmpty { stretch.append(fix) } else { after.append(fix) }
-            return []
-        }
+        guard fix.hasPosition else { return hold(fix) }
         let slow = fix.speed.map { $0 < configuration.slowSpeed } ?? false
         if stretch.isEmpty {
             if slow, !before.isEmpty {
@@ -100,6 +96,21 @@ public struct DopplerCheck: Sendable {
     /// The fixes still held, once the last has been given.
     public mutating func finish() -> [Fix] {
         stretch.isEmpty ? [] : release(dropping: !after.isEmpty && isLie())
+    }
+
+    /// A report without a position: passed on, or held in order while a stretch is open, the
+    /// stretch let go when its time is up (`longestLie`; the `context` after it), so an outage
+    /// of hours after a slow stretch holds at most two minutes of reports.
+    private mutating func hold(_ fix: Fix) -> [Fix] {
+        guard let first = stretch.first else { return [fix] }
+        if let start = after.first?.time {
+            if fix.time - start >= configuration.context { return release(dropping: isLie()) + [fix] }
+            after.append(fix)
+        } else {
+            if fix.time - first.time > configuration.longestLie { return release(dropping: false) + [fix] }
+            stretch.append(fix)
+        }
+        return []
     }
 
     private mutating func remember(_ fix: Fix) {

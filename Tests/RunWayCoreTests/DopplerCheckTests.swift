@@ -69,6 +69,31 @@ struct DopplerCheckTests {
         #expect(out.filter { (76..<116).contains($0.time) }.allSatisfy { $0.speed == 0.02 })
     }
 
+    /// A stand, then an hour of "no fix" reports (the receiver indoors): the check holds at most
+    /// the stand's `longestLie` of them before letting the stretch go; nothing waits for a fix
+    /// that may never come.
+    @Test func anHourOfNoFixReportsAfterAStandIsNotHeld() {
+        var check = DopplerCheck()
+        var given = 0
+        var out = 0
+        var held = 0
+        for t in 0..<3700 {
+            let fix: Fix
+            switch t {
+            case ..<60: fix = Self.fix(Double(t), north: 3 * Double(t), speed: 3)
+            case 60..<90: fix = Self.fix(Double(t), north: 180, speed: 0.02)
+            default: fix = Fix(time: Double(t), coordinate: Coordinate(latitude: 0, longitude: 0), mode: 1)
+            }
+            given += 1
+            out += check.add(fix).count
+            held = max(held, given - out)
+        }
+        out += check.finish().count
+        #expect(out == given)
+        #expect(held <= 125, "\(held)")
+        #expect(check.liesFound == 0)
+    }
+
     @Test(arguments: [(3.0, 30.0, 11.4), (1.8, 8.0, 45.0), (3.0, 10.0, 45.0), (5.5, 20.0, 20.0)])
     func aStopAmidWanderKeepsItsSpeeds(speed: Double, stop: Double, eph: Double) {
         // Running north, a stop of `stop` s whose positions wander by ~0.12 × eph, then on.
