@@ -293,9 +293,10 @@ extension Scenario {
 
     /// The same run from another receiver, drawn from the run's own seed: a hostile pass
     /// (`runway-bench conditions --varied-receiver`) for rules tuned to one receiver's figures.
-    /// Each of the open sky's wander (σ and τ), white noise and Doppler σ is scaled by a factor
-    /// drawn from 0.5–2, the same factor scaling each degraded spell's; HDOP by 0.8–1.5 and the
-    /// multipath jumps' rate by 0–3. The rate and everything the runner does stay.
+    /// Each of the open sky's wander (σ and τ), white noise and Doppler σ is scaled by its own
+    /// factor, log-uniform in 0.5–2 (halving as likely as doubling), the same factor scaling
+    /// each degraded spell's; HDOP by 0.8–1.5 and the multipath jumps' rate by 0–3, uniform. The
+    /// rate and everything the runner does stay.
     public func withVariedReceiver() -> Scenario {
         var scenario = self
         var generator = SeededGenerator(seed: seed ^ 0x0E_CE17_E4)
