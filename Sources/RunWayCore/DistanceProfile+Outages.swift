@@ -14,10 +14,10 @@ extension DistanceProfile.Builder {
     public static let keptGoingShare = 0.55
 
     /// The share of the speeds held that the chord from `a` to `b` must keep, by the room the
-    /// headings at the edges leave for corners (`GapJudgement.room`, as the live odometer
-    /// judges: `Odometer.Configuration.keptGoing`): `keptGoingShare` where a path round one
-    /// square corner or a block's staircase could be √2 × the chord, more where the headings
-    /// say the chord lies along the runner's way.
+    /// smoothed headings at the edges leave for corners (`GapJudgement.keptGoingShare`, the live
+    /// odometer's rule): `keptGoingShare` where a path round one square corner or a block's
+    /// staircase could be √2 × the chord, more where the headings say the chord lies along the
+    /// runner's way.
     static func keptGoingShare(_ a: TrackSmoother.Point, _ b: TrackSmoother.Point, chord: Double) -> Double {
         func heading(_ v: SIMD2<Double>) -> Double? {
             RouteShape.norm(v) > 0 ? CMath.atan2(v.x, v.y) * 180 / .pi : nil
@@ -25,13 +25,10 @@ extension DistanceProfile.Builder {
         let entry = heading(velocity(a))
         let exit = heading(velocity(b))
         let bearing = CMath.atan2(b.east - a.east, b.north - a.north) * 180 / .pi
-        let staircase = GapJudgement.staircase(bearing: bearing, entry: entry, exit: exit)
-        let bend = entry.flatMap { entry in
-            exit.map { GapJudgement.bend(turn: Geodesy.turn(from: entry, to: $0)) }
-        }
-        let room = min(
-            GapJudgement.room(staircase: staircase, bend: bend ?? 1, step: chord), 2.0.squareRoot())
-        return keptGoingShare * 2.0.squareRoot() / room
+        let turn = entry.flatMap { entry in exit.map { Geodesy.turn(from: entry, to: $0) } }
+        return GapJudgement.keptGoingShare(
+            keptGoingShare, chord: chord, turn: turn,
+            staircase: GapJudgement.staircase(bearing: bearing, entry: entry, exit: exit))
     }
 
     /// Whether the runner went into an outage at `a` and came out at `b` running the other

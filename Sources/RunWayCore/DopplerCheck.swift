@@ -140,8 +140,10 @@ public struct DopplerCheck: Sendable {
     }
 
     private func isLie() -> Bool {
-        guard let last = before.last, let next = after.first(where: \.hasPosition),
-            let first = stretch.first(where: \.hasPosition), let end = stretch.last(where: \.hasPosition),
+        // A stretch and its `after` each begin with a fix that has a position; a report without
+        // one may end the stretch.
+        guard let last = before.last, let next = after.first,
+            let first = stretch.first, let end = stretch.last(where: \.hasPosition),
             first.time - last.time <= configuration.edgeGap, next.time - end.time <= configuration.edgeGap,
             next.time - last.time >= configuration.minimumStretch,
             let speedBefore = before.compactMap(\.speed).median,

@@ -83,6 +83,18 @@ struct GapJudgement {
         return Swift.max(bend, grid)
     }
 
+    /// The share of the speeds held either side of a silence that its `chord` must keep for the
+    /// runner to have kept going: `base` where the path could be √2 × the chord (a square corner,
+    /// a block's staircase), rising by √2 over the `room` the edge headings leave (the `turn`'s
+    /// bend, the grid's `staircase`) where it could be less. The live odometer's rule
+    /// (`Odometer.Configuration.keptGoing`) and the saved flight's bridge
+    /// (`DistanceProfile.Builder.keptGoingShare`) both read it.
+    static func keptGoingShare(_ base: Double, chord: Double, turn: Double?, staircase: Double?) -> Double {
+        let bend = turn.map(Self.bend(turn:)) ?? 1
+        let room = Swift.min(Self.room(staircase: staircase, bend: bend, step: chord), 2.0.squareRoot())
+        return base * 2.0.squareRoot() / room
+    }
+
     /// Where the moving time resumes after a signal gap that `crossing` stepped across
     /// (`effective`: where the moving evidence alone would resume it):
     /// - with the running speeds either side known, the chord ÷ their mean is how long the runner

@@ -155,10 +155,8 @@ extension Odometer.Configuration {
         chord: Double, duration: Double, before: Double, after: Double, turn: Double?,
         staircase: Double? = nil
     ) -> Bool {
-        let bend = turn.map(GapJudgement.bend(turn:)) ?? 1
-        let room = Swift.min(
-            GapJudgement.room(staircase: staircase, bend: bend, step: chord), 2.0.squareRoot())
-        let share = keptGoingShare * 2.0.squareRoot() / room
+        let share = GapJudgement.keptGoingShare(
+            keptGoingShare, chord: chord, turn: turn, staircase: staircase)
         return chord >= share * (before + after) / 2 * duration
             || turn.map { abs($0) > turnedBack } == true
     }
