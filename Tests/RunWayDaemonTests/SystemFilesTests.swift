@@ -66,6 +66,27 @@ struct SystemFilesTests {
         print("systemd-analyze security: \(line)")
     }
 
+    /// The names one key of a unit file lists, over every line that sets it.
+    static func listed(_ key: String, in unit: String) throws -> Set<String> {
+        let text = try String(contentsOf: root.appendingPathComponent("systemd/\(unit)"), encoding: .utf8)
+        return Set(
+            text.split(separator: "\n").filter { $0.hasPrefix(key + "=") }
+                .flatMap { $0.dropFirst(key.count + 1).split(separator: " ").map(String.init) })
+    }
+
+    /// Units stop in the reverse of their start order: runwayd, gpsd's client, is ordered after
+    /// gpsd.service so it closes its connection before gpsd stops. Had gpsd closed it first, its
+    /// end of 127.0.0.1:2947 would stay in TIME_WAIT for 60 s and gpsd.socket (bound without
+    /// SO_REUSEADDR) could not start again for that minute: the board test's runner boot lost its
+    /// GPS that way at c526f64. Ordered, never wanted: the socket starts gpsd.
+    @Test func runwaydStopsBeforeGpsd() throws {
+        let after = try Self.listed("After", in: "runwayd.service")
+        #expect(after.isSuperset(of: ["gpsd.socket", "gpsd.service"]), "\(after)")
+        let wanted = try Self.listed("Wants", in: "runwayd.service").union(
+            Self.listed("Requires", in: "runwayd.service"))
+        #expect(!wanted.contains("gpsd.service"), "\(wanted)")
+    }
+
     @Test func sysusersAcceptsTheUserFile() async throws {
         let result = try await Self.run(
             "/usr/bin/systemd-sysusers",

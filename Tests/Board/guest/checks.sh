@@ -35,13 +35,31 @@ await() {
 }
 # journal_since_boot UNIT: this boot's journal of UNIT only (never a line an earlier boot wrote).
 journal_since_boot() { journalctl -b 0 -u "$1" -o cat --no-pager 2>/dev/null; }
-# gpsd and runwayd afresh. gpsd.service requires its socket, so restarting the socket stops
-# gpsd too, and starting the socket again while gpsd is still stopping is refused ("Socket
-# service gpsd.service already active") and nothing listens on 2947: the runner's boot once
-# waited 90 s for a fix that could not come. Stop all three, waited for, then start.
+# gpsd and runwayd afresh. Whoever closes a TCP connection first keeps its end in TIME_WAIT for
+# 60 s, and systemd binds gpsd.socket without SO_REUSEADDR: had gpsd stopped first and closed
+# runwayd's connection, 127.0.0.1:2947 could not be bound again for a minute ("Job failed", and
+# runwayd's "nothing accepts connections at 127.0.0.1:2947": the runner's boot waited 90 s for a
+# fix that could not come, at 56e610d and c526f64). So runwayd (the client) stops first and alone,
+# then gpsd and its socket; the socket's start is retried while a TIME_WAIT on 2947 (state 06,
+# port 0B83 in /proc/net/tcp) is still there, and a start that never comes fails a check of its
+# own with the socket's journal.
+tcp_2947_time_wait() { awk '$2 ~ /:0B83$/ && $4 == "06"' /proc/net/tcp | wc -l; }
 restart_gpsd_runwayd() {
-    systemctl stop runwayd gpsd.service gpsd.socket
-    systemctl start gpsd.socket runwayd
+    systemctl stop runwayd
+    systemctl stop gpsd.service gpsd.socket
+    tries=0
+    until systemctl start gpsd.socket 2>> "$out/guest.log"; do
+        tries=$((tries + 1))
+        echo "gpsd.socket start $tries failed, $(tcp_2947_time_wait) TIME_WAIT on 2947:" \
+            "$(journalctl -b 0 -u gpsd.socket -o cat --no-pager | tail -n 3 | tr '\n' ' ')" >> "$out/guest.log"
+        if [ "$tries" -ge 45 ]; then
+            fail gpsd-socket-start "gpsd.socket did not start in 45 tries 2 s apart: $(journalctl -b 0 -u gpsd.socket -o cat --no-pager | tail -n 5 | tr '\n' ' ')"
+            break
+        fi
+        systemctl reset-failed gpsd.socket
+        sleep 2
+    done
+    systemctl start runwayd
 }
 # Kernel timestamps of the buzzer line: the gpio_value trace event (every value gpiolib sets) in
 # the ftrace ring buffer, with markers (trace_marker) written by these checks on the same clock.
