@@ -155,19 +155,10 @@ public struct Odometer: Sendable {
     public var hidesPending = false
     private var last: (time: Double, speed: Double?)?
     /// False while the receiver's speed disagrees with its positions (see above).
-    public private(set) var speedIsTrusted = true
-    private var disagreeing: [(integral: Double, chord: Double, duration: Double)] = []
-    private var streakStart: Coordinate?
+    public var speedIsTrusted: Bool { distrust.speedIsTrusted }
+    private var distrust = SpeedDistrust()
     /// The last reading that said moving (at least `minimumImpliedSpeed`), and when.
     private var lastMoving: (time: Double, speed: Double)?
-    /// Whether the open streak began within `freshness` of `lastMoving`, and its speed then.
-    private var streakSpeedBefore: Double?
-    private var agreeing = 0
-    /// While speed is not trusted, the last steps that still read a lying speed (at least
-    /// `distrustAfter` of them, spanning `minimumStreakSpan`), and the pace their net line must
-    /// keep: the march that switched speed off must go on for it to stay off.
-    private var march: [(from: Coordinate, to: Coordinate, chord: Double, duration: Double)] = []
-    private var marchPace = 0.0
     /// The speeds either side of the last silence longer than `maxIntegrationGap` (nil when
     /// either was unknown), until the step across it is counted.
     private var gapSpeeds: SilenceCrossing.Speeds?
@@ -334,6 +325,9 @@ public struct Odometer: Sendable {
             && pending / duration < configuration.lyingSpeed
         var increment: Double
         defer { gapSpeeds = nil }
+        let ends = from.flatMap { from in
+            to.map { SpeedDistrust.Step(from: from, to: $0, chord: chord, duration: duration) }
+        }
         let pod = footpod.step(at: last?.time ?? 0)
         if !pendingValid, let pod {
             // Across a silence a paired footpod read all along: the steps it counted.
@@ -348,99 +342,28 @@ public struct Odometer: Sendable {
         } else if speedIsTrusted {
             // A valid integral of 0 is the receiver saying "at rest": the step is position wander.
             increment = usable ? pending : chord
-            if disagrees, let from, let to {
-                if disagreeing.isEmpty {
-                    streakStart = from
-                    streakSpeedBefore = freshMovingSpeed(beforeStepOf: duration)
-                }
-                disagreeing.append((pending, chord, duration))
-                let span = disagreeing.reduce(0) { $0 + $1.duration }
-                if disagreeing.count >= configuration.distrustAfter, span >= configuration.minimumStreakSpan,
-                    let start = streakStart
-                {
-                    let net = Geodesy.distance(start, to)
-                    let integral = disagreeing.reduce(0) { $0 + $1.integral }
-                    let keptGoing = streakSpeedBefore.map {
-                        span > 0 && net / span >= $0 * configuration.keptGoing
-                    }
-                    // A march, not a jump: no one step carries the streak's net line (a multipath
-                    // jump of 35 m closing a stop's wander in an urban canyon switched speed off
-                    // and was counted, 4.5 % at the next kilometre mark), and the steps go one
-                    // way (`marchStraightness`).
-                    let largest = disagreeing.map(\.chord).max() ?? 0
-                    let path = disagreeing.reduce(0) { $0 + $1.chord }
-                    // Nor a net line longer than its steps, which the triangle forbids unless
-                    // a step was a jump healed short (`MovementFilter`'s detour): a 40 m multipath
-                    // excursion as a runner stood under trees gave 38.6 m of net line over
-                    // 15.4 m of steps, and a stop's wander was counted for 60 s.
-                    if net * configuration.disagreementRatio > integral, keptGoing == true,
-                        largest <= net * configuration.largestStepShare,
-                        net >= path * configuration.marchStraightness, net <= path * 1.01 + 0.5
-                    {
-                        speedIsTrusted = false
-                        march = []
-                        marchPace = (streakSpeedBefore ?? 0) * configuration.keptGoing
-                        // This step stands in for the whole streak: the net line, less what the
-                        // streak's earlier steps already added.
-                        increment = net - (integral - pending)
-                    }
-                    disagreeing.removeAll()
-                }
-            } else {
-                disagreeing.removeAll()
+            if let switched = distrust.trusted(
+                ends, integral: pending, disagrees: disagrees,
+                freshSpeed: freshMovingSpeed(beforeStepOf: duration), configuration)
+            {
+                increment = switched
             }
         } else {
             increment = chord
-            agreeing =
-                usable && !disagrees && pending >= chord * configuration.disagreementRatio ? agreeing + 1 : 0
-            if agreeing >= configuration.distrustAfter {
-                speedIsTrusted = true
-                agreeing = 0
-            }
-            if let from, let to, duration.isFinite, pending / duration < configuration.lyingSpeed {
-                if marchEnded(adding: (from, to, chord, duration)) {
-                    // The positions stopped marching while the speed still reads standing: the
-                    // receiver was right after all, and this step is the stand's wander.
-                    speedIsTrusted = true
-                    agreeing = 0
-                    increment = usable ? pending : chord
-                }
-            } else {
-                // A speed that reads moving: whether it agrees again is `agreeing`'s to say.
-                march = []
+            let agrees = usable && !disagrees && pending >= chord * configuration.disagreementRatio
+            if distrust.distrusted(
+                ends, agrees: agrees, readsStanding: pending / duration < configuration.lyingSpeed,
+                configuration)
+            {
+                // The positions stopped marching while the speed still reads standing: the
+                // receiver was right after all, and this step is the stand's wander.
+                increment = usable ? pending : chord
             }
         }
         distance += increment
         discardPending()
         show()
         return increment
-    }
-
-    /// Adds a step taken while speed is not trusted and still reads under `lyingSpeed`; true
-    /// when the last of them no longer march: their net line under `marchStraightness` of their
-    /// path, or slower than the pace that switched speed off. A receiver whose speed lies goes on
-    /// with the positions (gpsd's `bundg_zeus_9`: 0.9999 of the path at 2.9 m/s); a runner's
-    /// stand in fast wander (a varied receiver under an urban canyon: wander σ 7.5 m, τ 16 s)
-    /// once made a straight 18 m in 9 s as the runner braked, and without this every step of
-    /// the 45 s stop after it was counted (the live distance 104 m long, the stop all moving).
-    private mutating func marchEnded(
-        adding step: (from: Coordinate, to: Coordinate, chord: Double, duration: Double)
-    ) -> Bool {
-        march.append(step)
-        while march.count > configuration.distrustAfter,
-            march.dropFirst().reduce(0, { $0 + $1.duration }) >= configuration.minimumStreakSpan
-        {
-            march.removeFirst()
-        }
-        let span = march.reduce(0) { $0 + $1.duration }
-        guard march.count >= configuration.distrustAfter, span >= configuration.minimumStreakSpan,
-            let start = march.first?.from
-        else { return false }
-        let net = Geodesy.distance(start, step.to)
-        let path = march.reduce(0) { $0 + $1.chord }
-        let ended = net < path * configuration.marchStraightness || net / span < marchPace
-        if ended { march = [] }
-        return ended
     }
 
     /// The speed of the last moving reading if it came within `freshness` of the start of a
