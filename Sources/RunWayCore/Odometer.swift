@@ -246,7 +246,7 @@ public struct Odometer: Sendable {
     /// `SilenceCrossing.remeasure`). The shown distance never goes back: what the revision takes
     /// away holds it until run.
     public mutating func remeasureCrossing(chord: Double) {
-        guard let difference = crossing?.remeasure(chord: chord) else { return }
+        guard let difference = crossing?.remeasure(chord: chord, configuration) else { return }
         distance = max(0, distance + difference)
         show()
     }

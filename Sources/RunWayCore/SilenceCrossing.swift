@@ -16,6 +16,9 @@ struct SilenceCrossing: Sendable {
     var revision: Revision?
     /// Its exit was measured again (`remeasure` does it once).
     var remeasured = false
+    /// At rest at both edges: measured again, a chord within `standingWander` is the stand's
+    /// wander, nothing.
+    var standing = false
 
     struct Revision: Sendable {
         var before: Double
@@ -65,11 +68,19 @@ struct SilenceCrossing: Sendable {
     /// chord. Six fixes 40 m off at an outage's exit made its step 15 m long, and the live
     /// distance 0.89 % long at the next kilometre mark ("outages on a straight", seed 50 of 100;
     /// 0.39 % measured again).
-    mutating func remeasure(chord newChord: Double) -> Double? {
+    ///
+    /// At rest at both edges, a chord past the standing wander is counted; measured again within
+    /// it, it was a jump on the first fix back, and the step is nothing. A varied receiver's
+    /// multipath fix 36 m off as the signal came back inside a light's wait was counted, the
+    /// voted exit 1.6 m from the entry, and the live distance 32 m long from there ("short
+    /// outages at stops", `--varied-receiver` seed 97 of 100).
+    mutating func remeasure(chord newChord: Double, _ configuration: Odometer.Configuration) -> Double? {
         guard !remeasured, newChord.isFinite, newChord >= 0 else { return nil }
         remeasured = true
         let revised: Double
-        if let held {
+        if standing {
+            revised = newChord <= configuration.standingWander ? 0 : newChord
+        } else if let held {
             revised = max(newChord, held)
         } else if let turn {
             revised = RouteShape.arcLength(chord: newChord, turn: turn * .pi / 180)
@@ -96,7 +107,8 @@ extension SilenceCrossing {
     ///   200 m of running, the live distance 19 % long at a kilometre mark with random short
     ///   outages): the speeds held;
     /// - at rest at both edges and a chord within `standingWander`: the wander's, nothing
-    ///   ("short outages at stops": 7–11 m a run, a silence inside a light's wait);
+    ///   ("short outages at stops": 7–11 m a run, a silence inside a light's wait); past it the
+    ///   chord, measured again once the fixes after it vote on the exit;
     /// - the kept-going rule, with a moving pace before it and running readings at both edges
     ///   (`edgeShare`): the speeds held (or the chord, if longer), credited to be revised;
     /// - moving at both edges, headings known: the runner stopped in it, the arc its headings
@@ -115,8 +127,10 @@ extension SilenceCrossing {
         {
             return ((gap.before + gap.after) / 2 * duration, nil)
         }
-        if gap.lastBefore == 0, gap.after == 0, chord <= configuration.standingWander {
-            return (0, nil)
+        if gap.lastBefore == 0, gap.after == 0 {
+            guard chord > configuration.standingWander else { return (0, nil) }
+            // Past the wander: the chord, until the fixes after it vote on the exit (`remeasure`).
+            return (chord, SilenceCrossing(credited: chord, chord: chord, standing: true))
         }
         if duration.isFinite,
             configuration.keptGoing(

@@ -273,6 +273,32 @@ struct OdometerTests {
         stopped.remeasureCrossing(chord: 10)
         #expect(stopped.distance == settled)
     }
+
+    /// A silence inside a stand (at rest either side) whose first fix back is a multipath jump
+    /// 36 m off: its chord, past the 25 m a stand may wander, is counted, until the fixes after
+    /// it vote the exit 1.6 m from the entry: then nothing (the shown distance holds until run).
+    /// A stand that really moved (the vote 30 m away) keeps its chord.
+    @Test func aStandsJumpedExitMeasuredAgainIsNothing() {
+        func stand() -> Odometer {
+            var odometer = Odometer()
+            for t in 0..<5 {
+                odometer.integrate(time: Double(t), speed: 0)
+                if t > 0 { odometer.count(chord: 0.5, duration: 1) }
+            }
+            odometer.integrate(time: 17, speed: 0)
+            return odometer
+        }
+        var jumped = stand()
+        let before = jumped.distance
+        #expect(abs(jumped.count(chord: 36, duration: 13) - 36) < 1e-9)
+        jumped.remeasureCrossing(chord: 1.6)
+        #expect(abs(jumped.distance - before) < 1e-9)
+        #expect(jumped.shown >= before + 36 - 1e-9)
+        var moved = stand()
+        moved.count(chord: 36, duration: 13)
+        moved.remeasureCrossing(chord: 30)
+        #expect(abs(moved.distance - before - 30) < 1e-9)
+    }
 }
 
 @Suite("Distance: positions overrule a speed that persistently disagrees")
