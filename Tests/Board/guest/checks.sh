@@ -51,9 +51,9 @@ restart_gpsd_runwayd() {
     until systemctl start gpsd.socket 2>> "$out/guest.log"; do
         tries=$((tries + 1))
         echo "gpsd.socket start $tries failed, $(tcp_2947_time_wait) TIME_WAIT on 2947:" \
-            "$(journalctl -b 0 -u gpsd.socket -o cat --no-pager | tail -n 3 | tr '\n' ' ')" >> "$out/guest.log"
+            "$(journal_since_boot gpsd.socket | tail -n 3 | tr '\n' ' ')" >> "$out/guest.log"
         if [ "$tries" -ge 45 ]; then
-            fail gpsd-socket-start "gpsd.socket did not start in 45 tries 2 s apart: $(journalctl -b 0 -u gpsd.socket -o cat --no-pager | tail -n 5 | tr '\n' ' ')"
+            fail gpsd-socket-start "gpsd.socket did not start in 45 tries 2 s apart: $(journal_since_boot gpsd.socket | tail -n 5 | tr '\n' ' ')"
             break
         fi
         systemctl reset-failed gpsd.socket
